@@ -1,0 +1,92 @@
+"""The public solving API: :func:`solve` and :func:`solve_many`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .board import TARGET, Board
+from .engines import ENGINES, get_engine
+from .errors import BitknightsError
+from .solution import Solution
+
+DEFAULT_MAX_DEPTH = 15
+ENGINE_CHOICES = ("auto", *ENGINES)
+
+
+def as_board(board: Board | str) -> Board:
+    """``board`` itself, or the board its text describes."""
+    return board if isinstance(board, Board) else Board(board)
+
+
+def choose_engine(engine: str, max_depth: int | None) -> str:
+    """The engine ``engine='auto'`` stands for: IDA* (a handful of nodes for boards
+    within the classic limit) when there is a limit, bidirectional search (whose cost
+    grows with the square root of IDA*'s) for exact answers at any depth."""
+    if engine not in ENGINE_CHOICES:
+        raise BitknightsError(
+            f"unknown engine {engine!r} (choose from {', '.join(ENGINE_CHOICES)})"
+        )
+    if engine != "auto":
+        return engine
+    return "ida" if max_depth is not None or "bidir" not in ENGINES else "bidir"
+
+
+def _check_depth(max_depth: int | None) -> int | None:
+    if max_depth is None:
+        return None
+    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 0:
+        raise BitknightsError(
+            f"max_depth must be a non-negative integer or None, got {max_depth!r}"
+        )
+    return max_depth
+
+
+def solve(
+    board: Board | str,
+    *,
+    engine: str = "auto",
+    max_depth: int | None = DEFAULT_MAX_DEPTH,
+    target: Board | str = TARGET,
+) -> Solution:
+    """The fewest moves from ``board`` to ``target`` and one optimal path.
+
+    ``steps`` is ``None`` when the distance exceeds ``max_depth`` (``None``: no limit, every
+    board with the target's knight counts is solved) or the board cannot reach the target.
+
+    >>> s = solve("10110/01*11/10111/01001/00000")
+    >>> s.steps, [str(m) for m in s.moves][:3]
+    (7, ['e1-c2', 'd3-e1', 'b4-d3'])
+    >>> solve("01011/110*1/01110/01010/00100").steps is None
+    True
+    >>> solve("01011/110*1/01110/01010/00100", max_depth=None).steps
+    18
+    """
+    max_depth = _check_depth(max_depth)
+    name = choose_engine(engine, max_depth)
+    return get_engine(name)(as_board(board), as_board(target), max_depth)
+
+
+def iter_solve(
+    boards: Iterable[Board | str],
+    *,
+    engine: str = "auto",
+    max_depth: int | None = DEFAULT_MAX_DEPTH,
+    target: Board | str = TARGET,
+) -> Iterator[Solution]:
+    """:func:`solve` for each board, lazily, in order."""
+    max_depth = _check_depth(max_depth)
+    fn = get_engine(choose_engine(engine, max_depth))
+    target = as_board(target)
+    for b in boards:
+        yield fn(as_board(b), target, max_depth)
+
+
+def solve_many(
+    boards: Iterable[Board | str],
+    *,
+    engine: str = "auto",
+    max_depth: int | None = DEFAULT_MAX_DEPTH,
+    target: Board | str = TARGET,
+) -> list[Solution]:
+    """:func:`solve` for each board; the results in input order."""
+    return list(iter_solve(boards, engine=engine, max_depth=max_depth, target=target))

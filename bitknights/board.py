@@ -1,0 +1,277 @@
+"""The ``Board`` value type: parsing, formatting, masks and moves.
+
+A board is three disjoint bitboards over squares 0..24 (see :mod:`bitknights.squares`):
+white knights ``0``, black knights ``1`` and exactly one blank ``*``.  Internally a board is
+the black mask plus the blank's square; white is everything else.  Both fit one integer,
+the *key*: ``black | blank << 25``, which every engine uses as the state encoding.
+
+>>> b = Board("10110/01*11/10111/01001/00000")
+>>> print(b)
+10110
+01*11
+10111
+01001
+00000
+>>> b.blank, square_name(b.blank)
+(7, 'c2')
+>>> [str(m) for m in b.moves()][:3]
+['a1-c2', 'e1-c2', 'a3-c2']
+>>> b.play("a1")
+Board('*0110/01111/10111/01001/00000')
+>>> TARGET == Board(TARGET.compact) == eval(repr(TARGET))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from .errors import BoardError
+from .squares import (
+    FULL_MASK,
+    KNIGHT_MASKS,
+    KNIGHT_NEIGHBORS,
+    NUM_SQUARES,
+    SIZE,
+    Bitboard,
+    Square,
+    parse_square,
+    square_name,
+)
+
+KEY_BLANK_SHIFT = NUM_SQUARES
+
+_KNIGHT_MASKS = [int(m) for m in KNIGHT_MASKS]
+_NEIGHBORS = [[int(t) for t in row if t >= 0] for row in KNIGHT_NEIGHBORS]
+
+
+class Move(NamedTuple):
+    """The knight on ``from_square`` jumps into the blank on ``to_square``.
+
+    >>> str(Move(0, 7))
+    'a1-c2'
+    """
+
+    from_square: Square
+    to_square: Square
+
+    def __str__(self) -> str:
+        return f"{square_name(self.from_square)}-{square_name(self.to_square)}"
+
+
+class Board:
+    """An immutable 5×5 knights board: hashable, comparable, ``repr`` evaluates back.
+
+    ``Board(text)`` accepts five lines of five characters from ``0 1 *`` (surrounding
+    white space and blank lines ignored), the 25-character compact form (rows
+    concatenated), or the rows joined by ``/``.  Knight counts are not restricted; a board
+    must have exactly one blank.
+    """
+
+    __slots__ = ("_black", "_blank")
+
+    _black: Bitboard
+    _blank: Square
+
+    def __init__(self, text: str) -> None:
+        black, blank = _parse(text)
+        object.__setattr__(self, "_black", black)
+        object.__setattr__(self, "_blank", blank)
+
+    @classmethod
+    def from_key(cls, key: int) -> Board:
+        """The board with packed key ``black | blank << 25`` (see :attr:`key`)."""
+        key = int(key)
+        blank = key >> KEY_BLANK_SHIFT
+        black = key & FULL_MASK
+        if not 0 <= blank < NUM_SQUARES or black >> blank & 1:
+            raise BoardError(f"not a board key: {key}")
+        return cls._make(black, blank)
+
+    @classmethod
+    def from_masks(cls, white: Bitboard, black: Bitboard, blank: Square) -> Board:
+        """The board with these white and black masks and blank square; they must
+        partition the 25 squares."""
+        white, black, blank = int(white), int(black), int(blank)
+        if not 0 <= blank < NUM_SQUARES:
+            raise BoardError(f"blank square {blank} is not in 0..24")
+        if white & black or (white | black) != FULL_MASK & ~(1 << blank):
+            raise BoardError("white, black and blank do not partition the 25 squares")
+        return cls._make(black, blank)
+
+    @classmethod
+    def _make(cls, black: Bitboard, blank: Square) -> Board:
+        self = object.__new__(cls)
+        object.__setattr__(self, "_black", black)
+        object.__setattr__(self, "_blank", blank)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Board is immutable")
+
+    # -- masks and counts -------------------------------------------------------------
+
+    @property
+    def black(self) -> Bitboard:
+        """Bitboard of the black knights (``1``)."""
+        return self._black
+
+    @property
+    def white(self) -> Bitboard:
+        """Bitboard of the white knights (``0``)."""
+        return FULL_MASK & ~self._black & ~(1 << self._blank)
+
+    @property
+    def blank(self) -> Square:
+        """The blank's square."""
+        return self._blank
+
+    @property
+    def key(self) -> int:
+        """The packed state ``black | blank << 25``: one integer, unique per board."""
+        return self._black | self._blank << KEY_BLANK_SHIFT
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """``(white knights, black knights)``."""
+        nb = self._black.bit_count()
+        return NUM_SQUARES - 1 - nb, nb
+
+    # -- moves ------------------------------------------------------------------------
+
+    def moves(self) -> list[Move]:
+        """The legal moves: each knight a knight's jump from the blank may jump into it."""
+        return [Move(sq, self._blank) for sq in _NEIGHBORS[self._blank]]
+
+    def children(self) -> Iterator[tuple[Move, Board]]:
+        """Each legal move with the board it makes."""
+        for m in self.moves():
+            yield m, self._moved(m.from_square)
+
+    def play(self, move: Move | Square | str) -> Board:
+        """The board after ``move``: a :class:`Move`, the square of the knight that jumps
+        (index or name), or ``'b1-c3'`` text.  Raises :class:`BoardError` if illegal."""
+        frm = self._move_source(move)
+        if not _KNIGHT_MASKS[self._blank] >> frm & 1:
+            raise BoardError(
+                f"illegal move: no knight's jump from {square_name(frm)} "
+                f"to the blank on {square_name(self._blank)}"
+            )
+        return self._moved(frm)
+
+    def _move_source(self, move: Move | Square | str) -> Square:
+        if isinstance(move, Move):
+            if move.to_square != self._blank:
+                raise BoardError(f"illegal move {move}: the blank is on {square_name(self._blank)}")
+            return move.from_square
+        if isinstance(move, str):
+            text = move.strip()
+            if "-" in text:
+                frm_text, to_text = text.split("-", 1)
+                return self._move_source(Move(_square(frm_text), _square(to_text)))
+            return _square(text)
+        if isinstance(move, int) and 0 <= move < NUM_SQUARES:
+            return move
+        raise BoardError(f"not a move: {move!r}")
+
+    def _moved(self, frm: Square) -> Board:
+        black = self._black
+        if black >> frm & 1:
+            black ^= (1 << frm) | (1 << self._blank)
+        return Board._make(black, frm)
+
+    # -- text -------------------------------------------------------------------------
+
+    def cell(self, sq: Square) -> str:
+        """``'0'``, ``'1'`` or ``'*'``: what stands on square ``sq``."""
+        if sq == self._blank:
+            return "*"
+        return "1" if self._black >> sq & 1 else "0"
+
+    @property
+    def compact(self) -> str:
+        """The 25-character form: rows concatenated (the JSON form)."""
+        return "".join(self.cell(sq) for sq in range(NUM_SQUARES))
+
+    def rows(self) -> list[str]:
+        """The five rows, top first."""
+        c = self.compact
+        return [c[i : i + SIZE] for i in range(0, NUM_SQUARES, SIZE)]
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows())
+
+    def __repr__(self) -> str:
+        return f"Board({'/'.join(self.rows())!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self._black == other._black and self._blank == other._blank
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __reduce__(self) -> tuple[type[Board], tuple[str]]:
+        return Board, (self.compact,)
+
+    def _repr_svg_(self) -> str:
+        from .render import board_svg
+
+        return board_svg(self)
+
+
+def _square(text: str) -> Square:
+    try:
+        return parse_square(text)
+    except ValueError as e:
+        raise BoardError(str(e)) from None
+
+
+def parse_row(row: str) -> str | None:
+    """``None`` when ``row`` is five characters of ``0 1 *``; else what is wrong with it."""
+    if len(row) != SIZE or any(ch not in "01*" for ch in row):
+        shown = row if len(row) <= 40 else row[:37] + "..."
+        return f"expected a row of five characters from '0', '1', '*', got {shown!r}"
+    return None
+
+
+def _parse(text: str) -> tuple[Bitboard, Square]:
+    if not isinstance(text, str):
+        raise BoardError(f"a board is given as text, not {type(text).__name__}")
+    stripped = text.strip().lstrip("\ufeff")
+    if "\n" in stripped or "/" in stripped:
+        sep = "\n" if "\n" in stripped else "/"
+        rows = [r.strip() for r in stripped.split(sep) if r.strip()]
+        if len(rows) != SIZE:
+            raise BoardError(f"a board has 5 rows, got {len(rows)}")
+        for r in rows:
+            problem = parse_row(r)
+            if problem:
+                raise BoardError(problem)
+        cells = "".join(rows)
+    else:
+        cells = stripped
+        if len(cells) != NUM_SQUARES or any(ch not in "01*" for ch in cells):
+            raise BoardError(
+                "expected 5 rows or 25 characters from '0', '1', '*', "
+                f"got {text[:40]!r}{'...' if len(text) > 40 else ''}"
+            )
+    return cells_to_state(cells)
+
+
+def cells_to_state(cells: str) -> tuple[Bitboard, Square]:
+    """``(black mask, blank square)`` of 25 cells from ``0 1 *``; exactly one blank."""
+    nblank = cells.count("*")
+    if nblank != 1:
+        raise BoardError(f"a board needs exactly one blank '*', found {nblank}")
+    black = 0
+    for sq, ch in enumerate(cells):
+        if ch == "1":
+            black |= 1 << sq
+    return black, cells.index("*")
+
+
+TARGET = Board("11111/01111/00*11/00001/00000")
+"""The classic target board of SCOI2005."""

@@ -1,0 +1,30 @@
+"""The exact engines.  Each module holds a private numba kernel and a typed wrapper.
+
+Importing this package imports no engine (and so not numba); :func:`get_engine` imports
+the one asked for on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..solution import Solution
+
+    EngineFn = Callable[[Board, Board, "int | None"], Solution]
+
+SEARCH_ENGINES = ("ida",)
+ENGINES = SEARCH_ENGINES
+
+_MODULES = {"ida": "ida"}
+
+
+def get_engine(name: str) -> EngineFn:
+    """The ``solve(start, target, max_depth)`` function of engine ``name``."""
+    if name not in _MODULES:
+        raise ValueError(f"unknown engine {name!r} (choose from {', '.join(ENGINES)})")
+    module = importlib.import_module(f"{__name__}.{_MODULES[name]}")
+    return module.solve

@@ -1,0 +1,24 @@
+"""Error types.  Every error a user can cause is a ``ValueError`` subclass."""
+
+from __future__ import annotations
+
+
+class BitknightsError(ValueError):
+    """Base class of the errors bitknights raises for bad input or requests."""
+
+
+class BoardError(BitknightsError):
+    """A board (or a move on it) is malformed or illegal."""
+
+
+class InputError(BitknightsError):
+    """A batch input is malformed.  ``line`` is the 1-based line the problem is on.
+
+    ``str(err)`` reads ``line N: problem``, exactly what the command line prints after
+    ``bitknights: error:``.
+    """
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+        self.problem = problem

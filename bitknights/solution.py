@@ -1,0 +1,80 @@
+"""The ``Solution`` result type and path verification."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board, Move
+from .errors import BoardError
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What an engine found for one board.
+
+    ``steps`` is the exact fewest number of moves from ``start`` to ``target``, or
+    ``None`` when there is none within ``max_depth`` (or none at all, see ``status``).
+    ``boards`` runs from ``start`` to ``target`` along one optimal path (empty when
+    ``steps`` is ``None``); ``nodes`` is the engine's work count; ``seconds`` wall time.
+    ``status`` is ``'solved'``, ``'over_limit'`` (farther than ``max_depth``),
+    ``'unreachable'`` (knight counts differ from the target's) or ``'timeout'``.
+    """
+
+    start: Board
+    target: Board
+    steps: int | None
+    boards: list[Board] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    engine: str = ""
+    max_depth: int | None = None
+    status: str = "solved"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves along ``boards``: which knight jumps into the blank at each step."""
+        return [Move(b.blank, a.blank) for a, b in zip(self.boards, self.boards[1:])]
+
+    @property
+    def solved(self) -> bool:
+        return self.steps is not None
+
+    def verify(self) -> None:
+        """Replay the path move by move; raise ``BoardError`` unless every move is legal
+        and it leads from ``start`` to ``target`` in exactly ``steps`` moves."""
+        if self.steps is None:
+            if self.boards:
+                raise BoardError("an unsolved result carries a path")
+            return
+        if len(self.boards) != self.steps + 1:
+            raise BoardError(f"path has {len(self.boards) - 1} moves, steps is {self.steps}")
+        if self.boards[0] != self.start or self.boards[-1] != self.target:
+            raise BoardError("path does not run from start to target")
+        for a, b in zip(self.boards, self.boards[1:]):
+            if a.play(b.blank) != b:
+                raise BoardError(f"illegal step in path:\n{a}\nto\n{b}")
+
+    def to_dict(self, *, path: bool = False) -> dict[str, Any]:
+        """The JSON Lines record: ``steps``, ``status``, ``nodes``, ``seconds``,
+        ``engine``, and with ``path`` the ``boards`` (25-character strings, start first)
+        and ``moves`` (square names)."""
+        d: dict[str, Any] = {
+            "board": self.start.compact,
+            "steps": self.steps,
+            "status": self.status,
+        }
+        if path:
+            d["boards"] = [b.compact for b in self.boards]
+            d["moves"] = [str(m) for m in self.moves]
+        d.update(self.extra)
+        d["nodes"] = self.nodes
+        d["seconds"] = round(self.seconds, 6)
+        d["engine"] = self.engine
+        return d
+
+    def __str__(self) -> str:
+        if self.steps is None:
+            return f"Solution(steps=None, status={self.status!r})"
+        return f"Solution(steps={self.steps}, moves=[{' '.join(str(m) for m in self.moves)}])"

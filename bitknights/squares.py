@@ -1,0 +1,112 @@
+"""Squares, bitboard constants and the knight-move tables every engine shares.
+
+Square index ``r * 5 + c``: row ``r`` 0..4 counts from the top (row 0 is the first
+line of a board as read), column ``c`` 0..4 from the left.
+
+For people a square is named by its column letter ``a``..``e`` (left to right) and its
+row number ``1``..``5`` counted from the top, so ``a1`` is the top-left corner (the first
+character of the input), ``e1`` the top-right one and ``c3`` the centre:
+
+>>> square_name(0), square_name(4), square_name(12), square_name(24)
+('a1', 'e1', 'c3', 'e5')
+>>> parse_square("c3")
+12
+
+A bitboard is a Python ``int`` (or a numpy ``int64`` inside kernels) whose bit ``sq`` is
+set when square ``sq`` belongs to the set.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import numpy as np
+
+Square: TypeAlias = int
+Bitboard: TypeAlias = int
+
+SIZE = 5
+NUM_SQUARES = SIZE * SIZE
+FULL_MASK: Bitboard = (1 << NUM_SQUARES) - 1
+
+SQUARE_NAMES: tuple[str, ...] = tuple(
+    f"{'abcde'[sq % SIZE]}{sq // SIZE + 1}" for sq in range(NUM_SQUARES)
+)
+_SQUARE_BY_NAME = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
+
+KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
+    (-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1),
+)  # fmt: skip
+MAX_DEGREE = len(KNIGHT_OFFSETS)
+
+
+def square_name(sq: Square) -> str:
+    """The people's name of square ``sq`` (``0`` -> ``'a1'``)."""
+    return SQUARE_NAMES[sq]
+
+
+def parse_square(name: str) -> Square:
+    """The index of a square named like ``'c3'``; raises ``ValueError`` otherwise."""
+    try:
+        return _SQUARE_BY_NAME[name.strip().lower()]
+    except KeyError:
+        raise ValueError(f"not a square name: {name!r} (expected a1..e5)") from None
+
+
+def _knight_targets(sq: Square) -> list[Square]:
+    r, c = divmod(sq, SIZE)
+    out = []
+    for dr, dc in KNIGHT_OFFSETS:
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < SIZE and 0 <= cc < SIZE:
+            out.append(rr * SIZE + cc)
+    return out
+
+
+def _build_neighbors() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    neighbors = np.full((NUM_SQUARES, MAX_DEGREE), -1, dtype=np.int64)
+    counts = np.zeros(NUM_SQUARES, dtype=np.int64)
+    masks = np.zeros(NUM_SQUARES, dtype=np.int64)
+    for sq in range(NUM_SQUARES):
+        targets = _knight_targets(sq)
+        neighbors[sq, : len(targets)] = targets
+        counts[sq] = len(targets)
+        masks[sq] = sum(1 << t for t in targets)
+    for arr in (neighbors, counts, masks):
+        arr.setflags(write=False)
+    return neighbors, counts, masks
+
+
+def _build_knight_distances() -> np.ndarray:
+    dist = np.full((NUM_SQUARES, NUM_SQUARES), -1, dtype=np.int64)
+    for src in range(NUM_SQUARES):
+        dist[src, src] = 0
+        frontier = [src]
+        while frontier:
+            nxt = []
+            for sq in frontier:
+                for t in _knight_targets(sq):
+                    if dist[src, t] < 0:
+                        dist[src, t] = dist[src, sq] + 1
+                        nxt.append(t)
+            frontier = nxt
+    dist.setflags(write=False)
+    return dist
+
+
+# KNIGHT_NEIGHBORS[sq, i]: the i-th square a knight's jump from sq, for i < KNIGHT_COUNTS[sq];
+# -1 pads the rest of the row.  KNIGHT_MASKS[sq]: the same squares as a bitboard.
+KNIGHT_NEIGHBORS, KNIGHT_COUNTS, KNIGHT_MASKS = _build_neighbors()
+
+# KNIGHT_DISTANCE[a, b]: fewest knight jumps from square a to square b on the empty board.
+KNIGHT_DISTANCE = _build_knight_distances()
+
+
+def square_color(sq: Square) -> int:
+    """0 for a light square (``(row + col)`` even), 1 for a dark one.
+
+    Every move takes the blank to a square of the other colour, so the parity of any
+    path's length is fixed by the colours of the blank's start and end squares.
+    """
+    r, c = divmod(sq, SIZE)
+    return (r + c) & 1
