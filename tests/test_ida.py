@@ -1,0 +1,94 @@
+import random
+
+import pytest
+
+import bitknights
+from bitknights import TARGET, Board, solve
+from bitknights.engines.ida import solve as ida_solve
+from conftest import random_board, random_walk
+
+
+def test_classic_sample():
+    boards = bitknights.read_batch(bitknights.SAMPLE)
+    assert [solve(b, engine="ida").steps for b in boards] == [7, None]
+    s = solve(boards[1], engine="ida")
+    assert s.status == "over_limit" and s.boards == []
+
+
+def test_every_board_within_8_moves(ball8):
+    """IDA* equals the naive BFS on every board within 8 moves, and respects limits."""
+    for text, d in ball8.items():
+        b = Board(text)
+        s = ida_solve(b, TARGET, 15)
+        assert s.steps == d, text
+        s.verify()
+        if d > 0:
+            assert ida_solve(b, TARGET, d - 1).steps is None
+            assert ida_solve(b, TARGET, d).steps == d
+
+
+def test_sample_of_ball11(ball11):
+    rng = random.Random(11)
+    far = [t for t, d in ball11.items() if d >= 9]
+    for text in rng.sample(far, 400):
+        s = ida_solve(Board(text), TARGET, 15)
+        assert s.steps == ball11[text]
+        s.verify()
+        assert ida_solve(Board(text), TARGET, ball11[text] - 2).status == "over_limit"
+
+
+def test_random_walks_bound_and_parity():
+    rng = random.Random(3)
+    for _ in range(150):
+        length = rng.randrange(0, 26)
+        b = random_walk(TARGET, length, rng)
+        s = ida_solve(b, TARGET, None)
+        assert s.steps is not None and s.steps <= length
+        assert s.steps % 2 == length % 2
+        s.verify()
+
+
+def test_custom_targets():
+    rng = random.Random(4)
+    for k in range(60):
+        target = random_board(rng, black=rng.choice([12, 12, 10, 14, 0, 24, 5]))
+        length = rng.randrange(0, 14)
+        start = random_walk(target, length, rng)
+        s = solve(start, engine="ida", target=target, max_depth=None)
+        assert s.steps is not None and s.steps <= length and s.steps % 2 == length % 2
+        assert s.boards[-1] == target
+        s.verify()
+        if k < 10 and s.steps <= 8:  # exact by the naive BFS from this target
+            assert s.steps == bitknights_naive_distance(start, target)
+
+
+def bitknights_naive_distance(start, target):
+    import naive
+
+    return naive.bfs(target.compact, 8)[start.compact]
+
+
+def test_unreachable_counts():
+    b = Board("11111/11111/00*11/00001/00000")
+    s = solve(b, engine="ida", max_depth=None)
+    assert s.steps is None and s.status == "unreachable" and s.nodes == 0
+
+
+def test_zero_and_depth_limits():
+    assert solve(TARGET, engine="ida").steps == 0
+    assert solve(TARGET, engine="ida", max_depth=0).steps == 0
+    one = TARGET.play("b1")
+    assert solve(one, engine="ida", max_depth=0).steps is None
+    assert solve(one, engine="ida", max_depth=1).steps == 1
+    with pytest.raises(ValueError):
+        solve(one, max_depth=-1)
+    with pytest.raises(ValueError):
+        solve(one, engine="nope")
+
+
+def test_solve_many_order_and_types():
+    boards = bitknights.read_batch(bitknights.SAMPLE)
+    out = bitknights.solve_many([b.compact for b in boards] + [TARGET], engine="ida")
+    assert [s.steps for s in out] == [7, None, 0]
+    assert all(isinstance(s.seconds, float) and s.nodes >= 1 for s in out)
+    assert len(out[0].moves) == 7
