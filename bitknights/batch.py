@@ -1,9 +1,14 @@
 """The classic batch format (``T``, then ``T`` boards of five rows) and JSON Lines.
 
 Reading is strict but forgiving of layout: CRLF or CR line ends, a UTF-8 byte-order mark,
-blank lines anywhere and spaces around lines are accepted.  Anything else wrong raises
-:class:`~bitknights.errors.InputError` naming the 1-based line, and the whole input is
-checked before a single board is returned.
+blank lines anywhere and spaces or tabs around lines are accepted.  Anything else wrong
+raises :class:`~bitknights.errors.InputError` naming the 1-based line of the first problem.
+
+:class:`BatchReader` streams: it reads a binary stream block by block and yields the
+boards as numpy arrays of packed keys (``black | blank << 25``), so memory stays bounded
+however long the input is.  Blocks laid out canonically (rows of exactly five characters,
+no blank lines) are checked and packed with vectorized numpy; anything else goes through
+a line-by-line path that finds the exact line of a problem.
 
 >>> boards = read_batch("2\\n10110\\n01*11\\n10111\\n01001\\n00000\\n"
 ...                     "01011\\n110*1\\n01110\\n01010\\n00100\\n")
@@ -17,14 +22,21 @@ bitknights.errors.InputError: line 4: board 1 is cut short: expected row 3 of 5,
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable, Iterator
+from typing import BinaryIO
+
+import numpy as np
 
 from .board import Board, cells_to_state, parse_row
 from .errors import BoardError, InputError
 from .solution import Solution
 
 ROWS = 5
+BLOCK_SIZE = 1 << 22
+
+_SPACE = b" \t\f\v"
 
 
 def decode(data: bytes) -> str:
@@ -37,69 +49,208 @@ def decode(data: bytes) -> str:
         raise InputError(line, "the input is not UTF-8 text") from None
 
 
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    """(line number, stripped content) of every non-blank line."""
-    text = text.lstrip("\ufeff")
-    for no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
-        s = raw.strip()
-        if s:
-            yield no, s
-
-
-def read_batch(text: str) -> list[Board]:
-    """The boards of a classic batch, validated in full before anything is returned."""
-    lines = _lines(text)
-    first = next(lines, None)
-    if first is None:
-        raise InputError(1, "empty input: expected the number of boards T")
-    no, word = first
-    if not (word.isascii() and word.isdigit()):
-        raise InputError(
-            no, f"expected the number of boards T (a positive integer), got {_show(word)}"
-        )
-    count = int(word)
-    if count <= 0:
-        raise InputError(no, f"the number of boards T must be positive, got {count}")
-    boards: list[Board] = []
-    last = no
-    for k in range(1, count + 1):
-        rows = []
-        first_line = None
-        for r in range(1, ROWS + 1):
-            item = next(lines, None)
-            if item is None:
-                raise InputError(
-                    last + 1,
-                    f"board {k} is cut short: expected row {r} of 5, found the end of the input"
-                    if r > 1
-                    else f"expected {count} boards, found {k - 1}",
-                )
-            last, row = item
-            first_line = first_line or last
-            problem = parse_row(row)
-            if problem:
-                raise InputError(last, f"board {k}, row {r}: {problem}")
-            rows.append(row)
-        try:
-            black, blank = cells_to_state("".join(rows))
-        except BoardError as e:
-            raise InputError(first_line, f"board {k}: {e}") from None
-        boards.append(Board._make(black, blank))
-    extra = next(lines, None)
-    if extra is not None:
-        raise InputError(
-            extra[0], f"unexpected content after the {count} boards: {_show(extra[1])}"
-        )
-    return boards
-
-
-def _show(s: str) -> str:
+def _show(s: str | bytes) -> str:
+    if isinstance(s, bytes):
+        s = s.decode("utf-8", "replace")
     return repr(s if len(s) <= 40 else s[:37] + "...")
+
+
+class BatchReader:
+    """Stream the boards of a classic batch from a binary stream.
+
+    ``count`` is ``T``, read (and checked) on construction.  :meth:`chunks` yields the
+    boards in input order as int64 key arrays, checking as it goes; it raises
+    :class:`InputError` at the first problem, including missing boards at the end and
+    content after the last board.  Iterate it to the end to validate a whole input.
+    """
+
+    def __init__(self, stream: BinaryIO, *, block_size: int = BLOCK_SIZE) -> None:
+        self._stream = stream
+        self._block_size = block_size
+        self._line = 0  # lines consumed so far
+        self._tail = b""  # an incomplete last line carried to the next block
+        self._bom_checked = False
+        self._pending: list[tuple[int, bytes]] = []  # header-search leftovers
+        self.count = self._read_count()
+
+    # -- raw lines ----------------------------------------------------------------
+
+    def _blocks(self) -> Iterator[tuple[int, bytes]]:
+        """(number of the block's first line, complete lines with ``\\n`` ends)."""
+        while True:
+            data = self._stream.read(self._block_size)
+            if not self._bom_checked:
+                self._bom_checked = True
+                if data.startswith(b"\xef\xbb\xbf"):
+                    data = data[3:]
+            if not data:
+                tail = self._tail.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+                self._tail = b""
+                if tail:
+                    yield self._emit(tail if tail.endswith(b"\n") else tail + b"\n")
+                return
+            data = self._tail + data
+            if data.endswith(b"\r"):
+                data, self._tail = data[:-1], b"\r"
+            else:
+                self._tail = b""
+            if b"\r" in data:
+                data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            cut = data.rfind(b"\n") + 1
+            self._tail = data[cut:] + self._tail
+            if cut:
+                yield self._emit(data[:cut])
+
+    def _emit(self, block: bytes) -> tuple[int, bytes]:
+        first = self._line + 1
+        self._line += block.count(b"\n")
+        return first, block
+
+    # -- header -------------------------------------------------------------------
+
+    def _read_count(self) -> int:
+        self._gen = self._blocks()
+        for first, block in self._gen:
+            pos, no = 0, first - 1
+            while pos < len(block):
+                end = block.index(b"\n", pos)
+                word = block[pos:end].strip(_SPACE)
+                no, pos = no + 1, end + 1
+                if not word:
+                    continue
+                _utf8(no, word)
+                if not word.isdigit():
+                    raise InputError(
+                        no,
+                        f"expected the number of boards T (a positive integer), got {_show(word)}",
+                    )
+                if len(word.lstrip(b"0")) > 15:
+                    raise InputError(no, f"the number of boards T is too large: {_show(word)}")
+                count = int(word)
+                if count <= 0:
+                    raise InputError(no, f"the number of boards T must be positive, got {count}")
+                if pos < len(block):
+                    self._pending = [(no + 1, block[pos:])]
+                return count
+        raise InputError(1, "empty input: expected the number of boards T")
+
+    # -- boards -------------------------------------------------------------------
+
+    def chunks(self) -> Iterator[np.ndarray]:
+        """The boards as arrays of packed keys, in input order, checked as they come."""
+        done = 0  # rows accepted so far
+        total = ROWS * self.count
+        carry_rows = np.empty((0, ROWS), dtype=np.uint8)
+        carry_lines = np.empty(0, dtype=np.int64)
+        last_line = self._line
+        for first, block in _chain(self._pending, self._gen):
+            rows, lines, err = self._rows(first, block, done, total)
+            if len(lines):
+                last_line = int(lines[-1])
+            done += len(rows)
+            rows = np.concatenate([carry_rows, rows]) if len(carry_rows) else rows
+            lines = np.concatenate([carry_lines, lines]) if len(carry_lines) else lines
+            whole = len(rows) // ROWS * ROWS
+            keys = _pack(rows[:whole], lines[:whole], (done - len(rows)) // ROWS)
+            carry_rows, carry_lines = rows[whole:], lines[whole:]
+            if err is not None:
+                raise err
+            if len(keys):
+                yield keys
+        if done < total:
+            k, r = divmod(done, ROWS)
+            if r:
+                raise InputError(
+                    last_line + 1,
+                    f"board {k + 1} is cut short: expected row {r + 1} of 5, "
+                    "found the end of the input",
+                )
+            raise InputError(last_line + 1, f"expected {self.count} boards, found {k}")
+
+    def _rows(
+        self, first: int, block: bytes, done: int, total: int
+    ) -> tuple[np.ndarray, np.ndarray, InputError | None]:
+        """The block's rows (n, 5) as bytes and their line numbers; the first problem in
+        the block, if any, with the rows before it."""
+        n = len(block) // 6
+        if (
+            len(block) % 6 == 0
+            and done + n <= total
+            and not block.translate(None, b"01*\n")
+            and block.count(b"\n") == n
+            and block[5::6] == b"\n" * n
+        ):
+            rows = np.frombuffer(block, dtype=np.uint8).reshape(n, 6)[:, :ROWS]
+            return rows, np.arange(first, first + n, dtype=np.int64), None
+        rows: list[bytes] = []
+        numbers: list[int] = []
+        err = None
+        for i, raw in enumerate(block.split(b"\n")[:-1]):
+            row = raw.strip(_SPACE)
+            if not row:
+                continue
+            no = first + i
+            g = done + len(rows)
+            if g >= total:
+                err = InputError(
+                    no, f"unexpected content after the {self.count} boards: {_show(row)}"
+                )
+                break
+            text = _utf8(no, row)
+            problem = parse_row(text)
+            if problem:
+                err = InputError(no, f"board {g // ROWS + 1}, row {g % ROWS + 1}: {problem}")
+                break
+            rows.append(row)
+            numbers.append(no)
+        out = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(rows), ROWS)
+        return out, np.array(numbers, dtype=np.int64), err
+
+
+def _utf8(line: int, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(line, "the input is not UTF-8 text") from None
+
+
+def _chain(first: list[tuple[int, bytes]], rest: Iterator[tuple[int, bytes]]):
+    yield from first
+    yield from rest
+
+
+def _pack(rows: np.ndarray, lines: np.ndarray, board_offset: int) -> np.ndarray:
+    """Keys of the boards whose five rows are consecutive in ``rows``; the first board
+    without exactly one blank raises, naming its first line."""
+    cells = rows.reshape(-1, ROWS * ROWS)
+    blank = cells == ord("*")
+    nblank = blank.sum(axis=1)
+    bad = np.flatnonzero(nblank != 1)
+    if len(bad):
+        b = int(bad[0])
+        raise InputError(
+            int(lines[b * ROWS]),
+            f"board {board_offset + b + 1}: a board needs exactly one blank '*', found {nblank[b]}",
+        )
+    packed = np.packbits(cells == ord("1"), axis=1, bitorder="little")  # 25 bits -> 4 bytes
+    black = np.ascontiguousarray(packed).view("<u4")[:, 0].astype(np.int64)
+    return black | blank.argmax(axis=1).astype(np.int64) << 25
+
+
+def read_batch(text: str | bytes) -> list[Board]:
+    """The boards of a classic batch, validated in full before anything is returned."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    reader = BatchReader(io.BytesIO(data))
+    return [Board.from_key(int(k)) for chunk in reader.chunks() for k in chunk]
 
 
 def read_board(text: str) -> Board:
     """One board (five rows, blank lines and spaces ignored), e.g. a ``--target`` file."""
-    rows = list(_lines(text))
+    rows = [
+        (no, s)
+        for no, line in enumerate(text.lstrip("\ufeff").splitlines(), 1)
+        if (s := line.strip())
+    ]
     if len(rows) != ROWS:
         where = rows[ROWS][0] if len(rows) > ROWS else (rows[-1][0] + 1 if rows else 1)
         raise InputError(where, f"a board has 5 rows, found {len(rows)}")
