@@ -47,11 +47,13 @@ def solve(
     engine: str = "auto",
     max_depth: int | None = DEFAULT_MAX_DEPTH,
     target: Board | str = TARGET,
+    timeout: float | None = None,
 ) -> Solution:
     """The fewest moves from ``board`` to ``target`` and one optimal path.
 
     ``steps`` is ``None`` when the distance exceeds ``max_depth`` (``None``: no limit, every
-    board with the target's knight counts is solved) or the board cannot reach the target.
+    board with the target's knight counts is solved), the board cannot reach the target,
+    or ``timeout`` seconds ran out (``status`` says which).
 
     >>> s = solve("10110/01*11/10111/01001/00000")
     >>> s.steps, [str(m) for m in s.moves][:3]
@@ -62,8 +64,10 @@ def solve(
     18
     """
     max_depth = _check_depth(max_depth)
-    name = choose_engine(engine, max_depth)
-    return get_engine(name)(as_board(board), as_board(target), max_depth)
+    fn = get_engine(choose_engine(engine, max_depth))
+    if timeout is None:
+        return fn(as_board(board), as_board(target), max_depth)
+    return fn(as_board(board), as_board(target), max_depth, timeout=timeout)
 
 
 def iter_solve(
@@ -72,13 +76,26 @@ def iter_solve(
     engine: str = "auto",
     max_depth: int | None = DEFAULT_MAX_DEPTH,
     target: Board | str = TARGET,
+    timeout: float | None = None,
+    workers: int = 0,
 ) -> Iterator[Solution]:
-    """:func:`solve` for each board, lazily, in order."""
+    """:func:`solve` for each board, lazily, results in input order.
+
+    Boards are solved on ``workers`` threads (0: one per CPU; the kernels release the
+    GIL).  With ``timeout`` each board gets at most that many seconds; a board that runs
+    out comes back with ``steps=None`` and ``status='timeout'``.
+    """
+    from .engines.common import default_workers, ordered_map
+
     max_depth = _check_depth(max_depth)
     fn = get_engine(choose_engine(engine, max_depth))
     target = as_board(target)
-    for b in boards:
-        yield fn(as_board(b), target, max_depth)
+    options = {} if timeout is None else {"timeout": timeout}
+
+    def one(b: Board | str) -> Solution:
+        return fn(as_board(b), target, max_depth, **options)
+
+    yield from ordered_map(one, boards, workers or default_workers())
 
 
 def solve_many(
@@ -87,6 +104,11 @@ def solve_many(
     engine: str = "auto",
     max_depth: int | None = DEFAULT_MAX_DEPTH,
     target: Board | str = TARGET,
+    timeout: float | None = None,
+    workers: int = 0,
 ) -> list[Solution]:
-    """:func:`solve` for each board; the results in input order."""
-    return list(iter_solve(boards, engine=engine, max_depth=max_depth, target=target))
+    """:func:`iter_solve` as a list: one :class:`Solution` per board, in input order."""
+    return list(
+        iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
+                   timeout=timeout, workers=workers)
+    )  # fmt: skip

@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from typing import IO
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, BinaryIO
+
+import numpy as np
 
 from . import __version__
-from .api import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, iter_solve
-from .batch import classic_lines, decode, json_lines, read_batch, read_board
+from .api import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, choose_engine, iter_solve
+from .batch import BatchReader, classic_lines, decode, json_lines, read_board
 from .board import TARGET, Board
+from .engines import SEARCH_ENGINES, get_module
 from .errors import BitknightsError, InputError
 from .solution import Solution
+
+KEEP_BOARDS = 1 << 21  # boards kept in memory from the checking pass
+PIECE_SEARCH = 512  # boards per write for the search engines: answers appear as found
+PROGRESS_MIN_BOARDS = 1000
 
 
 class UsageError(Exception):
@@ -46,6 +56,16 @@ def _non_negative(text: str) -> int:
         value = -1
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
     return value
 
 
@@ -101,12 +121,17 @@ def _build_parser() -> argparse.ArgumentParser:
         default="classic",
         help="classic: one integer per line; json: one JSON object per line",
     )
+    p.add_argument("--timeout", type=_positive_float, metavar="SECONDS",
+                   help="give up on a board after SECONDS (reported as timed out: -1, "
+                   "status 'timeout' in JSON)")  # fmt: skip
+    p.add_argument("--workers", type=_non_negative, default=0, metavar="N",
+                   help="threads for the search engines (default 0: one per CPU)")  # fmt: skip
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_solve)
     return parser
 
 
 def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
-    boards = read_batch_or_fail(_read_source(args.file), args.file)
     target = TARGET
     if args.target is not None:
         try:
@@ -114,7 +139,37 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
         except InputError as e:
             raise UsageError(f"target {args.target}: {e}") from None
     max_depth = None if args.exact else args.max_depth
-    solutions = iter_solve(boards, engine=args.engine, max_depth=max_depth, target=target)
+    engine = choose_engine(args.engine, max_depth)
+    chunks, total = _checked_chunks(args.file)
+    progress = _progress(total, args.quiet)
+    try:
+        if args.format == "classic" and not args.path and args.timeout is None:
+            _solve_steps(chunks, engine, target, max_depth, args.workers, out, progress)
+        else:
+            _solve_records(chunks, engine, target, max_depth, args, out, progress)
+    finally:
+        progress.close()
+    return 0
+
+
+def _solve_steps(chunks, engine, target, max_depth, workers, out, progress) -> None:
+    """Classic output through the engine's batch entry point, written in bulk."""
+    module = get_module(engine)
+    piece = PIECE_SEARCH if engine in SEARCH_ENGINES else None
+    for chunk in chunks:
+        for lo in range(0, len(chunk), piece or len(chunk)):
+            keys = chunk[lo : lo + piece] if piece else chunk
+            steps = module.steps_many(keys, target, max_depth, workers=workers)
+            out.write("\n".join(map(str, steps.tolist())) + "\n")
+            out.flush()
+            progress.update(len(keys))
+
+
+def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> None:
+    """One Solution per board (JSON Lines, paths or timeouts), in input order."""
+    boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
+    solutions = iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
+                           timeout=args.timeout, workers=args.workers)  # fmt: skip
     if args.format == "json":
         lines: Iterator[str] = json_lines(solutions, path=args.path)
     elif args.path:
@@ -124,14 +179,82 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
     for line in lines:
         out.write(line)
         out.flush()
-    return 0
+        progress.update(1)
 
 
-def read_batch_or_fail(text: str, path: str) -> list[Board]:
+def _checked_chunks(path: str) -> tuple[Iterable[np.ndarray], int]:
+    """The whole input checked first (nothing is solved if any line is bad), then its
+    boards as key arrays, and how many.  Up to ``KEEP_BOARDS`` boards are kept from the
+    checking pass; a longer input is read again (standard input from a temporary copy),
+    so memory stays bounded."""
     try:
-        return read_batch(text)
-    except InputError as e:
-        raise UsageError(f"{_where(path)}{e}") from None
+        stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    spool = None
+    try:
+        if not stream.seekable():
+            spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below or by _reread
+            stream = _Tee(stream, spool)
+        kept: list[np.ndarray] | None = []
+        total = 0
+        try:
+            for chunk in BatchReader(stream).chunks():
+                total += len(chunk)
+                if kept is not None:
+                    kept.append(chunk)
+                    if total > KEEP_BOARDS:
+                        kept = None
+        except InputError as e:
+            raise UsageError(f"{_where(path)}{e}") from None
+        except OSError as e:
+            raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+        if kept is not None:
+            return kept, total
+        source = spool if spool is not None else stream
+        source.seek(0)
+        spool = None if spool is source else spool
+        return _reread(source), total
+    finally:
+        if spool is not None:
+            spool.close()
+
+
+def _reread(source: BinaryIO) -> Iterator[np.ndarray]:
+    with source:
+        yield from BatchReader(source).chunks()
+
+
+class _Tee(io.RawIOBase):
+    """Reads from ``src`` and copies what it reads into ``copy``."""
+
+    def __init__(self, src: BinaryIO, copy: BinaryIO) -> None:
+        self._src, self._copy = src, copy
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._src.read(n)
+        self._copy.write(data)
+        return data
+
+    def seekable(self) -> bool:
+        return False
+
+
+class _NoProgress:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, quiet: bool) -> _NoProgress:
+    """A progress bar on stderr for long batches when stderr is a terminal."""
+    if quiet or total < PROGRESS_MIN_BOARDS or not sys.stderr.isatty():
+        return _NoProgress()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="board", file=sys.stderr, leave=False)
 
 
 def _classic_with_paths(solutions: Iterator[Solution]) -> Iterator[str]:
@@ -151,8 +274,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"bitknights: error: {e}\n")
         return 2
     except KeyboardInterrupt:
+        # worker threads may be deep in a kernel: leave without waiting for them
         sys.stderr.write("bitknights: interrupted\n")
-        return 130
+        sys.stderr.flush()
+        with contextlib.suppress(BrokenPipeError):
+            sys.stdout.flush()
+        os._exit(130)
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

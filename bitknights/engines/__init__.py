@@ -24,7 +24,11 @@ _MODULES = {"ida": "ida"}
 
 def get_engine(name: str) -> EngineFn:
     """The ``solve(start, target, max_depth)`` function of engine ``name``."""
+    return get_module(name).solve
+
+
+def get_module(name: str):  # noqa: ANN201 - a module object
+    """The module of engine ``name``: ``solve``, and ``steps_many`` where it has one."""
     if name not in _MODULES:
         raise ValueError(f"unknown engine {name!r} (choose from {', '.join(ENGINES)})")
-    module = importlib.import_module(f"{__name__}.{_MODULES[name]}")
-    return module.solve
+    return importlib.import_module(f"{__name__}.{_MODULES[name]}")

@@ -5,12 +5,21 @@ numpy only; the numba kernels take these arrays as arguments.
 
 from __future__ import annotations
 
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
 from ..board import Board
 from ..squares import KNIGHT_DISTANCE, NUM_SQUARES, square_color
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 # Exact search never needs more moves than this: the puzzle's farthest board is far
 # closer (a property the distance table checks); it only sizes the kernels' stacks.
@@ -56,3 +65,88 @@ def boards_from_blanks(start: Board, blanks: np.ndarray | list[int]) -> list[Boa
     for sq in list(blanks)[1:]:
         boards.append(boards[-1].play(int(sq)))
     return boards
+
+
+STOPPED = -2
+"""What a kernel returns when its ``stop`` flag was raised before it finished."""
+
+
+class StopFlag:
+    """A one-element int64 array that kernels poll (every few thousand nodes) and stop
+    on when it is non-zero; ``arm(seconds)`` raises it after a delay (a timeout)."""
+
+    def __init__(self) -> None:
+        self.array = np.zeros(1, dtype=np.int64)
+        self._timer: threading.Timer | None = None
+
+    def raise_(self) -> None:
+        self.array[0] = 1
+
+    def arm(self, seconds: float | None) -> StopFlag:
+        if seconds is not None:
+            self._timer = threading.Timer(seconds, self.raise_)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def __enter__(self) -> StopFlag:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.disarm()
+
+
+def parallel_chunks(
+    fn: Callable[[int, int], None],
+    n: int,
+    workers: int,
+    chunk: int = 64,
+    stop: StopFlag | None = None,
+) -> None:
+    """Run ``fn(lo, hi)`` over ``[0, n)`` in chunks on ``workers`` threads (kernels
+    release the GIL); each chunk writes its own slice of preallocated outputs."""
+    spans = [(lo, min(n, lo + chunk)) for lo in range(0, n, chunk)]
+    for _ in ordered_map(lambda span: fn(*span), spans, workers, stop=stop):
+        pass
+
+
+def ordered_map(
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    workers: int,
+    *,
+    window: int = 0,
+    stop: StopFlag | None = None,
+) -> Iterator[R]:
+    """``map(fn, items)`` on ``workers`` threads, results in input order, at most
+    ``window`` (default ``8 * workers``) items in flight.  The calls run off the main
+    thread, so Ctrl-C reaches the caller at once; then ``stop`` is raised and no queued
+    call starts."""
+    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    pending: deque[Future[R]] = deque()
+    window = window or 8 * max(1, workers)
+    try:
+        for item in items:
+            pending.append(pool.submit(fn, item))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except BaseException:
+        if stop is not None:
+            stop.raise_()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def default_workers() -> int:
+    """Threads for batch search: the CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)

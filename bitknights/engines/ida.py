@@ -18,17 +18,28 @@ from numba import njit
 
 from ..board import Board
 from ..solution import Solution
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
-from .common import DEPTH_CAP, boards_from_blanks, nearest_target_distance, same_counts
+from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
+from .common import (
+    DEPTH_CAP,
+    STOPPED,
+    StopFlag,
+    boards_from_blanks,
+    default_workers,
+    nearest_target_distance,
+    parallel_chunks,
+    same_counts,
+)
 
 _COLOR = np.array([square_color(sq) for sq in range(NUM_SQUARES)], dtype=np.int64)
+_POLL = 1 << 16  # nodes between looks at the stop flag
 
 
 @njit(cache=True, nogil=True)
-def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, hw, hb, color, path):
+def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, hw, hb, color, path, stop):
     """Fewest moves from (black, blank) to the target whose nearest-square tables are
-    ``hw``/``hb`` (``-1`` when more than ``max_depth``), and the nodes expanded.  On
-    success ``path[0..steps]`` holds the blank's squares along one optimal path."""
+    ``hw``/``hb``: ``-1`` when more than ``max_depth``, ``STOPPED`` (-2) when ``stop[0]``
+    was raised; and the nodes expanded.  On success ``path[0..steps]`` holds the blank's
+    squares along one optimal path."""
     h = 0
     for sq in range(NUM_SQUARES):
         if sq != blank:
@@ -46,6 +57,7 @@ def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, hw, hb, color, path):
     sblack = np.empty(max_depth + 2, np.int64)
     sh = np.empty(max_depth + 2, np.int64)
     si = np.empty(max_depth + 2, np.int64)
+    poll = nodes + _POLL
     while bound <= max_depth:
         next_bound = 1 << 30
         sp = 0
@@ -70,7 +82,7 @@ def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, hw, hb, color, path):
                 bl ^= (1 << n) | (1 << b)
             else:
                 nh = sh[sp] - hw[n] + hw[b]
-            # remaining distance has the parity of the blank's colour change
+            # the remaining distance has the parity of the blank's colour change
             f = sp + 1 + nh + ((nh ^ color[n] ^ tcol) & 1)
             if f > bound:
                 if f < next_bound:
@@ -86,50 +98,98 @@ def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, hw, hb, color, path):
                 for k in range(sp + 1):
                     path[k] = sblank[k]
                 return sp, nodes
+            if nodes >= poll:
+                poll = nodes + _POLL
+                if stop[0] != 0:
+                    return -2, nodes
         bound = next_bound
     return -1, nodes
 
 
-def solve(start: Board, target: Board, max_depth: int | None = 15) -> Solution:
+@njit(cache=True, nogil=True)
+def _ida_many(
+    blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, hw, hb, color, steps, nodes, stop
+):
+    """``_ida_kernel`` for each board; boards whose black count differs get -1 at once."""
+    path = np.empty(max_depth + 2, np.int64)
+    for i in range(len(blacks)):
+        x = blacks[i]
+        c = 0
+        while x:
+            x &= x - 1
+            c += 1
+        if c != tblack_count:
+            steps[i] = -1
+            nodes[i] = 0
+            continue
+        steps[i], nodes[i] = _ida_kernel(
+            blacks[i], blanks[i], tblank, max_depth, nbr, cnt, hw, hb, color, path, stop
+        )
+        if steps[i] == -2:
+            return
+
+
+def _limit(max_depth: int | None) -> int:
+    return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
+
+
+def solve(
+    start: Board,
+    target: Board,
+    max_depth: int | None = 15,
+    *,
+    timeout: float | None = None,
+) -> Solution:
     """Solve ``start`` exactly with IDA*: fewest moves to ``target`` if at most
-    ``max_depth`` (``None``: no limit), one optimal path, nodes expanded."""
+    ``max_depth`` (``None``: no limit), one optimal path, nodes expanded.  With
+    ``timeout`` (seconds) a search still running then gives up: status ``'timeout'``."""
     t0 = time.perf_counter()
     if not same_counts(start, target):
-        return Solution(
-            start,
-            target,
-            None,
-            engine="ida",
-            max_depth=max_depth,
-            status="unreachable",
-            seconds=time.perf_counter() - t0,
-        )
-    limit = DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
+        return Solution(start, target, None, engine="ida", max_depth=max_depth,
+                        status="unreachable", seconds=time.perf_counter() - t0)  # fmt: skip
+    limit = _limit(max_depth)
     hw, hb = nearest_target_distance(target.key)
     path = np.empty(limit + 2, dtype=np.int64)
-    steps, nodes = _ida_kernel(
-        np.int64(start.black),
-        np.int64(start.blank),
-        np.int64(target.blank),
-        np.int64(limit),
-        KNIGHT_NEIGHBORS,
-        KNIGHT_COUNTS,
-        hw,
-        hb,
-        _COLOR,
-        path,
-    )
+    with StopFlag().arm(timeout) as stop:
+        steps, nodes = _ida_kernel(
+            np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
+            np.int64(limit), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, hw, hb, _COLOR, path, stop.array,
+        )  # fmt: skip
     seconds = time.perf_counter() - t0
     if steps < 0:
-        return Solution(
-            start,
-            target,
-            None,
-            nodes=int(nodes),
-            seconds=seconds,
-            engine="ida",
-            max_depth=max_depth,
-            status="over_limit",
-        )
+        status = "timeout" if steps == STOPPED else "over_limit"
+        return Solution(start, target, None, nodes=int(nodes), seconds=seconds, engine="ida",
+                        max_depth=max_depth, status=status)  # fmt: skip
     boards = boards_from_blanks(start, path[: steps + 1])
     return Solution(start, target, int(steps), boards, int(nodes), seconds, "ida", max_depth)
+
+
+def steps_many(
+    keys: np.ndarray,
+    target: Board,
+    max_depth: int | None = 15,
+    *,
+    workers: int | None = None,
+    stop: StopFlag | None = None,
+) -> np.ndarray:
+    """The distance of each board (packed keys, see :attr:`Board.key`) to ``target``, -1
+    beyond ``max_depth`` or unreachable, searched on ``workers`` threads (default: every
+    CPU).  If ``stop`` is raised the unfinished boards are left at -2."""
+    keys = np.ascontiguousarray(keys, dtype=np.int64)
+    blacks = keys & FULL_MASK
+    blanks = keys >> NUM_SQUARES
+    steps = np.full(len(keys), STOPPED, dtype=np.int64)
+    nodes = np.zeros(len(keys), dtype=np.int64)
+    hw, hb = nearest_target_distance(target.key)
+    stop = stop or StopFlag()
+    flag = stop.array
+    limit = _limit(max_depth)
+    tblank, tcount = np.int64(target.blank), np.int64(target.counts[1])
+
+    def run(lo: int, hi: int) -> None:
+        if flag[0] == 0:
+            _ida_many(blacks[lo:hi], blanks[lo:hi], tblank, tcount, limit, KNIGHT_NEIGHBORS,
+                      KNIGHT_COUNTS, hw, hb, _COLOR, steps[lo:hi], nodes[lo:hi], flag)  # fmt: skip
+
+    parallel_chunks(run, len(keys), workers or default_workers(), stop=stop)
+    return steps
