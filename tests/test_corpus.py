@@ -1,0 +1,62 @@
+"""The malformed-input corpus (``tests/corpus``): exact status and message per file."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bitknights import cli
+
+CORPUS = Path(__file__).parent / "corpus"
+EXPECTED = json.loads((CORPUS / "expected.json").read_text())
+
+
+def test_corpus_is_large_and_complete():
+    files = sorted(p.name for p in CORPUS.glob("[0-9][0-9]_*.txt"))
+    assert len(files) >= 30 and files == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus_case(name, capsys):
+    path = CORPUS / name
+    want = EXPECTED[name]
+    status = cli.main(["solve", "--workers", "1", str(path)])
+    out, err = capsys.readouterr()
+    assert status == want["status"]
+    if status == 0:
+        assert (out, err) == (want["stdout"], "")
+    else:
+        assert (out, err) == ("", want["stderr"].format(file=path))
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED)[::6])
+def test_corpus_case_on_stdin_in_a_process(name):
+    data = (CORPUS / name).read_bytes()
+    r = subprocess.run(
+        [sys.executable, "-m", "bitknights", "solve"], input=data, capture_output=True, timeout=120
+    )
+    want = EXPECTED[name]
+    assert r.returncode == want["status"]
+    if r.returncode:
+        assert r.stdout == b""
+        assert r.stderr.decode() == want["stderr"].format(file="").replace(": : ", ": ", 1)
+        assert b"Traceback" not in r.stderr
+    else:
+        assert r.stdout.decode() == want["stdout"]
+
+
+def test_ten_megabyte_single_line(tmp_path, capsys):
+    path = tmp_path / "long.txt"
+    path.write_bytes(b"1\n" + b"0" * 10_000_000 + b"\n")
+    assert cli.main(["solve", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"bitknights: error: {path}: line 2: board 1, row 1: expected a row of five characters "
+        f"from '0', '1', '*', got '{'0' * 37}...'\n"
+    )
+    path.write_bytes(b"9" * 10_000_000 + b"\n")
+    assert cli.main(["solve", str(path)]) == 2
+    assert "line 1: the number of boards T is too large" in capsys.readouterr().err

@@ -1,0 +1,77 @@
+"""Property-based tests (hypothesis): the parser and the engines on arbitrary input."""
+
+import io
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bitknights import Board, InputError, read_batch
+from bitknights.batch import BatchReader
+
+ROW_CHARS = st.sampled_from("01*")
+ROW = st.text(ROW_CHARS, min_size=5, max_size=5)
+NOISE = st.sampled_from(["", " ", "\t", "\r", "\n", "\r\n", "x", "2", "**", "\x00", "\ufeff"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400))
+def test_parser_on_arbitrary_bytes(data):
+    try:
+        boards = read_batch(data)
+    except InputError as e:
+        assert str(e).startswith(f"line {e.line}: ") and e.line >= 1
+        return
+    assert all(isinstance(b, Board) for b in boards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_parser_on_arbitrary_text(text):
+    try:
+        read_batch(text)
+    except InputError as e:
+        assert e.line >= 1
+
+
+@st.composite
+def batches(draw):
+    """A well-formed batch, then possibly one corruption."""
+    n = draw(st.integers(1, 6))
+    rows = []
+    for _ in range(n):
+        cells = draw(st.lists(st.sampled_from("01"), min_size=24, max_size=24))
+        cells.insert(draw(st.integers(0, 24)), "*")
+        rows += ["".join(cells[i : i + 5]) for i in range(0, 25, 5)]
+    lines = [str(n), *rows]
+    corrupted = draw(st.booleans())
+    if corrupted:
+        i = draw(st.integers(0, len(lines)))
+        lines.insert(i, draw(NOISE) + draw(ROW) * draw(st.integers(0, 2)))
+    sep = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    return sep.join(lines) + draw(st.sampled_from(["", sep])), n, rows, corrupted
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batches(), st.integers(1, 64))
+def test_any_block_size_gives_the_same_result(batch, block_size):
+    """Streaming in blocks of any size agrees with reading the text at once."""
+    text, n, rows, corrupted = batch
+    data = text.encode()
+    try:
+        whole = [b.key for b in read_batch(text)]
+    except InputError as e:
+        whole_err = str(e)
+        try:
+            list(BatchReader(io.BytesIO(data), block_size=block_size).chunks())
+        except InputError as e2:
+            assert str(e2) == whole_err
+        else:
+            raise AssertionError("a block size hid an error") from None
+        return
+    chunks = list(BatchReader(io.BytesIO(data), block_size=block_size).chunks())
+    keys = np.concatenate(chunks).tolist() if chunks else []
+    assert keys == whole and len(keys) == n
+    expect = [Board("".join(rows[5 * k : 5 * k + 5])).key for k in range(n)]
+    if not corrupted:
+        assert keys == expect
