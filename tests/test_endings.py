@@ -1,0 +1,41 @@
+"""Clean endings: Ctrl-C, a closed pipe."""
+
+import signal
+import subprocess
+import sys
+import time
+
+FAR = "00000\n00000\n00*11\n11111\n11111\n"  # colours swapped: a long exact search
+
+
+def test_ctrl_c_exits_130_without_traceback():
+    p = subprocess.Popen(
+        [sys.executable, "-m", "bitknights", "solve", "--exact", "--engine", "ida"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    p.stdin.write(f"1\n{FAR}".encode())
+    p.stdin.close()
+    time.sleep(2.5)  # well into the search
+    assert p.poll() is None, "the search ended before the interrupt"
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    p.wait(timeout=30)
+    out, err = p.stdout.read(), p.stderr.read()
+    assert time.monotonic() - t0 < 5
+    assert p.returncode == 130
+    assert err == b"bitknights: interrupted\n" and out == b""
+
+
+def test_closed_pipe_ends_quietly(tmp_path):
+    big = tmp_path / "big.txt"
+    board = "10110\n01*11\n10111\n01001\n00000\n"
+    big.write_text(f"20000\n{board * 20000}")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", str(big)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert p.stdout.readline() == b"7\n"
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=60) in (0, 141)  # quiet exit (141 = 128 + SIGPIPE)
+    assert err == b""
