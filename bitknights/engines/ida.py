@@ -129,6 +129,20 @@ def _ida_many(
             return
 
 
+def heuristic(board: Board, target: Board) -> int:
+    """The kernel's lower bound for ``board``: nearest-square sum rounded up to the parity
+    of the true distance (for profiling; the kernel keeps it incrementally).
+
+    >>> from bitknights import TARGET
+    >>> heuristic(TARGET, TARGET), heuristic(TARGET.play("b1"), TARGET)
+    (0, 1)
+    """
+    hw, hb = nearest_target_distance(target.key)
+    h = sum(int(hb[sq]) if board.black >> sq & 1 else int(hw[sq])
+            for sq in range(NUM_SQUARES) if sq != board.blank)  # fmt: skip
+    return h + ((h ^ int(_COLOR[board.blank]) ^ int(_COLOR[target.blank])) & 1)
+
+
 def _limit(max_depth: int | None) -> int:
     return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
 

@@ -1,0 +1,121 @@
+"""Profile the IDA* engine: compile vs cached-load vs run time, cache hits, nodes per
+iteration, and how close the heuristic bound is to the true distance.
+
+    python scripts/profile.py                       # all sections, classic sample
+    python scripts/profile.py --batch bench-out/hard.txt --section heuristic
+
+True distances come from the batch's ``.dist`` sidecar (``make_batch.py``) or, failing
+that, from solving each board exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+from bitknights import SAMPLE, TARGET, Board, read_batch, solve
+
+_PROBE = textwrap.dedent(
+    """
+    import json, time
+    t0 = time.perf_counter()
+    import numba
+    from bitknights import TARGET, read_batch
+    from bitknights.engines import ida
+    import numpy as np
+    t1 = time.perf_counter()
+    keys = np.array([b.key for b in read_batch(open({batch!r}).read())], dtype=np.int64)
+    t2 = time.perf_counter()
+    ida.steps_many(keys[:1], TARGET, 15, workers=1)
+    t3 = time.perf_counter()
+    ida.steps_many(keys, TARGET, 15, workers=1)
+    t4 = time.perf_counter()
+    print(json.dumps({{"import_s": t1 - t0, "first_call_s": t3 - t2, "batch_s": t4 - t3,
+                      "cache_hits": sum(ida._ida_many.stats.cache_hits.values()),
+                      "cache_misses": sum(ida._ida_many.stats.cache_misses.values())}}))
+    """
+)
+
+
+def compile_section(batch: Path) -> None:
+    """A fresh cache directory: the first process compiles, the second loads."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("empty cache (compile)", "warm cache (load)"):
+            out = subprocess.run([sys.executable, "-c", _PROBE.format(batch=str(batch))],
+                                 env=env, capture_output=True, text=True, check=True)  # fmt: skip
+            r = json.loads(out.stdout)
+            print(f"{label:<24} import numba+bitknights {r['import_s']:.3f} s, "
+                  f"first call {r['first_call_s']:.3f} s, batch run {r['batch_s']:.3f} s, "
+                  f"cache hits {r['cache_hits']}, misses {r['cache_misses']}")  # fmt: skip
+
+
+def iterations_section(boards: list[Board]) -> None:
+    """Nodes per IDA* iteration: the difference between runs capped one bound apart."""
+    for b in boards[:5]:
+        s = solve(b, engine="ida", max_depth=None)
+        if s.steps is None:
+            continue
+        from bitknights.engines.ida import heuristic
+
+        h0 = heuristic(b, TARGET)
+        prev, parts = 0, []
+        for bound in range(h0, s.steps + 1, 2):
+            n = solve(b, engine="ida", max_depth=bound).nodes
+            parts.append(f"{bound}:{n - prev}")
+            prev = n
+        print(f"distance {s.steps:>2}, h0 {h0:>2}: nodes per bound " + " ".join(parts))
+
+
+def heuristic_section(boards: list[Board], dists: list[int]) -> None:
+    """Bound / true distance by distance band."""
+    from bitknights.engines.ida import heuristic
+
+    bands: dict[int, list[float]] = {}
+    for b, d in zip(boards, dists):
+        if d > 0:
+            bands.setdefault(d, []).append(heuristic(b, TARGET) / d)
+    print("distance  boards  mean h/d  min h/d")
+    for d in sorted(bands):
+        xs = bands[d]
+        print(f"{d:>8} {len(xs):>7} {statistics.mean(xs):>9.3f} {min(xs):>8.3f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--batch", type=Path, help="classic batch (default: the classic sample)")
+    ap.add_argument(
+        "--section", choices=("compile", "iterations", "heuristic", "all"), default="all"
+    )
+    ap.add_argument("--limit", type=int, default=400, help="boards used by the heuristic section")
+    args = ap.parse_args()
+    batch = args.batch
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as tmp:
+        tmp.write(SAMPLE)
+    batch = batch or Path(tmp.name)
+    boards = read_batch(batch.read_text())[: args.limit]
+    sidecar = Path(f"{batch}.dist")
+    if sidecar.exists():
+        dists = [int(x) for x in sidecar.read_text().split()][: len(boards)]
+    else:
+        dists = [solve(b, engine="ida", max_depth=None).steps for b in boards]
+    if args.section in ("compile", "all"):
+        compile_section(batch)
+    if args.section in ("iterations", "all"):
+        iterations_section(boards)
+    if args.section in ("heuristic", "all"):
+        heuristic_section(boards, dists)
+    os.unlink(tmp.name)
+
+
+if __name__ == "__main__":
+    main()
