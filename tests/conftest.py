@@ -1,12 +1,18 @@
 from __future__ import annotations
 
+import os
 import random
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+# Tests never touch the user's cache: one fresh cache directory per test session.
+_CACHE = tempfile.TemporaryDirectory(prefix="bitknights-test-cache-")
+os.environ["BITKNIGHTS_CACHE_DIR"] = _CACHE.name
 
 import naive  # noqa: E402
 from bitknights import TARGET, Board  # noqa: E402

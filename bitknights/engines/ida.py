@@ -29,41 +29,59 @@ from .common import (
     parallel_chunks,
     same_counts,
 )
+from .pdb import BYTE_POPCOUNT, RANK_PART, mask_rank, pattern_tables
 
 _COLOR = np.array([square_color(sq) for sq in range(NUM_SQUARES)], dtype=np.int64)
 _POLL = 1 << 16  # nodes between looks at the stop flag
 
 
-@njit(cache=True, nogil=True)
-def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, hw, hb, color, path, stop):
-    """Fewest moves from (black, blank) to the target whose nearest-square tables are
-    ``hw``/``hb``: ``-1`` when more than ``max_depth``, ``STOPPED`` (-2) when ``stop[0]``
-    was raised; and the nodes expanded.  On success ``path[0..steps]`` holds the blank's
-    squares along one optimal path."""
+@njit(cache=True, nogil=True, inline="always")
+def _part(mask, mode, near, table, part, pc):
+    """One colour's share of the bound: the pattern database entry of its mask
+    (``mode`` 1), or the sum of its knights' nearest-square distances (``mode`` 0)."""
+    if mode == 1:
+        return np.int64(table[mask_rank(mask, part, pc)])
     h = 0
     for sq in range(NUM_SQUARES):
-        if sq != blank:
-            if (black >> sq) & 1:
-                h += hb[sq]
-            else:
-                h += hw[sq]
-    nodes = 0
-    if h == 0:
+        if (mask >> sq) & 1:
+            h += near[sq]
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, pb, part, pc,
+                budget, path, stop):  # fmt: skip
+    """Fewest moves from (black, blank) to the target: ``-1`` when more than
+    ``max_depth``, ``STOPPED`` (-2) when ``stop[0]`` was raised, -3 past ``budget``
+    nodes; and the nodes expanded.
+    The bound is the nearest-square sum (``hw``/``hb``, ``mode`` 0) or the pattern
+    databases (``pw``/``pb``, ``mode`` 1).  On success ``path[0..steps]`` holds the
+    blank's squares along one optimal path."""
+    white = ((1 << NUM_SQUARES) - 1) & ~black & ~(1 << blank)
+    h_w = _part(white, mode, hw, pw, part, pc)
+    h_b = _part(black, mode, hb, pb, part, pc)
+    if h_w + h_b == 0:
         path[0] = blank
         return 0, 1
     tcol = color[tblank]
+    h = h_w + h_b
     bound = h + ((h ^ color[blank] ^ tcol) & 1)
     sblank = np.empty(max_depth + 2, np.int64)
     sblack = np.empty(max_depth + 2, np.int64)
-    sh = np.empty(max_depth + 2, np.int64)
+    swhite = np.empty(max_depth + 2, np.int64)
+    shw = np.empty(max_depth + 2, np.int64)
+    shb = np.empty(max_depth + 2, np.int64)
     si = np.empty(max_depth + 2, np.int64)
-    poll = nodes + _POLL
+    nodes = 0
+    poll = _POLL
     while bound <= max_depth:
         next_bound = 1 << 30
         sp = 0
         sblank[0] = blank
         sblack[0] = black
-        sh[0] = h
+        swhite[0] = white
+        shw[0] = h_w
+        shb[0] = h_b
         si[0] = 0
         nodes += 1
         while sp >= 0:
@@ -77,11 +95,17 @@ def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, hw, hb, color, path, 
             if sp > 0 and n == sblank[sp - 1]:
                 continue
             bl = sblack[sp]
+            wh = swhite[sp]
+            nw = shw[sp]
+            nb = shb[sp]
+            moved = (1 << n) | (1 << b)
             if (bl >> n) & 1:
-                nh = sh[sp] - hb[n] + hb[b]
-                bl ^= (1 << n) | (1 << b)
+                bl ^= moved
+                nb = np.int64(pb[mask_rank(bl, part, pc)]) if mode == 1 else nb - hb[n] + hb[b]
             else:
-                nh = sh[sp] - hw[n] + hw[b]
+                wh ^= moved
+                nw = np.int64(pw[mask_rank(wh, part, pc)]) if mode == 1 else nw - hw[n] + hw[b]
+            nh = nw + nb
             # the remaining distance has the parity of the blank's colour change
             f = sp + 1 + nh + ((nh ^ color[n] ^ tcol) & 1)
             if f > bound:
@@ -91,7 +115,9 @@ def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, hw, hb, color, path, 
             sp += 1
             sblank[sp] = n
             sblack[sp] = bl
-            sh[sp] = nh
+            swhite[sp] = wh
+            shw[sp] = nw
+            shb[sp] = nb
             si[sp] = 0
             nodes += 1
             if nh == 0:
@@ -102,14 +128,15 @@ def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, hw, hb, color, path, 
                 poll = nodes + _POLL
                 if stop[0] != 0:
                     return -2, nodes
+                if nodes > budget:
+                    return -3, nodes
         bound = next_bound
     return -1, nodes
 
 
 @njit(cache=True, nogil=True)
-def _ida_many(
-    blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, hw, hb, color, steps, nodes, stop
-):
+def _ida_many(blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, color, mode, hw, hb,
+              pw, pb, part, pc, steps, nodes, stop):  # fmt: skip
     """``_ida_kernel`` for each board; boards whose black count differs get -1 at once."""
     path = np.empty(max_depth + 2, np.int64)
     for i in range(len(blacks)):
@@ -123,8 +150,9 @@ def _ida_many(
             nodes[i] = 0
             continue
         steps[i], nodes[i] = _ida_kernel(
-            blacks[i], blanks[i], tblank, max_depth, nbr, cnt, hw, hb, color, path, stop
-        )
+            blacks[i], blanks[i], tblank, max_depth, nbr, cnt, color,
+            mode, hw, hb, pw, pb, part, pc, NO_BUDGET, path, stop,
+        )  # fmt: skip
         if steps[i] == -2:
             return
 
@@ -143,6 +171,25 @@ def heuristic(board: Board, target: Board) -> int:
     return h + ((h ^ int(_COLOR[board.blank]) ^ int(_COLOR[target.blank])) & 1)
 
 
+_DUMMY_TABLE = np.zeros(1, dtype=np.uint8)
+NO_BUDGET = np.int64(1 << 62)
+OVER_BUDGET = -3
+
+PDB_AFTER_NODES = 1 << 25
+"""A search with the nearest-square bound that expands more nodes than this (about a
+second) starts again with the pattern databases, which take seconds to build once per
+process and target but cut deep searches by orders of magnitude."""
+
+
+def _bounds(target: Board, use_pdb: bool) -> tuple:
+    """The kernel's bound arguments: (mode, hw, hb, pw, pb, part, pc)."""
+    hw, hb = nearest_target_distance(target.key)
+    if use_pdb:
+        pw, pb = pattern_tables(target.key)
+        return np.int64(1), hw, hb, pw, pb, RANK_PART, BYTE_POPCOUNT
+    return np.int64(0), hw, hb, _DUMMY_TABLE, _DUMMY_TABLE, RANK_PART, BYTE_POPCOUNT
+
+
 def _limit(max_depth: int | None) -> int:
     return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
 
@@ -153,22 +200,31 @@ def solve(
     max_depth: int | None = 15,
     *,
     timeout: float | None = None,
+    use_pdb: bool | None = None,
 ) -> Solution:
     """Solve ``start`` exactly with IDA*: fewest moves to ``target`` if at most
     ``max_depth`` (``None``: no limit), one optimal path, nodes expanded.  With
-    ``timeout`` (seconds) a search still running then gives up: status ``'timeout'``."""
+    ``timeout`` (seconds) a search still running then gives up: status ``'timeout'``.
+    ``use_pdb`` picks the bound (default: the nearest-square sum, then the pattern
+    databases if the search runs past ``PDB_AFTER_NODES`` nodes)."""
     t0 = time.perf_counter()
     if not same_counts(start, target):
         return Solution(start, target, None, engine="ida", max_depth=max_depth,
                         status="unreachable", seconds=time.perf_counter() - t0)  # fmt: skip
     limit = _limit(max_depth)
-    hw, hb = nearest_target_distance(target.key)
     path = np.empty(limit + 2, dtype=np.int64)
+    nodes = 0
     with StopFlag().arm(timeout) as stop:
-        steps, nodes = _ida_kernel(
-            np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
-            np.int64(limit), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, hw, hb, _COLOR, path, stop.array,
-        )  # fmt: skip
+        for pdb in (False, True) if use_pdb is None else (use_pdb,):
+            budget = NO_BUDGET if pdb or use_pdb is not None else np.int64(PDB_AFTER_NODES)
+            steps, more = _ida_kernel(
+                np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
+                np.int64(limit), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, _COLOR, *_bounds(target, pdb),
+                budget, path, stop.array,
+            )  # fmt: skip
+            nodes += more
+            if steps != OVER_BUDGET:
+                break
     seconds = time.perf_counter() - t0
     if steps < 0:
         status = "timeout" if steps == STOPPED else "over_limit"
@@ -185,25 +241,27 @@ def steps_many(
     *,
     workers: int | None = None,
     stop: StopFlag | None = None,
+    use_pdb: bool = False,
 ) -> np.ndarray:
     """The distance of each board (packed keys, see :attr:`Board.key`) to ``target``, -1
     beyond ``max_depth`` or unreachable, searched on ``workers`` threads (default: every
-    CPU).  If ``stop`` is raised the unfinished boards are left at -2."""
+    CPU).  If ``stop`` is raised the unfinished boards are left at -2.  ``use_pdb``: bound
+    every search with the pattern databases (for batches of deep boards)."""
     keys = np.ascontiguousarray(keys, dtype=np.int64)
     blacks = keys & FULL_MASK
     blanks = keys >> NUM_SQUARES
     steps = np.full(len(keys), STOPPED, dtype=np.int64)
     nodes = np.zeros(len(keys), dtype=np.int64)
-    hw, hb = nearest_target_distance(target.key)
     stop = stop or StopFlag()
     flag = stop.array
     limit = _limit(max_depth)
+    bounds = _bounds(target, bool(use_pdb))
     tblank, tcount = np.int64(target.blank), np.int64(target.counts[1])
 
     def run(lo: int, hi: int) -> None:
         if flag[0] == 0:
             _ida_many(blacks[lo:hi], blanks[lo:hi], tblank, tcount, limit, KNIGHT_NEIGHBORS,
-                      KNIGHT_COUNTS, hw, hb, _COLOR, steps[lo:hi], nodes[lo:hi], flag)  # fmt: skip
+                      KNIGHT_COUNTS, _COLOR, *bounds, steps[lo:hi], nodes[lo:hi], flag)  # fmt: skip
 
     parallel_chunks(run, len(keys), workers or default_workers(), stop=stop)
     return steps

@@ -1,0 +1,223 @@
+"""Knights-only pattern databases: a strong additive lower bound for IDA*.
+
+Relax the puzzle for one colour: its knights jump (a knight's move) to any square not
+held by a knight of the same colour, ignoring the other colour and the blank.  A real
+move moves one knight of one colour by one such relaxed step, so the relaxed distance of
+the white pattern plus that of the black pattern is a lower bound on the real distance.
+It dominates the nearest-square sum (it also makes knights go to distinct squares and
+respects crowding).
+
+Each colour's table is indexed by the colex rank of the colour's 25-bit mask among the
+``C(25, k)`` masks with ``k`` bits (5,200,300 for the classic 12) and holds the relaxed
+distance in one byte.  A table is built by breadth-first search (seconds) and kept in
+the cache directory next to the distance tables, checked on every load.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import struct
+import tempfile
+from functools import lru_cache
+from math import comb
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from ..board import Board
+from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
+
+UNSEEN = 255
+
+# RANK_PART[c, v, j]: the colex-rank contribution of byte c (squares 8c..8c+7) holding
+# bit pattern v when j ones precede it: sum over its set bits, in order, of C(square, j + l).
+_BINOM = np.array([[comb(n, k) for k in range(27)] for n in range(26)], dtype=np.int64)
+RANK_PART = np.zeros((4, 256, 26), dtype=np.int64)
+BYTE_POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+for _c in range(4):
+    for _v in range(256):
+        for _j in range(26):
+            total, ones = 0, _j
+            for _p in range(8):
+                sq = 8 * _c + _p
+                if _v >> _p & 1 and sq < NUM_SQUARES:
+                    ones += 1
+                    total += comb(sq, ones) if ones <= 25 else 0
+            RANK_PART[_c, _v, _j] = total
+RANK_PART.setflags(write=False)
+BYTE_POPCOUNT.setflags(write=False)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mask_rank(mask, part, pc):
+    """Colex rank of a 25-bit mask among masks with as many bits."""
+    b0 = mask & 255
+    b1 = (mask >> 8) & 255
+    b2 = (mask >> 16) & 255
+    b3 = (mask >> 24) & 255
+    j1 = pc[b0]
+    j2 = j1 + pc[b1]
+    j3 = j2 + pc[b2]
+    return part[0, b0, 0] + part[1, b1, j1] + part[2, b2, j2] + part[3, b3, j3]
+
+
+@njit(cache=True, nogil=True)
+def _unrank(r, k, binom):
+    """The mask of colex rank ``r`` among masks with ``k`` bits."""
+    mask = 0
+    for i in range(k, 0, -1):
+        pos = i - 1
+        while binom[pos + 1, i] <= r:
+            pos += 1
+        mask |= 1 << pos
+        r -= binom[pos, i]
+    return mask
+
+
+@njit(cache=True, parallel=True)
+def _layer(dist, d, k, bottom_up, nbr, cnt, part, pc, binom, nblocks):
+    """One breadth-first layer over the whole table, blocks of ranks in parallel (a
+    block walks its masks in colex order by Gosper's hack).  Top-down: every mask at
+    ``d`` marks its unseen relaxed neighbours ``d + 1``.  Bottom-up: every unseen mask
+    with a neighbour at ``d`` becomes ``d + 1``.  Racing writes store the same value.
+    Returns how many masks were marked (an over-count under races)."""
+    size = len(dist)
+    block = (size + nblocks - 1) // nblocks
+    marked = np.zeros(nblocks, np.int64)
+    for bi in prange(nblocks):
+        lo = bi * block
+        hi = min(size, lo + block)
+        if lo >= hi:
+            continue
+        m = _unrank(lo, k, binom)
+        for r in range(lo, hi):
+            want = UNSEEN if bottom_up else d
+            if dist[r] == want:
+                found = False
+                for s in range(NUM_SQUARES):
+                    if found or not (m >> s) & 1:
+                        continue
+                    for e in range(cnt[s]):
+                        t = nbr[s, e]
+                        if (m >> t) & 1 == 0:
+                            rq = mask_rank(m ^ (1 << s) ^ (1 << t), part, pc)
+                            if bottom_up:
+                                if dist[rq] == d:
+                                    dist[r] = d + 1
+                                    marked[bi] += 1
+                                    found = True
+                                    break
+                            elif dist[rq] == UNSEEN:
+                                dist[rq] = d + 1
+                                marked[bi] += 1
+            low = m & -m
+            ripple = m + low
+            m = (((ripple ^ m) >> 2) // low) | ripple
+    return marked.sum()
+
+
+def _build(tmask: int, k: int) -> np.ndarray:
+    size = comb(NUM_SQUARES, k)
+    dist = np.full(size, UNSEEN, np.uint8)
+    dist[mask_rank(np.int64(tmask), RANK_PART, BYTE_POPCOUNT)] = 0
+    frontier, unseen, d = 1, size - 1, 0
+    while frontier and unseen:
+        bottom_up = unseen < frontier
+        frontier = _layer(
+            dist, np.uint8(d), np.int64(k), bottom_up,
+            KNIGHT_NEIGHBORS, KNIGHT_COUNTS, RANK_PART, BYTE_POPCOUNT, _BINOM, np.int64(64),
+        )  # fmt: skip
+        unseen -= frontier
+        d += 1
+    return dist
+
+
+@lru_cache(maxsize=4)
+def pattern_tables(target_key: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(white, black)`` relaxed-distance tables of the target with this key: loaded from
+    the cache directory when a valid file is there, else built (and saved if the
+    directory is writable).  Once per process and target."""
+    target = Board.from_key(target_key)
+    path = _cache_path(target)
+    tables = _load(path, target)
+    if tables is None:
+        tables = tuple(_build(mask, mask.bit_count()) for mask in (target.white, target.black))
+        with contextlib.suppress(OSError):
+            _save(path, target, tables)
+    for t in tables:
+        t.setflags(write=False)
+    return tables[0], tables[1]
+
+
+# Cache file: magic, format version u32, target key u64, white and black table sizes
+# u64, blake2b-128 of the payload, blake2b-128 of the header before it; then the white
+# table's bytes and the black table's.
+_MAGIC = b"BKNPATTN"
+_VERSION = 1
+_HEAD = struct.Struct("<8sIQQQ16s")
+
+
+def _cache_path(target: Board) -> Path:
+    from ..table.store import default_cache_dir
+
+    return default_cache_dir() / f"patterns-{'-'.join(target.rows()).replace('*', 'x')}.bkp"
+
+
+def _sizes(target: Board) -> tuple[int, int]:
+    return comb(NUM_SQUARES, target.white.bit_count()), comb(NUM_SQUARES, target.black.bit_count())
+
+
+def _load(path: Path, target: Board) -> tuple[np.ndarray, np.ndarray] | None:
+    """The tables in ``path`` if it is complete, intact and for ``target``; else None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    n_w, n_b = _sizes(target)
+    head = _HEAD.size + 16
+    if len(data) != head + n_w + n_b:
+        return None
+    magic, version, key, size_w, size_b, digest = _HEAD.unpack_from(data)
+    payload = memoryview(data)[head:]
+    if (
+        (magic, version, key, size_w, size_b) != (_MAGIC, _VERSION, target.key, n_w, n_b)
+        or hashlib.blake2b(data[: _HEAD.size], digest_size=16).digest() != data[_HEAD.size : head]
+        or hashlib.blake2b(payload, digest_size=16).digest() != digest
+    ):
+        return None
+    white = np.frombuffer(data, np.uint8, n_w, head).copy()
+    black = np.frombuffer(data, np.uint8, n_b, head + n_w).copy()
+    return white, black
+
+
+def _save(path: Path, target: Board, tables: tuple[np.ndarray, np.ndarray]) -> None:
+    """Write atomically: a temporary file beside ``path``, then rename."""
+    payload = tables[0].tobytes() + tables[1].tobytes()
+    head = _HEAD.pack(_MAGIC, _VERSION, target.key, tables[0].size, tables[1].size,
+                      hashlib.blake2b(payload, digest_size=16).digest())  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".bkp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(head + hashlib.blake2b(head, digest_size=16).digest() + payload)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def pattern_bound(board: Board, target: Board) -> int:
+    """The additive pattern-database bound of ``board`` (not parity-rounded).
+
+    >>> from bitknights import TARGET
+    >>> pattern_bound(TARGET, TARGET), pattern_bound(TARGET.play("b1"), TARGET)
+    (0, 1)
+    """
+    white, black = pattern_tables(target.key)
+    return int(white[mask_rank(np.int64(board.white), RANK_PART, BYTE_POPCOUNT)]) + int(
+        black[mask_rank(np.int64(board.black), RANK_PART, BYTE_POPCOUNT)]
+    )

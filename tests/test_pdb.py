@@ -1,0 +1,130 @@
+"""The knights-only pattern databases behind IDA*'s deep searches."""
+
+import random
+
+import numpy as np
+import pytest
+
+from bitknights import TARGET, Board
+from bitknights.engines import ida
+from bitknights.engines.pdb import (
+    BYTE_POPCOUNT,
+    RANK_PART,
+    mask_rank,
+    pattern_bound,
+    pattern_tables,
+)
+from bitknights.squares import KNIGHT_NEIGHBORS
+from conftest import random_board, random_walk
+
+
+def test_rank_is_a_bijection_on_small_cases():
+    rng = random.Random(0)
+    seen = {}
+    from math import comb
+
+    for _ in range(20000):
+        squares = rng.sample(range(25), 12)
+        mask = sum(1 << s for s in squares)
+        r = int(mask_rank(np.int64(mask), RANK_PART, BYTE_POPCOUNT))
+        assert 0 <= r < comb(25, 12)
+        assert seen.setdefault(r, mask) == mask
+    # colex order: the smallest masks rank first
+    assert mask_rank(np.int64((1 << 12) - 1), RANK_PART, BYTE_POPCOUNT) == 0
+    assert mask_rank(np.int64(((1 << 12) - 1) << 13), RANK_PART, BYTE_POPCOUNT) == comb(25, 12) - 1
+
+
+def relaxed_neighbours(mask):
+    for s in range(25):
+        if mask >> s & 1:
+            for t in KNIGHT_NEIGHBORS[s]:
+                if t >= 0 and not mask >> int(t) & 1:
+                    yield mask ^ (1 << s) ^ (1 << int(t))
+
+
+@pytest.mark.parametrize("colour", ["white", "black"])
+def test_tables_satisfy_the_bfs_equation(colour):
+    """dist(target) = 0 and dist(m) = 1 + min over relaxed neighbours elsewhere."""
+    tables = dict(zip(["white", "black"], pattern_tables(TARGET.key)))
+    table = tables[colour]
+    tmask = getattr(TARGET, colour)
+
+    def d(m):
+        return int(table[mask_rank(np.int64(m), RANK_PART, BYTE_POPCOUNT)])
+
+    assert d(tmask) == 0
+    rng = random.Random(1)
+    for _ in range(3000):
+        m = sum(1 << s for s in rng.sample(range(25), 12))
+        if m != tmask:
+            assert d(m) == 1 + min(d(n) for n in relaxed_neighbours(m))
+    assert (table < 255).all()
+
+
+def test_bound_is_admissible_and_dominates_nearest(ball11):
+    for text, dist in ball11.items():
+        b = Board(text)
+        p = pattern_bound(b, TARGET)
+        assert p <= dist, text
+        assert ida.heuristic(b, TARGET) <= p + 1  # nearest-square bound is parity-rounded
+
+
+def test_pdb_search_agrees(ball11):
+    rng = random.Random(2)
+    for text in rng.sample(sorted(ball11), 300):
+        s = ida.solve(Board(text), TARGET, None, use_pdb=True)
+        assert s.steps == ball11[text]
+        s.verify()
+    for _ in range(40):
+        b = random_walk(TARGET, 30, rng)
+        a = ida.solve(b, TARGET, None, use_pdb=True)
+        c = ida.solve(b, TARGET, None, use_pdb=False)
+        assert a.steps == c.steps
+        a.verify()
+
+
+def test_pdb_for_custom_targets():
+    rng = random.Random(3)
+    for black in (12, 9):
+        target = random_board(rng, black)
+        for _ in range(10):
+            start = random_walk(target, 16, rng)
+            a = ida.solve(start, target, None, use_pdb=True)
+            c = ida.solve(start, target, None, use_pdb=False)
+            assert a.steps == c.steps and a.boards[-1] == target
+            a.verify()
+
+
+def test_cache_file_is_checked(tmp_path, monkeypatch):
+    from bitknights.engines import pdb
+
+    monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
+    white, black = pattern_tables(TARGET.key)  # from memory
+    path = pdb._cache_path(TARGET)
+    assert path.parent == tmp_path
+    pdb._save(path, TARGET, (white, black))
+    good = path.read_bytes()
+    loaded = pdb._load(path, TARGET)
+    assert loaded is not None and (loaded[0] == white).all() and (loaded[1] == black).all()
+    other = Board("11110/01111/00*11/00001/00001")
+    assert pdb._load(path, other) is None  # another target
+    bad = {
+        "truncated": good[:-1],
+        "empty": b"",
+        "longer": good + b"\0",
+        "payload bit flip": good[:5000] + bytes([good[5000] ^ 1]) + good[5001:],
+        "header bit flip": good[:20] + bytes([good[20] ^ 4]) + good[21:],
+        "other version": good[:8] + b"\x09" + good[9:],
+    }
+    for why, data in bad.items():
+        path.write_bytes(data)
+        assert pdb._load(path, TARGET) is None, why
+    # a bad file is rebuilt, never used
+    path.write_bytes(bad["payload bit flip"])
+    pdb.pattern_tables.cache_clear()
+    try:
+        w2, b2 = pattern_tables(TARGET.key)
+        assert (w2 == white).all() and (b2 == black).all()
+        assert path.read_bytes() == good
+    finally:
+        pdb.pattern_tables.cache_clear()
