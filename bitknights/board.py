@@ -221,6 +221,11 @@ class Board:
 
         return board_svg(self)
 
+    def _repr_html_(self) -> str:
+        from .render import board_html
+
+        return board_html(self)
+
 
 def _square(text: str) -> Square:
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import io
 import os
@@ -126,8 +127,13 @@ def _build_parser() -> argparse.ArgumentParser:
                    "status 'timeout' in JSON)")  # fmt: skip
     p.add_argument("--workers", type=_non_negative, default=0, metavar="N",
                    help="threads for the search engines (default 0: one per CPU)")  # fmt: skip
+    p.add_argument("--ascii", action="store_true",
+                   help="with --path: draw boards with 0 1 * even on a UTF-8 terminal")  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_solve)
+    from .cli_table import add_parsers
+
+    add_parsers(sub)
     return parser
 
 
@@ -139,7 +145,7 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
         except InputError as e:
             raise UsageError(f"target {args.target}: {e}") from None
     max_depth = None if args.exact else args.max_depth
-    engine = choose_engine(args.engine, max_depth)
+    engine = choose_engine(args.engine, max_depth, target)
     chunks, total = _checked_chunks(args.file)
     progress = _progress(total, args.quiet)
     try:
@@ -173,7 +179,7 @@ def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> No
     if args.format == "json":
         lines: Iterator[str] = json_lines(solutions, path=args.path)
     elif args.path:
-        lines = _classic_with_paths(solutions)
+        lines = _classic_with_paths(solutions, _unicode_ok(out, args.ascii))
     else:
         lines = classic_lines(solutions)
     for line in lines:
@@ -257,11 +263,21 @@ def _progress(total: int, quiet: bool) -> _NoProgress:
     return tqdm(total=total, unit="board", file=sys.stderr, leave=False)
 
 
-def _classic_with_paths(solutions: Iterator[Solution]) -> Iterator[str]:
+def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:
+    """Knight glyphs only on a terminal that takes UTF-8 (piped output stays plain)."""
+    if ascii_only or not out.isatty():
+        return False
+    try:
+        return codecs.lookup(out.encoding or "ascii").name == "utf-8"
+    except LookupError:
+        return False
+
+
+def _classic_with_paths(solutions: Iterable[Solution], unicode: bool) -> Iterator[str]:
     from .textview import path_text
 
     for s in solutions:
-        yield f"{-1 if s.steps is None else s.steps}\n{path_text(s)}\n\n"
+        yield f"{-1 if s.steps is None else s.steps}\n{path_text(s, unicode=unicode)}\n\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

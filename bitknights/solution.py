@@ -74,6 +74,16 @@ class Solution:
         d["engine"] = self.engine
         return d
 
+    def _repr_svg_(self) -> str:
+        from .render import solution_svg
+
+        return solution_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .render import solution_html
+
+        return solution_html(self)
+
     def __str__(self) -> str:
         if self.steps is None:
             return f"Solution(steps=None, status={self.status!r})"

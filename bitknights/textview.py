@@ -1,15 +1,47 @@
-"""Plain-text pictures of boards and paths, for terminals."""
+"""Plain-text pictures of boards and paths, for terminals.
+
+Plain text uses the board's own characters ``0 1 *``; with ``unicode=True`` a white
+knight is ``♘``, a black one ``♞`` and the blank ``·``, cells one space apart:
+
+>>> from bitknights import TARGET
+>>> print(board_text(TARGET, unicode=True))
+♞ ♞ ♞ ♞ ♞
+♘ ♞ ♞ ♞ ♞
+♘ ♘ · ♞ ♞
+♘ ♘ ♘ ♘ ♞
+♘ ♘ ♘ ♘ ♘
+"""
 
 from __future__ import annotations
 
+from .board import Board
 from .solution import Solution
 
 _PANEL = 7  # a 5-character row plus two spaces of gutter
+_UNICODE_PANEL = 11  # five glyphs one space apart plus two spaces of gutter
+_GLYPHS = str.maketrans({"0": "\u2658", "1": "\u265e", "*": "\u00b7"})  # ♘ ♞ ·
 
 
-def path_text(solution: Solution, *, per_line: int = 8) -> str:
+def board_rows(board: Board, *, unicode: bool = False) -> list[str]:
+    """The five rows of ``board``, top first: ``0 1 *`` characters, or with ``unicode``
+    the glyphs ``♘`` (white), ``♞`` (black) and ``·`` (blank) separated by spaces."""
+    if not unicode:
+        return board.rows()
+    return [" ".join(row.translate(_GLYPHS)) for row in board.rows()]
+
+
+def board_text(board: Board, *, unicode: bool = False) -> str:
+    """``board`` as five lines (see :func:`board_rows`)."""
+    return "\n".join(board_rows(board, unicode=unicode))
+
+
+def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool = False) -> str:
     """The move list in square names, then the boards along the path side by side, each
     headed by the move that made it.
+
+    ``unicode`` draws the knights as ``♘``/``♞`` and the blank as ``·`` (for terminals
+    that take UTF-8); otherwise the boards are plain ``0 1 *``.  ``per_line`` boards go
+    side by side (default 8 plain, 6 with ``unicode``: both fit 80 columns).
 
     >>> from bitknights import Board, solve
     >>> print(path_text(solve(Board("11111/011*1/00111/00001/00000")), per_line=2))
@@ -29,15 +61,20 @@ def path_text(solution: Solution, *, per_line: int = 8) -> str:
     """
     if solution.steps is None:
         return f"no solution ({solution.status.replace('_', ' ')})"
+    if per_line is None:
+        per_line = 6 if unicode else 8
+    if per_line < 1:
+        raise ValueError(f"per_line must be at least 1, got {per_line}")
+    panel = _UNICODE_PANEL if unicode else _PANEL
     moves = solution.moves
     heads = ["start"] + [f"{k} {m}" for k, m in enumerate(moves, 1)]
     lines = [f"moves ({len(moves)}): " + (" ".join(str(m) for m in moves) or "none")]
     boards = solution.boards
     for lo in range(0, len(boards), per_line):
         chunk = range(lo, min(lo + per_line, len(boards)))
-        width = [max(_PANEL, len(heads[i]) + 1) for i in chunk]
+        width = [max(panel, len(heads[i]) + 1) for i in chunk]
         lines.append("".join(heads[i].ljust(w) for i, w in zip(chunk, width)).rstrip())
-        rows = [b.rows() for b in (boards[i] for i in chunk)]
+        rows = [board_rows(boards[i], unicode=unicode) for i in chunk]
         for r in range(5):
             lines.append("".join(rs[r].ljust(w) for rs, w in zip(rows, width)).rstrip())
     return "\n".join(lines)

@@ -1,0 +1,94 @@
+"""The tour notebook (docs/tour.ipynb) runs top to bottom in a fresh kernel (nbclient and
+ipykernel come with the ``test`` extra) and shows what it promises."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import nbclient
+import nbformat
+import pytest
+
+TOUR = Path(__file__).parent.parent / "docs" / "tour.ipynb"
+
+
+def outputs(cell) -> str:
+    """Everything a cell showed: streams, text, HTML and SVG, as one string."""
+    out = []
+    for o in cell.get("outputs", []):
+        if o.get("output_type") == "stream":
+            out.append(o["text"])
+        for mime in ("text/plain", "text/html", "image/svg+xml"):
+            data = o.get("data", {}).get(mime)
+            if data:
+                out.append(data if isinstance(data, str) else "".join(data))
+    return "\n".join(out)
+
+
+def mimes(cell) -> set[str]:
+    return {m for o in cell.get("outputs", []) for m in o.get("data", {})}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("with_table", [True, False], ids=["table", "no-table"])
+def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
+    # an empty cache: the tour must build its own table, into a temporary directory
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(cache))
+    nb = nbformat.read(TOUR, as_version=4)
+    if not with_table:  # the tour's guard takes the branch for a missing table module
+        (guard,) = [c for c in nb.cells if "    from bitknights import table\n" in c.source]
+        guard.source = guard.source.replace(
+            "from bitknights import table", "raise ImportError('no table module')"
+        )
+    client = nbclient.NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
+    client.execute()  # raises CellExecutionError at the first failing cell
+
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert all(o.get("output_type") != "error" for c in code for o in c.get("outputs", []))
+
+    def cell(snippet: str):
+        (found,) = [c for c in code if snippet in c.source]
+        return found
+
+    first = cell("board = boards[0]")
+    assert {"text/html", "image/svg+xml"} <= mimes(first)
+    assert outputs(first).count('class="knight ') == 2 * 24  # in the HTML and in the SVG
+
+    sol = cell("solution = bk.solve(board)")
+    html = sol.outputs[-1]["data"]["text/html"]
+    assert "Solution(steps=7," in outputs(sol)
+    assert "bitknights-animation" in html and html.count('class="board"') == 1 + 8
+
+    text = outputs(cell("path_text(solution, unicode=True)"))
+    assert text.startswith("moves (7): ") and "\u2658" in text and "\u265e" in text
+
+    exact = outputs(cell("exact = bk.solve(boards[1], max_depth=None)"))
+    assert "None over_limit" in exact and "18 moves without a limit" in exact
+
+    setup = outputs(cell("scratch = None"))
+    hints = outputs(cell("HTML(picture)"))
+    badges = re.findall(
+        r'class="hint( optimal)?" data-square="([a-e][1-5])" data-distance="(\d+)"', hints
+    )
+    assert len(badges) == 6  # six knights stand a jump from the sample board's blank on c2
+    assert {(sq, d) for opt, sq, d in badges if opt} == {("e1", "6")}
+    assert {d for opt, sq, d in badges if not opt} == {"8"}
+
+    dist = outputs(cell("render.distribution_text(layers"))
+    assert ("from the distance table" in setup) == with_table
+    if with_table:
+        assert "total 67,603,900 boards" in dist
+        assert not list(cache.iterdir())  # the tour's table went to its own temporary dir
+    else:
+        assert "largest distance 8" in dist
+    plot = cell("render.distribution_plot(layers)")
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert "image/png" in mimes(plot)
+    else:
+        assert "bitknights[plot]" in outputs(plot)
