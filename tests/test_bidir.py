@@ -1,0 +1,266 @@
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import bitknights
+import naive
+from bitknights import TARGET, Board, api, solve
+from bitknights.engines import bidir
+from bitknights.engines.common import STOPPED, StopFlag
+from bitknights.engines.ida import solve as ida_solve
+from conftest import random_board, random_walk
+
+
+def checked(sol, start, target=TARGET):
+    """``sol`` after replaying its path and checking its shape."""
+    sol.verify()
+    assert sol.engine == "bidir" and sol.start == start and sol.target == target
+    if sol.steps is None:
+        assert sol.boards == []
+    else:
+        assert sol.status == "solved" and len(sol.boards) == sol.steps + 1
+    return sol
+
+
+def keys_of(boards):
+    return np.array([b.key for b in boards], dtype=np.int64)
+
+
+def test_classic_sample_and_registry(monkeypatch):
+    # without a distance table engine, auto means bidir for exact requests
+    monkeypatch.setattr(api, "ENGINES", tuple(e for e in api.ENGINES if e != "table"))
+    boards = bitknights.read_batch(bitknights.SAMPLE)
+    assert [checked(solve(b, engine="bidir"), b).steps for b in boards] == [7, None]
+    assert solve(boards[1], engine="bidir").status == "over_limit"
+    assert checked(solve(boards[1], engine="bidir", max_depth=None), boards[1]).steps == 18
+    assert api.choose_engine("auto", None) == "bidir"
+    assert "bidir" in api.ENGINE_CHOICES
+    assert solve(boards[1], max_depth=None).engine == "bidir"
+    assert bidir.steps_many(keys_of(boards), TARGET).tolist() == [7, -1]
+    assert bidir.steps_many(keys_of(boards), TARGET, None).tolist() == [7, 18]
+
+
+def test_sample_of_ball11_every_distance_and_limits(ball11):
+    """Hundreds of boards at every distance 0..11 against the naive BFS, with the limit
+    just below (over_limit) and at the distance."""
+    rng = random.Random(11)
+    by_distance: dict[int, list[str]] = {}
+    for text, d in ball11.items():
+        by_distance.setdefault(d, []).append(text)
+    sample = [t for d in sorted(by_distance) for t in rng.sample(by_distance[d], min(60, len(by_distance[d])))]  # fmt: skip
+    assert len(sample) > 500
+    for text in sample:
+        b, d = Board(text), ball11[text]
+        assert checked(bidir.solve(b, TARGET, 15), b).steps == d
+        assert checked(bidir.solve(b, TARGET, None), b).steps == d
+        assert bidir.solve(b, TARGET, d).steps == d
+        if d > 0:
+            s = checked(bidir.solve(b, TARGET, d - 1), b)
+            assert s.steps is None and s.status == "over_limit"
+
+
+def test_steps_many_on_the_whole_ball11_at_every_limit(ball11):
+    """The batch paths (numpy under small limits, numba above) on all 122,209 boards."""
+    texts = list(ball11)
+    keys = keys_of(Board(t) for t in texts)
+    exact = np.array([ball11[t] for t in texts])
+    for limit in (0, 1, 5, 10, 11, 12, 13, 15, 16, None):
+        got = bidir.steps_many(keys, TARGET, limit)
+        want = exact if limit is None else np.where(exact <= limit, exact, -1)
+        assert np.array_equal(got, want), limit
+
+
+def deep_walks(target, count, lo, hi, seed, length=(20, 120)):
+    """Random-walk boards from ``target`` whose exact distance (bidir) is in lo..hi."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        b = random_walk(target, rng.randrange(*length), rng)
+        s = bidir.solve(b, target, None)
+        if lo <= s.steps <= hi:
+            out.append((b, s))
+    return out
+
+
+def test_random_walks_against_ida_up_to_distance_22():
+    found = deep_walks(TARGET, 300, 8, 22, seed=12)
+    assert {s.steps for _, s in found} >= set(range(8, 23))
+    keys = keys_of(b for b, _ in found)
+    batch = bidir.steps_many(keys, TARGET, None)
+    for (b, s), many in zip(found, batch.tolist()):
+        checked(s, b)
+        assert ida_solve(b, TARGET, None).steps == s.steps == many
+        if s.steps <= 17:  # the limit paths, numpy batch included
+            assert bidir.solve(b, TARGET, s.steps - 1).status == "over_limit"
+            assert bidir.solve(b, TARGET, s.steps).steps == s.steps
+    for limit in (14, 15, 16, 17, 18):
+        want = np.array([s.steps if s.steps <= limit else -1 for _, s in found])
+        assert np.array_equal(bidir.steps_many(keys, TARGET, limit), want)
+
+
+def test_first_meeting_equals_best_meeting_of_the_layer(monkeypatch):
+    """The stopping rule: finishing the layer and measuring every meeting never finds a
+    shorter path than the first meeting."""
+    found = deep_walks(TARGET, 120, 14, 28, seed=13)
+    for b, s in found:
+        monkeypatch.setattr(bidir, "_FULL_LAYER", 1)
+        full = checked(bidir.solve(b, TARGET, None), b)
+        monkeypatch.setattr(bidir, "_FULL_LAYER", 0)
+        first = bidir.solve(b, TARGET, None)  # the ball is at least as large now
+        assert full.steps == first.steps == s.steps
+        assert full.nodes >= first.nodes
+
+
+def custom_targets(rng):
+    yield random_board(rng)
+    for black in (10, 14, 12, 5, 19, 1, 23, 0, 24):
+        yield random_board(rng, black=black)
+
+
+def test_custom_targets_against_ida_and_naive():
+    rng = random.Random(14)
+    bidir.clear_cache()
+    for target in custom_targets(rng):
+        near = naive.bfs(target.compact, 7)
+        starts = [random_walk(target, rng.randrange(0, 60), rng) for _ in range(25)]
+        starts += [Board(t) for t in rng.sample(sorted(near), min(15, len(near)))]
+        batch = bidir.steps_many(keys_of(starts), target, None)
+        limited = bidir.steps_many(keys_of(starts), target, 15)
+        for start, many, lim in zip(starts, batch.tolist(), limited.tolist()):
+            s = checked(bidir.solve(start, target, None), start, target)
+            assert s.boards[-1] == target
+            assert s.steps == ida_solve(start, target, None).steps == many
+            assert lim == (s.steps if s.steps <= 15 else -1)
+            if start.compact in near:
+                assert s.steps == near[start.compact]
+            if s.steps > 0:
+                assert bidir.solve(start, target, s.steps - 1).status == "over_limit"
+
+
+def test_custom_target_with_10_white_14_black_deep():
+    rng = random.Random(15)
+    target = random_board(rng, black=14)
+    assert target.counts == (10, 14)
+    for b, s in deep_walks(target, 40, 14, 24, seed=16, length=(30, 200)):
+        checked(s, b, target)
+        assert ida_solve(b, target, None).steps == s.steps
+
+
+def test_unreachable_counts():
+    b = Board("11111/11111/00*11/00001/00000")
+    for limit in (15, None):
+        s = checked(bidir.solve(b, TARGET, limit), b)
+        assert s.steps is None and s.status == "unreachable" and s.nodes == 0
+    target = Board("10101/01010/10*01/01010/10100")  # 11 black
+    start = random_walk(TARGET, 5, random.Random(0))  # 12 black
+    assert bidir.solve(start, target, None).status == "unreachable"
+    near = bidir.solve(start, TARGET).steps
+    keys = keys_of([b, TARGET, start])
+    assert bidir.steps_many(keys, TARGET, 15).tolist() == [-1, 0, near]
+    assert bidir.steps_many(keys, TARGET, None).tolist() == [-1, 0, near]
+    assert bidir.steps_many(keys, target, None).tolist() == [-1, -1, -1]
+
+
+def test_zero_and_depth_zero():
+    assert bidir.solve(TARGET, TARGET, 0).steps == 0
+    assert checked(bidir.solve(TARGET, TARGET, None), TARGET).boards == [TARGET]
+    one = TARGET.play("b1")
+    assert bidir.solve(one, TARGET, 0).status == "over_limit"
+    assert bidir.solve(one, TARGET, 1).steps == 1
+    assert bidir.steps_many(keys_of([one, TARGET]), TARGET, 0).tolist() == [-1, 0]
+    assert bidir.steps_many(np.empty(0, np.int64), TARGET).tolist() == []
+
+
+def test_stop_flag_and_timeout(monkeypatch):
+    # a small ball forces a long start-side search, which polls the stop flag
+    monkeypatch.setattr(bidir, "TARGET_MAX_ENTRIES", 1000)
+    monkeypatch.setattr(bidir, "BALL_RADIUS", 4)
+    target = random_board(random.Random(17))
+    bidir.clear_cache()
+    far = random_walk(target, 300, random.Random(18))
+    s = bidir.solve(far, target, None, timeout=0.01)
+    assert s.status == "timeout" and s.steps is None and s.boards == []
+    stop = StopFlag()
+    stop.raise_()
+    out = bidir.steps_many(keys_of([far, far]), target, None, stop=stop)
+    assert out.tolist() == [STOPPED, STOPPED]
+    bidir.clear_cache()
+
+
+def test_ball_is_cached_and_reused():
+    bidir.clear_cache()
+    rng = random.Random(19)
+    target = random_board(rng)
+    b = random_walk(target, 80, rng)
+    first = bidir.solve(b, target, None)
+    ball = bidir.target_ball(target)
+    assert ball.depth >= bidir.BALL_RADIUS and bidir.target_ball(target) is ball
+    depth, count = ball.depth, ball.count
+    again = bidir.solve(b, target, None)
+    assert again.steps == first.steps and again.nodes <= first.nodes
+    assert (ball.depth, ball.count) == (depth, count)  # nothing left to grow for it
+    bidir.clear_cache()
+    assert bidir.target_ball(target) is not ball
+
+
+def test_threads_share_a_growing_ball():
+    """Concurrent exact searches while the ball grows give the sequential answers."""
+    rng = random.Random(20)
+    target = random_board(rng)
+    found = deep_walks(target, 30, 16, 30, seed=21, length=(40, 400))
+    bidir.clear_cache()
+    sols = bitknights.solve_many([b for b, _ in found], engine="bidir", max_depth=None,
+                                 target=target, workers=2)  # fmt: skip
+    assert [s.steps for s in sols] == [s.steps for _, s in found]
+    for (b, _), s in zip(found, sols):
+        checked(s, b, target)
+    bidir.clear_cache()
+    many = bidir.steps_many(keys_of(b for b, _ in found), target, None, workers=2)
+    assert many.tolist() == [s.steps for _, s in found]
+
+
+@pytest.mark.slow
+def test_deep_random_boards_are_consistent():
+    """Deep boards (uniform random ones reach 30 and more) cannot be checked by another
+    engine here, so check the Bellman property instead: every neighbour is one move
+    nearer or farther, and some neighbour is nearer.  With the replayed path (an upper
+    bound) this pins each distance exactly."""
+    rng = random.Random(22)
+    boards = [random_board(rng) for _ in range(150)]
+    dist = bidir.steps_many(keys_of(boards), TARGET, None)
+    deep = [b for b, d in zip(boards, dist.tolist()) if d >= 28][:6]
+    assert len(deep) >= 3
+    for b in deep:
+        s = checked(bidir.solve(b, TARGET, None), b)
+        children = [c for _, c in b.children()]
+        nd = bidir.steps_many(keys_of(children), TARGET, None).tolist()
+        assert all(abs(x - s.steps) == 1 for x in nd) and min(nd) == s.steps - 1
+        assert bidir.solve(b, TARGET, s.steps - 1).status == "over_limit"
+
+
+def test_limited_batches_do_not_import_numba():
+    code = (
+        "import sys, numpy as np; from bitknights import TARGET, read_batch, SAMPLE\n"
+        "from bitknights.engines import bidir\n"
+        "keys = np.array([b.key for b in read_batch(SAMPLE)])\n"
+        "assert bidir.steps_many(keys, TARGET, 15).tolist() == [7, -1]\n"
+        "assert 'numba' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_cli_engine_bidir(tmp_path):
+    batch = tmp_path / "b.txt"
+    batch.write_text(bitknights.SAMPLE)
+    run = [sys.executable, "-m", "bitknights", "solve", "--engine", "bidir", "--quiet"]
+    out = subprocess.run([*run, str(batch)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["7", "-1"]
+    out = subprocess.run([*run, "--exact", str(batch)], capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert out.stdout.split() == ["7", "18"]
+    out = subprocess.run([*run, "--exact", "--format", "json", "--path", str(batch)],
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    assert '"engine":"bidir"' in out.stdout.replace(" ", "") and '"steps":18' in out.stdout
