@@ -11,6 +11,7 @@ cache) on first use.
 
 from __future__ import annotations
 
+from . import table
 from .api import DEFAULT_MAX_DEPTH, iter_solve, solve, solve_many
 from .batch import read_batch, read_board
 from .board import TARGET, Board, Move
@@ -41,4 +42,5 @@ __all__ = [
     "solve",
     "solve_many",
     "square_name",
+    "table",
 ]

@@ -18,16 +18,30 @@ def as_board(board: Board | str) -> Board:
     return board if isinstance(board, Board) else Board(board)
 
 
-def choose_engine(engine: str, max_depth: int | None) -> str:
-    """The engine ``engine='auto'`` stands for: IDA* (a handful of nodes for boards
-    within the classic limit) when there is a limit, bidirectional search (whose cost
-    grows with the square root of IDA*'s) for exact answers at any depth."""
+def choose_engine(engine: str, max_depth: int | None, target: Board | str | None = TARGET) -> str:
+    """The engine ``engine='auto'`` stands for, for requests to reach ``target``:
+
+    1. ``table`` when a valid distance table of ``target`` is in the cache directory
+       (checked in full once per process and file: header, size, payload checksum; see
+       :mod:`bitknights.table.store`).  Exact at any depth, microseconds a board.  The
+       table is never built here: ``bitknights table build`` does that, once.
+    2. otherwise IDA* (a handful of nodes for boards within the classic limit) when there
+       is a limit, and bidirectional search (whose cost grows with the square root of
+       IDA*'s) for exact answers at any depth.
+
+    ``target=None`` skips the table check.
+    """
     if engine not in ENGINE_CHOICES:
         raise BitknightsError(
             f"unknown engine {engine!r} (choose from {', '.join(ENGINE_CHOICES)})"
         )
     if engine != "auto":
         return engine
+    if target is not None and "table" in ENGINES:
+        from .table import store
+
+        if store.available(as_board(target)):
+            return "table"
     return "ida" if max_depth is not None or "bidir" not in ENGINES else "bidir"
 
 
@@ -64,7 +78,7 @@ def solve(
     18
     """
     max_depth = _check_depth(max_depth)
-    fn = get_engine(choose_engine(engine, max_depth))
+    fn = get_engine(choose_engine(engine, max_depth, target))
     if timeout is None:
         return fn(as_board(board), as_board(target), max_depth)
     return fn(as_board(board), as_board(target), max_depth, timeout=timeout)
@@ -88,7 +102,7 @@ def iter_solve(
     from .engines.common import default_workers, ordered_map
 
     max_depth = _check_depth(max_depth)
-    fn = get_engine(choose_engine(engine, max_depth))
+    fn = get_engine(choose_engine(engine, max_depth, target))
     target = as_board(target)
     options = {} if timeout is None else {"timeout": timeout}
 

@@ -16,10 +16,10 @@ if TYPE_CHECKING:
 
     EngineFn = Callable[[Board, Board, "int | None"], Solution]
 
-SEARCH_ENGINES = ("ida",)
-ENGINES = SEARCH_ENGINES
+SEARCH_ENGINES = ("ida", "bidir")
+ENGINES = (*SEARCH_ENGINES, "table")
 
-_MODULES = {"ida": "ida"}
+_MODULES = {"ida": "ida", "bidir": "bidir", "table": "table"}
 
 
 def get_engine(name: str) -> EngineFn:

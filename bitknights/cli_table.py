@@ -1,0 +1,344 @@
+"""The distance-table commands: ``table build``, ``table info``, ``stats``, ``random``,
+``hint``, and ``--cache-dir`` / ``--count-solutions`` for ``solve``.
+
+:func:`add_parsers` adds them to the command line's subparsers; each handler takes the
+parsed arguments and the output stream and returns the exit status, like ``solve``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import IO, Any
+
+from .board import TARGET, Board
+from .errors import BitknightsError, InputError
+
+Handler = Callable[[argparse.Namespace, IO[str]], int]
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _table_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--target",
+        metavar="FILE",
+        help="a file with the target board (five rows); default: the classic target",
+    )
+    p.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache "
+        "directory, $XDG_CACHE_HOME/bitknights or ~/.cache/bitknights)",
+    )
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add the table commands to the ``bitknights`` subparsers ``sub`` (and the table
+    options to its ``solve`` command, when there is one)."""
+    t = sub.add_parser(
+        "table",
+        help="build or inspect the exhaustive distance table",
+        description="The exhaustive distance table: every board's exact distance to a "
+        "target, 2 bits per board (about 17 MB) in the user cache directory.",
+    )
+    tsub = t.add_subparsers(dest="table_command", metavar="ACTION")
+    tsub.required = True
+    p = tsub.add_parser(
+        "build",
+        help="enumerate every board's distance (about 5 seconds) and store the table",
+        description="Breadth-first search from the target over all 25 * C(24, k) boards; "
+        "writes the table atomically, replacing any file there (valid or not).",
+    )
+    _table_options(p)
+    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    p.set_defaults(run=_cmd_build)
+    p = tsub.add_parser(
+        "info",
+        help="where the table is and whether it is valid",
+        description="Check the table file in full; exit status 0 when valid, 1 otherwise.",
+    )
+    _table_options(p)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=_cmd_info)
+
+    p = sub.add_parser(
+        "stats",
+        help="how many boards lie at each distance (needs the table)",
+        description="How many boards lie at each distance from the target, the largest "
+        "distance and a board there.",
+    )
+    _table_options(p)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=_cmd_stats)
+
+    p = sub.add_parser(
+        "random",
+        help="a batch of random boards at an exact distance (needs the table)",
+        description="Print a classic batch (T, then the boards) of N distinct boards "
+        "drawn uniformly from those exactly D moves from the target.",
+    )
+    p.add_argument(
+        "--distance", type=_non_negative, required=True, metavar="D", help="moves to the target"
+    )
+    p.add_argument(
+        "--count", type=_non_negative, required=True, metavar="N", help="how many boards"
+    )
+    p.add_argument("--seed", type=_non_negative, metavar="S", help="the same seed, the same boards")
+    _table_options(p)
+    p.set_defaults(run=_cmd_random)
+
+    p = sub.add_parser(
+        "hint",
+        help="every legal move of one board and the distance it leads to (needs the table)",
+        description="For one board (five rows, or the 25-character form), each legal move, "
+        "the board it makes and that board's distance; optimal moves are marked '*'.",
+    )
+    p.add_argument(
+        "file", nargs="?", default="-", metavar="FILE", help="the board; '-' or nothing: stdin"
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--count-solutions",
+        action="store_true",
+        help="also count the distinct optimal move sequences (optimal_solutions in JSON)",
+    )
+    _table_options(p)
+    p.set_defaults(run=_cmd_hint)
+
+    solve = sub.choices.get("solve")
+    if solve is not None:
+        _extend_solve(solve)
+
+
+# -- shared helpers ---------------------------------------------------------------------
+
+
+def _target(args: argparse.Namespace) -> Board:
+    from .batch import read_board
+    from .cli import UsageError, _read_source
+
+    if args.target is None:
+        return TARGET
+    try:
+        return read_board(_read_source(args.target, "target "))
+    except InputError as e:
+        raise UsageError(f"target {args.target}: {e}") from None
+
+
+def _load(args: argparse.Namespace, target: Board | None = None) -> Any:
+    from .table import load_table
+
+    return load_table(target or _target(args), cache_dir=args.cache_dir)
+
+
+def _rows(board: Board) -> str:
+    return "/".join(board.rows())
+
+
+# -- table build / info -----------------------------------------------------------------
+
+
+def _cmd_build(args: argparse.Namespace, out: IO[str]) -> int:
+    from .table.bfs import build_table
+
+    target = _target(args)
+    t0 = time.perf_counter()
+    try:
+        file = build_table(target, args.cache_dir, quiet=True if args.quiet else None)
+    except OSError as e:
+        raise BitknightsError(f"cannot write the table: {e.strerror or e}") from None
+    seconds = time.perf_counter() - t0
+    size = os.path.getsize(file.path)
+    out.write(
+        f"built {file.path}\n"
+        f"{file.state_count:,} boards, farthest {file.max_distance} moves, "
+        f"{size:,} bytes, {seconds:.1f} s\n"
+    )
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace, out: IO[str]) -> int:
+    from .table import store
+
+    target = _target(args)
+    path = store.table_path(target, args.cache_dir)
+    record: dict[str, Any] = {"path": str(path), "target": target.compact}
+    try:
+        file = store.load(target, args.cache_dir)
+    except store.TableError as e:
+        record.update(valid=False, problem=str(e))
+    else:
+        st = path.stat()
+        record.update(
+            valid=True,
+            format_version=store.FORMAT_VERSION,
+            black_knights=file.black_count,
+            boards=file.state_count,
+            unreachable=file.unreachable,
+            max_distance=file.max_distance,
+            bytes=st.st_size,
+            built=time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(st.st_mtime)),
+        )
+    if args.format == "json":
+        out.write(json.dumps(record) + "\n")
+    elif record["valid"]:
+        out.write(
+            f"path: {record['path']}\n"
+            f"target: {_rows(target)}\n"
+            f"status: valid (format version {record['format_version']}, checksums match)\n"
+            f"boards: {record['boards']:,} ({record['black_knights']} black knights), "
+            f"{record['unreachable']:,} unreachable\n"
+            f"farthest: {record['max_distance']} moves\n"
+            f"size: {record['bytes']:,} bytes\n"
+            f"built: {record['built']}\n"
+        )
+    else:
+        out.write(f"path: {record['path']}\ntarget: {_rows(target)}\nstatus: {record['problem']}\n")
+    return 0 if record["valid"] else 1
+
+
+# -- stats / random / hint --------------------------------------------------------------
+
+
+def _cmd_stats(args: argparse.Namespace, out: IO[str]) -> int:
+    from .table import store
+
+    table = store.load(_target(args), args.cache_dir)  # the header has it all: no numba
+    layers = list(table.layers)
+    example = table.example()
+    if args.format == "json":
+        record = {
+            "target": table.target.compact,
+            "boards": table.state_count,
+            "unreachable": table.unreachable,
+            "layers": layers,
+            "max_distance": table.max_distance,
+            "example": example.compact,
+        }
+        out.write(json.dumps(record) + "\n")
+        return 0
+    reach = sum(layers)
+    out.write(
+        f"target {_rows(table.target)}: {table.state_count:,} boards, "
+        f"{'all' if reach == table.state_count else f'{reach:,}'} reach it\n"
+        f"{'distance':>8}  {'boards':>12}  {'cumulative':>12}\n"
+    )
+    cumulative = 0
+    for d, n in enumerate(layers):
+        cumulative += n
+        out.write(f"{d:>8}  {n:>12,}  {cumulative:>12,}\n")
+    out.write(f"farthest: {table.max_distance} moves, for example\n{example}\n")
+    return 0
+
+
+def _cmd_random(args: argparse.Namespace, out: IO[str]) -> int:
+    from .cli import UsageError
+
+    if args.count == 0:
+        raise UsageError("--count must be at least 1")
+    table = _load(args)
+    boards = table.random_boards(args.distance, args.count, args.seed)
+    out.write(f"{len(boards)}\n")
+    for b in boards:
+        out.write(f"{b}\n")
+    return 0
+
+
+def _read_one_board(path: str) -> Board:
+    from .batch import read_board
+    from .cli import UsageError, _read_source
+
+    text = _read_source(path)
+    lines = [s for line in text.splitlines() if (s := line.strip())]
+    try:
+        if len(lines) == 1:
+            return Board(lines[0])
+        return read_board(text)
+    except (InputError, BitknightsError) as e:
+        raise UsageError(f"{'' if path == '-' else f'{path}: '}{e}") from None
+
+
+def _cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
+    board = _read_one_board(args.file)
+    table = _load(args)
+    here = table.distance(board)
+    hints = table.hints(board)
+    solutions = table.count_solutions(board) if args.count_solutions else None
+    if args.format == "json":
+        record: dict[str, Any] = {"board": board.compact, "distance": here}
+        if solutions is not None:
+            record["optimal_solutions"] = solutions
+        record["moves"] = [
+            {"move": str(h.move), "board": h.board.compact, "distance": h.distance,
+             "optimal": h.optimal}
+            for h in hints
+        ]  # fmt: skip
+        out.write(json.dumps(record) + "\n")
+        return 0
+    out.write(f"{board}\n")
+    if here is None:
+        out.write("never reaches the target (another number of black knights)\n")
+    else:
+        best = sum(h.optimal for h in hints)
+        tail = "" if here == 0 else f"; {best} of {len(hints)} moves optimal"
+        out.write(f"distance {here}{tail}\n")
+        if solutions is not None:
+            out.write(f"optimal move sequences: {solutions:,}\n")
+    for h in hints:
+        mark = "*" if h.optimal else " "
+        dist = "-" if h.distance is None else str(h.distance)
+        out.write(f"{mark} {h.move!s:<6} {dist:>3}  {_rows(h.board)}\n")
+    return 0
+
+
+# -- solve --cache-dir / --count-solutions ----------------------------------------------
+
+
+def _extend_solve(solve: argparse.ArgumentParser) -> None:
+    solve.add_argument(
+        "--cache-dir", metavar="DIR", help="where distance tables live (for --engine table/auto)"
+    )
+    solve.add_argument(
+        "--count-solutions",
+        action="store_true",
+        help="with --format json: add optimal_solutions, the number of distinct optimal "
+        "move sequences (needs the distance table)",
+    )
+    inner: Handler | None = solve.get_default("run")
+    if inner is not None:
+        solve.set_defaults(run=_with_table_options(inner))
+
+
+def _with_table_options(inner: Handler) -> Handler:
+    def run(args: argparse.Namespace, out: IO[str]) -> int:
+        from .cli import UsageError
+        from .engines import table as engine
+        from .table import store
+
+        with store.using_cache_dir(args.cache_dir):
+            if not args.count_solutions:
+                return inner(args, out)
+            if args.format != "json":
+                raise UsageError("--count-solutions needs --format json")
+            if args.engine not in ("auto", "table"):
+                raise UsageError("--count-solutions needs --engine table (or auto)")
+            args.engine = "table"  # which raises a clear error when there is no table
+            engine.count_solutions = True
+            try:
+                return inner(args, out)
+            finally:
+                engine.count_solutions = False
+
+    return run

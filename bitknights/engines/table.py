@@ -1,0 +1,110 @@
+"""Table engine: answers from the exhaustive distance table (:mod:`bitknights.table`).
+
+It never builds the table: without a valid table file for the target it raises
+:class:`~bitknights.table.store.TableError`, which tells the user to run
+``bitknights table build``.  ``nodes`` counts table probes.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..board import Board
+from ..solution import Solution
+from ..table import load_table
+from .common import DEPTH_CAP, boards_from_blanks, same_counts
+
+# Set by the command line's ``solve --count-solutions``: add ``optimal_solutions`` to each
+# solved result's ``extra`` (and so to its JSON record).
+count_solutions = False
+
+
+def solve(
+    start: Board,
+    target: Board,
+    max_depth: int | None = 15,
+    *,
+    timeout: float | None = None,
+) -> Solution:
+    """Solve ``start`` exactly from the distance table of ``target``: fewest moves if at
+    most ``max_depth`` (``None``: no limit), one optimal path, probes made.  ``timeout``
+    is accepted for the engines' common signature; a table answer takes microseconds."""
+    t0 = time.perf_counter()
+    table = load_table(target)
+    if not same_counts(start, target):
+        return Solution(
+            start,
+            target,
+            None,
+            engine="table",
+            max_depth=max_depth,
+            status="unreachable",
+            seconds=time.perf_counter() - t0,
+        )
+    steps, blanks, probes = table.walk(start, _limit(max_depth))
+    if steps == -2:
+        return Solution(
+            start,
+            target,
+            None,
+            nodes=probes,
+            seconds=time.perf_counter() - t0,
+            engine="table",
+            max_depth=max_depth,
+            status="over_limit",
+        )
+    if steps < 0:
+        return Solution(
+            start,
+            target,
+            None,
+            nodes=probes,
+            seconds=time.perf_counter() - t0,
+            engine="table",
+            max_depth=max_depth,
+            status="unreachable",
+        )
+    extra = {"optimal_solutions": table.count_solutions(start)} if count_solutions else {}
+    boards = boards_from_blanks(start, blanks)
+    return Solution(
+        start,
+        target,
+        steps,
+        boards,
+        probes,
+        time.perf_counter() - t0,
+        "table",
+        max_depth,
+        extra=extra,
+    )
+
+
+def _limit(max_depth: int | None) -> int:
+    return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
+
+
+def steps_many(
+    keys: np.ndarray,
+    target: Board,
+    max_depth: int | None = 15,
+    *,
+    workers: int | None = None,
+    stop: object = None,
+) -> np.ndarray:
+    """The distance of each board (packed keys, see :attr:`Board.key`) to ``target``, -1
+    beyond ``max_depth`` or unreachable, on ``workers`` numba threads (default: all).
+    ``stop`` is accepted for the engines' common signature (lookups do not stop)."""
+    table = load_table(target)
+    keys = np.ascontiguousarray(keys, dtype=np.int64)
+    if not workers:
+        return table.distances(keys, _limit(max_depth))
+    import numba
+
+    saved = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(int(workers), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        return table.distances(keys, _limit(max_depth))
+    finally:
+        numba.set_num_threads(saved)

@@ -1,0 +1,212 @@
+"""A perfect ranking of the boards with ``k`` black knights: ``25 * C(24, k)`` ranks.
+
+A board is its blank square plus the set of black squares among the other 24.  Its rank
+is ``blank * C(24, k) + c``, where ``c`` is the colex rank (combinatorial number system)
+of the black set after the blank's square has been squeezed out: the 24 remaining squares
+keep their order and are renumbered ``0..23``, and a set whose members are
+``p_1 < p_2 < ... < p_k`` has colex rank ``C(p_1, 1) + C(p_2, 2) + ... + C(p_k, k)``.
+Colex order is plain numeric order of the 24-bit masks, so consecutive ranks of one blank
+square follow each other by Gosper's next-combination step (see :func:`next_comb`).
+
+Ranks and masks are ``int64`` everywhere.  The kernels take the tables below as
+arguments (numba freezes module globals at compile time, which is fine for these
+constants, but passing them keeps every kernel's inputs visible).
+
+>>> from bitknights.board import TARGET
+>>> r = rank(TARGET.black, TARGET.blank)
+>>> unrank(r, 12) == (TARGET.black, TARGET.blank)
+True
+>>> state_count(12)
+67603900
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from ..squares import NUM_SQUARES
+
+# BINOM[n, i] = C(n, i) for 0 <= n, i <= 25 (zero when i > n).
+BINOM = np.array(
+    [[math.comb(n, i) for i in range(NUM_SQUARES + 1)] for n in range(NUM_SQUARES + 1)],
+    dtype=np.int64,
+)
+
+# RANK_BYTE[j, byte, m]: the colex-rank contribution of the black squares ``byte`` marks in
+# byte j (squeezed positions 8j..8j+7) when m black squares lie below that byte, i.e. the
+# sum of C(8j + q, m + t + 1) over its set bits q, t = 0, 1, ... from the lowest.
+RANK_BYTE = np.zeros((3, 256, NUM_SQUARES), dtype=np.int64)
+for _j in range(3):
+    for _byte in range(256):
+        _bits = [q for q in range(8) if _byte >> q & 1]
+        for _m in range(NUM_SQUARES):
+            RANK_BYTE[_j, _byte, _m] = sum(
+                BINOM[8 * _j + q, min(_m + t + 1, NUM_SQUARES)] for t, q in enumerate(_bits)
+            )
+
+# POPCOUNT8[byte]: the number of set bits of a byte.
+POPCOUNT8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+
+for _arr in (BINOM, RANK_BYTE, POPCOUNT8):
+    _arr.setflags(write=False)
+
+MASK24 = (1 << 24) - 1
+
+
+def comb_count(k: int) -> int:
+    """``C(24, k)``: the black sets of one blank square."""
+    return math.comb(NUM_SQUARES - 1, k)
+
+
+def state_count(k: int) -> int:
+    """``25 * C(24, k)``: the boards with ``k`` black knights."""
+    return NUM_SQUARES * comb_count(k)
+
+
+@njit(cache=True, inline="always")
+def squeeze(black, blank):
+    """The black mask with the blank's square removed: bits above it shift down one."""
+    low = black & ((np.int64(1) << blank) - 1)
+    return low | ((black >> (blank + 1)) << blank)
+
+
+@njit(cache=True, inline="always")
+def unsqueeze(comb, blank):
+    """Inverse of :func:`squeeze`: bits at or above ``blank`` shift up one."""
+    low = comb & ((np.int64(1) << blank) - 1)
+    return low | ((comb >> blank) << (blank + 1))
+
+
+@njit(cache=True, inline="always")
+def comb_rank(comb, rank_byte, popcount8):
+    """Colex rank of a 24-bit mask (``comb < 2**24``)."""
+    b0 = comb & 255
+    b1 = (comb >> 8) & 255
+    b2 = comb >> 16
+    m1 = popcount8[b0]
+    m2 = m1 + popcount8[b1]
+    return rank_byte[0, b0, 0] + rank_byte[1, b1, m1] + rank_byte[2, b2, m2]
+
+
+@njit(cache=True, inline="always")
+def state_rank(black, blank, ncomb, rank_byte, popcount8):
+    """Rank of the board (black mask, blank square); ``ncomb = C(24, k)``."""
+    return blank * ncomb + comb_rank(squeeze(black, blank), rank_byte, popcount8)
+
+
+@njit(cache=True)
+def comb_unrank(r, k, binom):
+    """The 24-bit mask with ``k`` bits whose colex rank is ``r`` (``0 <= r < C(24, k)``)."""
+    comb = np.int64(0)
+    p = 23
+    for i in range(k, 0, -1):
+        while binom[p, i] > r:
+            p -= 1
+        comb |= np.int64(1) << p
+        r -= binom[p, i]
+        p -= 1
+    return comb
+
+
+@njit(cache=True, inline="always")
+def next_comb(comb):
+    """The next larger mask with as many bits (Gosper's hack); ``comb`` must be non-zero."""
+    u = comb & -comb
+    v = comb + u
+    return v | (((v ^ comb) // u) >> 2)
+
+
+@njit(cache=True)
+def state_unrank(r, k, ncomb, binom):
+    """``(black, blank)`` of rank ``r``."""
+    blank = r // ncomb
+    return unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank), blank
+
+
+@njit(cache=True, parallel=True)
+def _rank_many(blacks, blanks, ncomb, rank_byte, popcount8, out):
+    for i in prange(blacks.shape[0]):
+        out[i] = state_rank(blacks[i], blanks[i], ncomb, rank_byte, popcount8)
+
+
+@njit(cache=True, parallel=True)
+def _unrank_many(ranks, k, ncomb, binom, blacks, blanks):
+    for i in prange(ranks.shape[0]):
+        blacks[i], blanks[i] = state_unrank(ranks[i], k, ncomb, binom)
+
+
+@njit(cache=True, parallel=True)
+def _unrank_blank(blank, k, ncomb, binom, blacks):
+    """Every black mask of one blank square in rank order, by Gosper steps from chunk starts."""
+    nchunks = (ncomb + 65535) // 65536
+    for c in prange(nchunks):
+        lo = c * 65536
+        hi = min(lo + 65536, ncomb)
+        comb = comb_unrank(lo, k, binom)
+        for i in range(lo, hi):
+            blacks[i] = unsqueeze(comb, blank)
+            if i + 1 < hi:
+                comb = next_comb(comb)
+
+
+def rank(black: int, blank: int) -> int:
+    """The rank of one board given by its black mask and blank square (any ``k``).
+
+    >>> rank(0b11, 24), rank(0b11 << 1, 0)
+    (6624, 0)
+    """
+    black, blank = int(black), int(blank)
+    k = black.bit_count()
+    ncomb = comb_count(k)
+    return int(state_rank(np.int64(black), np.int64(blank), np.int64(ncomb), RANK_BYTE, POPCOUNT8))
+
+
+def unrank(r: int, k: int) -> tuple[int, int]:
+    """``(black mask, blank square)`` of rank ``r`` among boards with ``k`` black knights.
+
+    >>> unrank(0, 2)
+    (6, 0)
+    """
+    ncomb = comb_count(k)
+    if not 0 <= r < NUM_SQUARES * ncomb:
+        raise ValueError(f"rank {r} is not in 0..{NUM_SQUARES * ncomb - 1}")
+    black, blank = state_unrank(np.int64(r), np.int64(k), np.int64(ncomb), BINOM)
+    return int(black), int(blank)
+
+
+def rank_many(blacks: np.ndarray, blanks: np.ndarray) -> np.ndarray:
+    """Ranks of many boards (``int64`` arrays of black masks and blank squares), all with
+    the same number of black knights, which the first board sets."""
+    blacks = np.ascontiguousarray(blacks, dtype=np.int64)
+    blanks = np.ascontiguousarray(blanks, dtype=np.int64)
+    if blacks.shape != blanks.shape or blacks.ndim != 1:
+        raise ValueError("blacks and blanks must be 1-d arrays of one length")
+    out = np.empty(blacks.shape[0], dtype=np.int64)
+    if blacks.shape[0]:
+        k = int(blacks[0]).bit_count()
+        _rank_many(blacks, blanks, np.int64(comb_count(k)), RANK_BYTE, POPCOUNT8, out)
+    return out
+
+
+def unrank_many(ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(blacks, blanks)`` of many ranks among boards with ``k`` black knights."""
+    ranks = np.ascontiguousarray(ranks, dtype=np.int64)
+    ncomb = comb_count(k)
+    if ranks.size and (ranks.min() < 0 or ranks.max() >= NUM_SQUARES * ncomb):
+        raise ValueError(f"ranks must lie in 0..{NUM_SQUARES * ncomb - 1}")
+    blacks = np.empty(ranks.shape[0], dtype=np.int64)
+    blanks = np.empty(ranks.shape[0], dtype=np.int64)
+    _unrank_many(ranks, np.int64(k), np.int64(ncomb), BINOM, blacks, blanks)
+    return blacks, blanks
+
+
+def blacks_of_blank(blank: int, k: int) -> np.ndarray:
+    """The black masks of every board with blank square ``blank`` and ``k`` black
+    knights, in rank order (ranks ``blank * C(24, k)`` onwards)."""
+    ncomb = comb_count(k)
+    out = np.empty(ncomb, dtype=np.int64)
+    _unrank_blank(np.int64(blank), np.int64(k), np.int64(ncomb), BINOM, out)
+    return out

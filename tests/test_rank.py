@@ -1,0 +1,109 @@
+"""The perfect ranking of boards (blank square x black set among the other 24)."""
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+
+from bitknights import Board
+from bitknights.table import rank as R
+
+
+def colex_rank(black: int, blank: int, k: int) -> int:
+    """Independent reference: squeeze out the blank by listing squares, then the
+    combinatorial number system over the positions of the black squares."""
+    others = [sq for sq in range(25) if sq != blank]
+    positions = [i for i, sq in enumerate(others) if black >> sq & 1]
+    assert len(positions) == k
+    return blank * math.comb(24, k) + sum(math.comb(p, i + 1) for i, p in enumerate(positions))
+
+
+def popcounts(a: np.ndarray) -> np.ndarray:
+    return np.array([int(x).bit_count() for x in a])
+
+
+@pytest.mark.parametrize("blank", [0, 12, 24])
+def test_every_rank_of_a_blank_square_round_trips(blank):
+    k = 12
+    ncomb = R.comb_count(k)
+    blacks = R.blacks_of_blank(blank, k)
+    assert blacks.shape == (ncomb,) == (math.comb(24, 12),)
+    # strictly increasing masks: all distinct, in colex (numeric) order
+    assert (np.diff(blacks) > 0).all()
+    assert not (blacks >> blank & 1).any()
+    assert blacks.min() >= 0 and blacks.max() < 1 << 25
+    sample = blacks[:: ncomb // 997]
+    assert (popcounts(sample) == k).all()
+    ranks = R.rank_many(blacks, np.full(ncomb, blank, dtype=np.int64))
+    assert (ranks == blank * ncomb + np.arange(ncomb)).all()
+    back_blacks, back_blanks = R.unrank_many(ranks, k)
+    assert (back_blacks == blacks).all() and (back_blanks == blank).all()
+
+
+def test_popcount_of_every_mask_of_one_square():
+    blacks = R.blacks_of_blank(7, 12)
+    x = blacks.copy()
+    count = np.zeros_like(x)
+    while x.any():
+        count += x & 1
+        x >>= 1
+    assert (count == 12).all()
+
+
+def test_random_ranks_round_trip_and_match_reference():
+    rng = np.random.default_rng(5)
+    total = R.state_count(12)
+    assert total == 25 * math.comb(24, 12)
+    ranks = rng.integers(0, total, size=200_000, dtype=np.int64)
+    blacks, blanks = R.unrank_many(ranks, 12)
+    assert (R.rank_many(blacks, blanks) == ranks).all()
+    assert not (blacks >> blanks & 1).any()
+    for r, b, s in list(zip(ranks.tolist(), blacks.tolist(), blanks.tolist()))[:2000]:
+        assert colex_rank(b, s, 12) == r
+        assert R.rank(b, s) == r
+        assert R.unrank(r, 12) == (b, s)
+
+
+def test_random_boards_match_reference():
+    rnd = random.Random(2)
+    for _ in range(3000):
+        k = rnd.randrange(25)
+        cells = ["1"] * k + ["0"] * (24 - k)
+        rnd.shuffle(cells)
+        cells.insert(rnd.randrange(25), "*")
+        b = Board("".join(cells))
+        r = R.rank(b.black, b.blank)
+        assert r == colex_rank(b.black, b.blank, k)
+        assert R.unrank(r, k) == (b.black, b.blank)
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 22, 23, 24])
+def test_small_spaces_are_a_bijection(k):
+    """Every board with k black knights gets a distinct rank in 0..25*C(24,k)-1."""
+    boards = []
+    for blank in range(25):
+        others = [sq for sq in range(25) if sq != blank]
+        for chosen in itertools.combinations(others, k):
+            boards.append((sum(1 << sq for sq in chosen), blank))
+    blacks = np.array([b for b, _ in boards], dtype=np.int64)
+    blanks = np.array([s for _, s in boards], dtype=np.int64)
+    ranks = R.rank_many(blacks, blanks)
+    assert sorted(ranks.tolist()) == list(range(R.state_count(k)))
+    back = R.unrank_many(ranks, k)
+    assert (back[0] == blacks).all() and (back[1] == blanks).all()
+    for blank in (0, 13, 24):
+        expect = sorted(b for b, s in boards if s == blank)
+        assert R.blacks_of_blank(blank, k).tolist() == expect
+
+
+def test_bad_ranks_are_refused():
+    with pytest.raises(ValueError):
+        R.unrank(R.state_count(12), 12)
+    with pytest.raises(ValueError):
+        R.unrank(-1, 12)
+    with pytest.raises(ValueError):
+        R.unrank_many(np.array([R.state_count(3)]), 3)
+    with pytest.raises(ValueError):
+        R.rank_many(np.zeros(3, dtype=np.int64), np.zeros(2, dtype=np.int64))

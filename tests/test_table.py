@@ -1,0 +1,519 @@
+"""The exhaustive distance table: build, storage, queries, the table engine, ``auto``."""
+
+import math
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+from functools import cache
+
+import numpy as np
+import pytest
+
+import bitknights
+import naive
+from bitknights import TARGET, BitknightsError, Board
+from bitknights.api import choose_engine
+from bitknights.engines import ENGINES, SEARCH_ENGINES, get_engine, get_module
+from bitknights.engines.ida import solve as ida_solve
+from bitknights.squares import square_color
+from bitknights.table import build, ensure, load_table, store
+from bitknights.table.rank import state_count, unrank
+from conftest import random_board, random_walk
+
+STATES = 25 * math.comb(24, 12)
+# a target with two black knights: 25 * C(24, 2) = 6900 boards, built in milliseconds
+SMALL = Board("11000/00000/00*00/00000/00000")
+
+
+@pytest.fixture(scope="session")
+def table_dir(tmp_path_factory):
+    """A cache directory holding the classic table, built once per test session."""
+    d = tmp_path_factory.getbasetemp() / "bitknights-table-cache"
+    ensure(TARGET, cache_dir=d, quiet=True)
+    return d
+
+
+@pytest.fixture(scope="session")
+def classic(table_dir):
+    return load_table(TARGET, cache_dir=table_dir)
+
+
+@pytest.fixture(scope="session")
+def small_ball():
+    """Every board reachable from SMALL with its exact distance (naive BFS)."""
+    return naive.bfs(SMALL.compact, radius=1000)
+
+
+def keys_of(texts):
+    return np.array([Board(t).key for t in texts], dtype=np.int64)
+
+
+# -- layers, facts ----------------------------------------------------------------------
+
+
+def test_layers_cover_every_board(classic):
+    layers = classic.layers
+    assert sum(layers) == STATES == classic.state_count == state_count(12)
+    assert classic.file.unreachable == 0
+    assert layers[0] == 1 and all(n > 0 for n in layers)
+    assert classic.max_distance == len(layers) - 1
+    ex = classic.example()
+    assert classic.distance(ex) == classic.max_distance
+    assert (ex.black, ex.blank) == unrank(classic.file.example_rank, 12)
+
+
+@pytest.mark.slow
+def test_farthest_board_is_confirmed_by_search(classic):
+    """The example board at the largest distance: a search engine agrees."""
+    ex = classic.example()
+    engine = "bidir" if "bidir" in ENGINES else "ida"
+    s = get_engine(engine)(ex, TARGET, None)
+    assert s.steps == classic.max_distance
+    s.verify()
+
+
+def test_ball11_exactly(classic, ball11):
+    """Every board within 11 moves has the naive BFS distance, and no other board does."""
+    texts = list(ball11)
+    d = classic.distances(keys_of(texts))
+    assert d.tolist() == [ball11[t] for t in texts]
+    assert sum(classic.layers[:12]) == len(ball11)
+
+
+def test_bipartite_parity_and_reachability(classic):
+    rng = np.random.default_rng(7)
+    from bitknights.table.rank import unrank_many
+
+    ranks = rng.integers(0, STATES, size=300_000, dtype=np.int64)
+    blacks, blanks = unrank_many(ranks, 12)
+    d = classic.distances(blacks | blanks << 25)
+    assert (d >= 0).all()
+    colour = np.array([square_color(s) for s in range(25)])
+    assert ((d & 1) == colour[blanks] ^ square_color(TARGET.blank)).all()
+
+
+def test_agrees_with_ida_on_random_boards(classic):
+    rnd = random.Random(4)
+    # IDA* takes up to seconds beyond 24 moves: keep to boards it solves quickly
+    walks = (random_walk(TARGET, rnd.randrange(10, 40), rnd) for _ in range(200))
+    boards = [b for b in walks if classic.distance(b) <= 22][:20]
+    boards += [b for b in (random_board(rnd) for _ in range(60)) if classic.distance(b) <= 22][:8]
+    for b in boards:
+        s = ida_solve(b, TARGET, None)
+        assert classic.distance(b) == s.steps
+
+
+def test_agrees_with_bidir_on_random_boards(classic):
+    bidir = pytest.importorskip("bitknights.engines.bidir")
+    rnd = random.Random(8)
+    for _ in range(8):
+        b = random_board(rnd)
+        s = bidir.solve(b, TARGET, None)
+        assert classic.distance(b) == s.steps
+        s.verify()
+
+
+def test_small_target_against_naive(tmp_path, small_ball):
+    """Any target with one blank works: a 2-black-knight target, checked in full."""
+    t = build(SMALL, cache_dir=tmp_path, quiet=True)
+    assert t.state_count == 25 * math.comb(24, 2)
+    assert sum(t.layers) + t.file.unreachable == t.state_count
+    assert sum(t.layers) == len(small_ball)
+    assert t.max_distance == max(small_ball.values())
+    d = t.distances(keys_of(list(small_ball)))
+    assert d.tolist() == list(small_ball.values())
+    for text in random.Random(1).sample(sorted(small_ball), 50):
+        assert t.distance(Board(text)) == small_ball[text]
+        assert len(t.path(Board(text))) == small_ball[text] + 1
+    # the whole farthest layer, by sampling all of it
+    far = [b for b, x in small_ball.items() if x == t.max_distance]
+    got = t.random_boards(t.max_distance, len(far), seed=1)
+    assert sorted(b.compact for b in got) == sorted(far)
+
+
+def test_expand_matches_walks(tmp_path, small_ball):
+    from dataclasses import replace
+
+    from bitknights.table.query import DistanceTable
+
+    t = build(SMALL, cache_dir=tmp_path, quiet=True)
+    keys = keys_of(list(small_ball))
+    walked = t.distances(keys)
+    limited = t.distances(keys, limit=5)
+    expanded = DistanceTable(t.file)
+    exact = expanded.expand()
+    assert exact.dtype == np.uint8 and exact.shape == (t.state_count,)
+    assert expanded.distances(keys).tolist() == walked.tolist() == list(small_ball.values())
+    assert expanded.distances(keys, limit=5).tolist() == limited.tolist()
+    assert set(limited.tolist()) <= {-1, 0, 1, 2, 3, 4, 5}
+    payload = t.file.payload.copy()
+    payload[len(payload) // 2] ^= 0b01
+    with pytest.raises(BitknightsError, match="disagrees"):
+        DistanceTable(replace(t.file, payload=payload)).expand()
+
+
+@pytest.mark.slow
+def test_big_batches_expand_the_classic_table(classic, monkeypatch):
+    from bitknights.table import query
+    from bitknights.table.rank import unrank_many
+
+    rng = np.random.default_rng(12)
+    blacks, blanks = unrank_many(rng.integers(0, STATES, size=200_000, dtype=np.int64), 12)
+    keys = blacks | blanks << 25
+    walked = classic.distances(keys)
+    fresh = query.DistanceTable(classic.file)
+    monkeypatch.setattr(query, "EXPAND_AT", 1000)
+    assert (fresh.distances(keys) == walked).all()
+    assert fresh._exact is not None
+    assert np.bincount(fresh._exact).tolist() == classic.layers
+
+
+# -- single-board queries ---------------------------------------------------------------
+
+
+def test_paths_are_optimal_and_legal(classic):
+    rnd = random.Random(5)
+    for _ in range(50):
+        b = random_board(rnd)
+        p = classic.path(b)
+        d = classic.distance(b)
+        assert len(p) == d + 1 and p[0] == b and p[-1] == TARGET
+        for a, c in zip(p, p[1:]):
+            assert a.play(c.blank) == c
+        assert [classic.distance(x) for x in p] == list(range(d, -1, -1))
+
+
+def test_other_counts_never_arrive(classic):
+    b = Board("11111/11111/11*11/00001/00000")
+    assert classic.distance(b) is None
+    assert classic.path(b) is None
+    assert classic.count_solutions(b) == 0
+    assert classic.distances([b]).tolist() == [-1]
+    assert classic.distances(np.array([-1, 25 << 25, (1 << 12) - 1 | 0 << 25])).tolist() == [
+        -1,
+        -1,
+        -1,
+    ]
+
+
+def test_hints_agree_with_naive_and_ida(classic, ball11):
+    rnd = random.Random(6)
+    near = [t for t, d in ball11.items() if 1 <= d <= 10]
+    for text in rnd.sample(near, 200):
+        b = Board(text)
+        hints = classic.hints(b)
+        assert [h.move for h in hints] == b.moves()
+        for h in hints:
+            assert h.board == b.play(h.move)
+            assert h.distance == ball11[h.board.compact]
+            assert h.optimal == (h.distance == ball11[text] - 1)
+        assert any(h.optimal for h in hints)
+    for _ in range(5):
+        b = random_walk(TARGET, 21, rnd)
+        for h in classic.hints(b):
+            assert h.distance == ida_solve(h.board, TARGET, None).steps
+    assert not any(h.optimal for h in classic.hints(TARGET))
+
+
+def brute_counts(ball):
+    @cache
+    def paths(text: str) -> int:
+        d = ball[text]
+        if d == 0:
+            return 1
+        return sum(paths(n) for n in naive.neighbours(text) if ball.get(n) == d - 1)
+
+    return paths
+
+
+def test_count_solutions_against_brute_force(classic, ball11):
+    paths = brute_counts(ball11)
+    rnd = random.Random(9)
+    sample = rnd.sample(sorted(ball11), 300) + [t for t, d in ball11.items() if d == 11][:50]
+    for text in sample:
+        assert classic.count_solutions(Board(text)) == paths(text), text
+    assert classic.count_solutions(TARGET) == 1
+
+
+def test_count_solutions_overflow_path(classic, ball11, monkeypatch):
+    """With the int64 guard forced low, the Python-int path gives the same counts."""
+    from bitknights.table import query
+
+    paths = brute_counts(ball11)
+    far = [t for t, d in ball11.items() if d == 11][:20]
+    monkeypatch.setattr(query, "_INT64_SAFE", 1)
+    for text in far:
+        assert classic.count_solutions(Board(text)) == paths(text)
+    ex = classic.example()
+    n = classic.count_solutions(ex)
+    monkeypatch.undo()
+    assert classic.count_solutions(ex) == n > 0
+
+
+# -- random boards ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dist, count", [(20, 200), (26, 50), (1, 8), (9, 30)])
+def test_random_boards(classic, ball11, dist, count):
+    boards = classic.random_boards(dist, count, seed=3)
+    assert len(boards) == count == len(set(boards))
+    assert classic.distances(boards).tolist() == [dist] * count
+    if dist <= 11:
+        assert all(ball11[b.compact] == dist for b in boards)
+    assert classic.random_boards(dist, count, seed=3) == boards
+    assert classic.random_boards(dist, count, seed=4) != boards or count == classic.layers[dist]
+
+
+def test_random_boards_whole_layer(classic, ball11):
+    layer3 = sorted(t for t, d in ball11.items() if d == 3)
+    got = classic.random_boards(3, len(layer3), seed=0)
+    assert sorted(b.compact for b in got) == layer3
+
+
+def test_random_boards_too_many(classic):
+    with pytest.raises(BitknightsError, match="only 8 boards"):
+        classic.random_boards(1, 9)
+    with pytest.raises(BitknightsError):
+        classic.random_boards(classic.max_distance + 1, 1)
+    with pytest.raises(BitknightsError, match="seed"):
+        classic.random_boards(5, 1, seed=-1)
+
+
+# -- the table engine and auto ----------------------------------------------------------
+
+
+def test_table_engine(table_dir, ball11):
+    engine = get_engine("table")
+    rnd = random.Random(10)
+    with store.using_cache_dir(table_dir):
+        for text in rnd.sample(sorted(ball11), 100):
+            b = Board(text)
+            d = ball11[text]
+            s = engine(b, TARGET, 15)
+            assert s.steps == d and s.status == "solved" and s.engine == "table"
+            assert s.nodes >= d + 1
+            s.verify()
+            if d > 0:
+                over = engine(b, TARGET, d - 1)
+                assert over.steps is None and over.status == "over_limit" and over.boards == []
+        far = random_walk(TARGET, 40, rnd)
+        s = engine(far, TARGET, None)
+        assert s.steps == ida_solve(far, TARGET, None).steps
+        s.verify()
+        other = engine(Board("11111/11111/11*11/00001/00000"), TARGET, None)
+        assert other.status == "unreachable" and other.steps is None
+        mod = get_module("table")
+        keys = keys_of(rnd.sample(sorted(ball11), 500))
+        want = [ball11[Board.from_key(int(k)).compact] for k in keys]
+        assert mod.steps_many(keys, TARGET, None).tolist() == want
+        assert mod.steps_many(keys, TARGET, 9, workers=1).tolist() == [
+            x if x <= 9 else -1 for x in want
+        ]
+
+
+def test_table_engine_never_builds(tmp_path):
+    with store.using_cache_dir(tmp_path), pytest.raises(store.TableError, match="table build"):
+        get_engine("table")(TARGET, TARGET, 15)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_auto_policy(table_dir, tmp_path):
+    assert "table" in ENGINES and "table" not in SEARCH_ENGINES
+    search = "bidir" if "bidir" in ENGINES else "ida"
+    with store.using_cache_dir(tmp_path):
+        assert choose_engine("auto", 15) == "ida"
+        assert choose_engine("auto", None) == search
+        assert bitknights.solve("10110/01*11/10111/01001/00000").engine == "ida"
+    with store.using_cache_dir(table_dir):
+        assert choose_engine("auto", 15) == "table"
+        assert choose_engine("auto", None) == "table"
+        assert choose_engine("auto", 15, SMALL) == "ida"  # no table for that target
+        assert choose_engine("ida", 15) == "ida"
+        s = bitknights.solve("10110/01*11/10111/01001/00000")
+        assert s.engine == "table" and s.steps == 7
+        assert bitknights.solve("01011/110*1/01110/01010/00100").steps is None
+        assert bitknights.solve("01011/110*1/01110/01010/00100", max_depth=None).steps == 18
+
+
+def test_import_stays_numba_free(table_dir):
+    code = (
+        "import sys, bitknights, bitknights.table, bitknights.table.store\n"
+        "from bitknights.api import choose_engine\n"
+        "assert choose_engine('auto', 15) == 'table'\n"
+        "assert 'numba' not in sys.modules, 'numba imported'\n"
+    )
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(table_dir)}
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+# -- storage ----------------------------------------------------------------------------
+
+
+def test_cache_dir_resolution(monkeypatch, tmp_path):
+    monkeypatch.delenv(store.CACHE_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    if sys.platform.startswith("linux"):
+        assert store.default_cache_dir() == tmp_path / "xdg" / "bitknights"
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "env"))
+    assert store.default_cache_dir() == tmp_path / "env"
+    with store.using_cache_dir(tmp_path / "arg"):
+        assert store.default_cache_dir() == tmp_path / "arg"
+        assert store.table_path(TARGET, tmp_path / "x").parent == tmp_path / "x"
+    assert store.table_path(TARGET).parent == tmp_path / "env"
+
+
+def test_file_format(classic, table_dir):
+    path = store.table_path(TARGET, table_dir)
+    raw = path.read_bytes()
+    assert raw[:8] == store.MAGIC
+    fields = store.read_header(path, TARGET)
+    assert fields["layers"] == tuple(classic.layers)
+    header = len(raw) - fields["payload_size"]
+    assert fields["payload_size"] == (STATES + 3) // 4  # 2 bits per board
+    assert header < 512
+    assert [p.name for p in table_dir.iterdir()] == [path.name]  # no temp files left
+
+
+def _copy(table_dir, tmp_path, target=TARGET):
+    src = store.table_path(TARGET, table_dir)
+    dst = store.table_path(target, tmp_path)
+    shutil.copyfile(src, dst)
+    return dst
+
+
+def _rewrite_header(path, offset, fmt, value):
+    """Change one header field and re-sign the header (a well-formed but stale file)."""
+    raw = bytearray(path.read_bytes())
+    size = struct.unpack_from("<I", raw, 12)[0]
+    struct.pack_into(fmt, raw, offset, value)
+    import hashlib
+
+    body = bytes(raw[: size - 16])
+    raw[size - 16 : size] = hashlib.blake2b(body, digest_size=16).digest()
+    path.write_bytes(bytes(raw))
+
+
+def _truncate(p):
+    p.write_bytes(p.read_bytes()[:-1000])
+
+
+def _empty(p):
+    p.write_bytes(b"")
+
+
+def _short_header(p):
+    p.write_bytes(p.read_bytes()[:20])
+
+
+def _flip(offset):
+    def corrupt(p):
+        raw = bytearray(p.read_bytes())
+        raw[offset if offset >= 0 else len(raw) + offset] ^= 0x10
+        p.write_bytes(bytes(raw))
+
+    return corrupt
+
+
+def _append(p):
+    p.write_bytes(p.read_bytes() + b"\0")
+
+
+CORRUPTIONS = {
+    "truncated": (_truncate, "truncated"),
+    "empty": (_empty, "truncated"),
+    "short header": (_short_header, "truncated"),
+    "too long": (_append, "too long"),
+    "payload bit flip": (_flip(-5_000_000), "payload checksum"),
+    "last byte flip": (_flip(-1), "payload checksum"),
+    "header bit flip": (_flip(60), "corrupt header"),
+    "target field flip": (_flip(17), "corrupt header"),
+    "magic": (_flip(0), "bad magic"),
+    "wrong version": (lambda p: _rewrite_header(p, 8, "<I", 99), "format version 99"),
+}
+
+
+@pytest.mark.parametrize("name", list(CORRUPTIONS))
+def test_corrupt_files_are_never_used(name, table_dir, tmp_path):
+    corrupt, message = CORRUPTIONS[name]
+    path = _copy(table_dir, tmp_path)
+    corrupt(path)
+    with pytest.raises(store.TableError, match=message):
+        store.load(TARGET, tmp_path)
+    with pytest.raises(store.TableError, match="table build"):
+        load_table(TARGET, cache_dir=tmp_path)
+    assert not store.available(TARGET, tmp_path)
+    with store.using_cache_dir(tmp_path):
+        assert choose_engine("auto", 15) == "ida"
+        with pytest.raises(store.TableError):
+            get_engine("table")(TARGET, TARGET, 15)
+
+
+def test_other_target_file_is_refused(table_dir, tmp_path):
+    _copy(table_dir, tmp_path, SMALL)
+    with pytest.raises(store.TableError, match="built for target 11111/01111/00"):
+        store.load(SMALL, tmp_path)
+    assert not store.available(SMALL, tmp_path)
+
+
+def test_stale_state_count_is_refused(table_dir, tmp_path):
+    path = _copy(table_dir, tmp_path)
+    _rewrite_header(path, 32, "<Q", STATES + 1)
+    with pytest.raises(store.TableError, match="inconsistent"):
+        store.load(TARGET, tmp_path)
+
+
+def test_build_replaces_a_corrupt_file(tmp_path):
+    build(SMALL, cache_dir=tmp_path, quiet=True)
+    path = store.table_path(SMALL, tmp_path)
+    good = path.read_bytes()
+    _flip(-3)(path)
+    with pytest.raises(store.TableError):
+        load_table(SMALL, cache_dir=tmp_path)
+    t = ensure(SMALL, cache_dir=tmp_path, quiet=True)  # ensure rebuilds what is invalid
+    assert path.read_bytes() == good
+    assert t.distance(SMALL) == 0
+    path.write_bytes(b"junk")
+    build(SMALL, cache_dir=tmp_path, quiet=True)
+    assert path.read_bytes() == good
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+def test_failed_write_leaves_old_file(tmp_path, monkeypatch):
+    build(SMALL, cache_dir=tmp_path, quiet=True)
+    path = store.table_path(SMALL, tmp_path)
+    good = path.read_bytes()
+
+    def boom(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store.os, "replace", boom)
+    with pytest.raises(OSError, match="disk full"):
+        build(SMALL, cache_dir=tmp_path, quiet=True)
+    assert path.read_bytes() == good
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_progress_lines(tmp_path, capsys):
+    build(SMALL, cache_dir=tmp_path, quiet=False)
+    err = capsys.readouterr().err
+    assert "distance  0:" in err and "reach the target" in err
+    build(SMALL, cache_dir=tmp_path, quiet=True)
+    assert capsys.readouterr().err == ""
+
+
+def test_module_functions(table_dir):
+    from bitknights import table
+
+    kw = {"cache_dir": table_dir}
+    b = "10110/01*11/10111/01001/00000"
+    assert table.distance(b, **kw) == 7
+    assert table.layer_counts(**kw)[:4] == [1, 8, 14, 38]
+    assert len(table.optimal_path(b, **kw)) == 8
+    assert table.count_solutions(b, **kw) == 1
+    assert sum(h.optimal for h in table.hints(b, **kw)) == 1
+    assert table.distances([Board(b)], **kw).tolist() == [7]
+    assert len(table.random_boards(12, 3, seed=1, **kw)) == 3

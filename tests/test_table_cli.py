@@ -1,0 +1,190 @@
+"""The table commands as a user runs them: ``python -m bitknights ...`` in a subprocess."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bitknights import TARGET, Board, read_batch
+from bitknights.table import ensure, load_table, store
+
+B1 = "10110\n01*11\n10111\n01001\n00000\n"
+B2 = "01011\n110*1\n01110\n01010\n00100\n"
+SAMPLE = f"2\n{B1}{B2}"
+SMALL = "11000\n00000\n00*00\n00000\n00000\n"
+
+
+@pytest.fixture(scope="session")
+def table_dir(tmp_path_factory):
+    """A cache directory holding the classic table, built once per test session."""
+    d = tmp_path_factory.getbasetemp() / "bitknights-table-cache"
+    ensure(TARGET, cache_dir=d, quiet=True)
+    return d
+
+
+@pytest.fixture(scope="session")
+def classic(table_dir):
+    return load_table(TARGET, cache_dir=table_dir)
+
+
+def run(args, cache_dir, stdin="", env=None):
+    env = {**os.environ, **(env or {})}
+    if cache_dir is None:
+        env.pop(store.CACHE_ENV, None)
+    else:
+        env[store.CACHE_ENV] = str(cache_dir)
+    return subprocess.run(
+        [sys.executable, "-m", "bitknights", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+def assert_usage_error(r, *words):
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.startswith("bitknights: error: "), r.stderr
+    assert "Traceback" not in r.stderr
+    for w in words:
+        assert w in r.stderr
+
+
+def test_info(table_dir, tmp_path):
+    r = run(["table", "info"], table_dir)
+    assert r.returncode == 0, r.stderr
+    assert "status: valid" in r.stdout and "67,603,900" in r.stdout
+    r = run(["table", "info", "--format", "json"], table_dir)
+    info = json.loads(r.stdout)
+    assert info["valid"] and info["boards"] == 67_603_900
+    assert info["path"] == str(store.table_path(TARGET, table_dir))
+    r = run(["table", "info", "--cache-dir", str(tmp_path)], table_dir)
+    assert r.returncode == 1 and "no distance table" in r.stdout
+
+
+def test_stats(classic, table_dir):
+    r = run(["stats", "--format", "json"], table_dir)
+    assert r.returncode == 0, r.stderr
+    stats = json.loads(r.stdout)
+    assert stats["layers"] == classic.layers
+    assert sum(stats["layers"]) == stats["boards"] == 67_603_900
+    assert stats["max_distance"] == len(stats["layers"]) - 1
+    assert classic.distance(Board(stats["example"])) == stats["max_distance"]
+    r = run(["stats"], table_dir)
+    assert r.returncode == 0
+    assert f"farthest: {stats['max_distance']} moves" in r.stdout
+    assert "67,603,900" in r.stdout and Board(stats["example"]).rows()[0] in r.stdout
+
+
+def test_random(classic, table_dir):
+    args = ["random", "--distance", "21", "--count", "40", "--seed", "7"]
+    r = run(args, table_dir)
+    assert r.returncode == 0, r.stderr
+    boards = read_batch(r.stdout)
+    assert len(boards) == 40 == len(set(boards))
+    assert r.stdout.startswith("40\n")
+    assert classic.distances(boards).tolist() == [21] * 40
+    assert run(args, table_dir).stdout == r.stdout
+    assert run([*args[:-1], "8"], table_dir).stdout != r.stdout
+    # the batch feeds straight into solve
+    s = run(["solve", "--exact", "--engine", "table"], table_dir, stdin=r.stdout)
+    assert s.stdout.split() == ["21"] * 40
+
+
+def test_random_errors(table_dir):
+    r = run(["random", "--distance", "1", "--count", "9"], table_dir)
+    assert_usage_error(r, "only 8 boards")
+    r = run(["random", "--distance", "200", "--count", "1"], table_dir)
+    assert_usage_error(r, "only 0 boards")
+    for bad in (["--distance", "-1", "--count", "1"], ["--distance", "3", "--count", "0"],
+                ["--distance", "3", "--count", "1", "--seed", "-2"]):  # fmt: skip
+        r = run(["random", *bad], table_dir)
+        assert r.returncode == 2 and "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_hint(classic, table_dir, tmp_path):
+    r = run(["hint", "--format", "json", "--count-solutions"], table_dir, stdin=B1)
+    assert r.returncode == 0, r.stderr
+    hint = json.loads(r.stdout)
+    board = Board(B1)
+    assert hint["distance"] == 7 and hint["optimal_solutions"] == 1
+    assert len(hint["moves"]) == len(board.moves())
+    for m, h in zip(hint["moves"], classic.hints(board)):
+        assert m["move"] == str(h.move) and m["board"] == h.board.compact
+        assert m["distance"] == classic.distance(Board(m["board"]))
+        assert m["optimal"] == (m["distance"] == 6)
+    f = tmp_path / "board.txt"
+    f.write_text(B1)
+    r = run(["hint", str(f)], table_dir)
+    assert r.returncode == 0
+    lines = r.stdout.splitlines()
+    assert lines[:5] == B1.split()
+    assert lines[5] == "distance 7; 1 of 6 moves optimal"
+    starred = [x for x in lines[6:] if x.startswith("*")]
+    assert len(starred) == 1 and "e1-c2" in starred[0] and " 6 " in starred[0]
+    r = run(["hint"], table_dir, stdin=board.compact + "\n")
+    assert r.stdout == run(["hint", str(f)], table_dir).stdout
+    assert_usage_error(run(["hint"], table_dir, stdin="10110\n01*11\n"), "5 rows")
+
+
+def test_solve_with_table(table_dir, tmp_path):
+    r = run(["solve", "--engine", "table"], table_dir, stdin=SAMPLE)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "7\n-1\n"
+    r = run(["solve", "--exact", "--format", "json", "--path"], table_dir, stdin=SAMPLE)
+    recs = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x["engine"] for x in recs] == ["table", "table"]
+    assert [x["steps"] for x in recs] == [7, 18]
+    assert len(recs[1]["moves"]) == 18
+    r = run(["solve", "--exact", "--format", "json", "--count-solutions"], table_dir, stdin=SAMPLE)
+    assert [json.loads(x)["optimal_solutions"] for x in r.stdout.splitlines()] == [
+        load_table(TARGET, cache_dir=table_dir).count_solutions(Board(b)) for b in (B1, B2)
+    ]
+    # --cache-dir on the command line, no environment variable
+    r = run(["solve", "--format", "json", "--cache-dir", str(table_dir)], None, stdin=SAMPLE)
+    assert json.loads(r.stdout.splitlines()[0])["engine"] == "table"
+
+
+def test_solve_without_table(tmp_path):
+    r = run(["solve", "--engine", "table"], tmp_path, stdin=SAMPLE)
+    assert_usage_error(r, "bitknights table build")
+    r = run(["solve", "--format", "json"], tmp_path, stdin=SAMPLE)
+    assert r.returncode == 0
+    assert json.loads(r.stdout.splitlines()[0])["engine"] != "table"
+    r = run(["solve", "--format", "json", "--count-solutions"], tmp_path, stdin=SAMPLE)
+    assert_usage_error(r, "table build")
+    r = run(["solve", "--count-solutions"], tmp_path, stdin=SAMPLE)
+    assert_usage_error(r, "--format json")
+    assert_usage_error(run(["stats"], tmp_path), "no distance table", "table build")
+    assert_usage_error(run(["hint"], tmp_path, stdin=B1), "no distance table")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_build_other_target_and_corruption(tmp_path):
+    target = tmp_path / "target.txt"
+    target.write_text(SMALL)
+    cache = tmp_path / "cache"
+    r = run(["table", "build", "--target", str(target), "--cache-dir", str(cache)], None)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""  # not a terminal: no progress
+    path = store.table_path(Board(SMALL), cache)
+    assert str(path) in r.stdout and path.exists()
+    good = path.read_bytes()
+    r = run(["stats", "--format", "json", "--target", str(target)], cache)
+    layers = json.loads(r.stdout)["layers"]
+    assert sum(layers) == 25 * 276
+    raw = bytearray(good)
+    raw[-10] ^= 1
+    path.write_bytes(bytes(raw))
+    r = run(["stats", "--target", str(target)], cache)
+    assert_usage_error(r, "corrupt", "table build")
+    r = run(["table", "info", "--target", str(target)], cache)
+    assert r.returncode == 1 and "corrupt" in r.stdout
+    r = run(["table", "build", "--quiet", "--target", str(target)], cache)
+    assert r.returncode == 0 and r.stderr == ""
+    assert path.read_bytes() == good
+    # the classic target's table is another file: not there
+    assert_usage_error(run(["stats"], cache), "no distance table")
