@@ -105,6 +105,7 @@ def iter_solve(
     fn = get_engine(choose_engine(engine, max_depth, target))
     target = as_board(target)
     options = {} if timeout is None else {"timeout": timeout}
+    fn(target, target, 0)  # loads kernels and tables now, not inside the first board's time
 
     def one(b: Board | str) -> Solution:
         return fn(as_board(b), target, max_depth, **options)
