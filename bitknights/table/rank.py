@@ -22,48 +22,13 @@ True
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit, prange
 
 from ..squares import NUM_SQUARES
+from .ranktables import BINOM, MASK24, POPCOUNT8, RANK_BYTE, comb_count, state_count
 
-# BINOM[n, i] = C(n, i) for 0 <= n, i <= 25 (zero when i > n).
-BINOM = np.array(
-    [[math.comb(n, i) for i in range(NUM_SQUARES + 1)] for n in range(NUM_SQUARES + 1)],
-    dtype=np.int64,
-)
-
-# RANK_BYTE[j, byte, m]: the colex-rank contribution of the black squares ``byte`` marks in
-# byte j (squeezed positions 8j..8j+7) when m black squares lie below that byte, i.e. the
-# sum of C(8j + q, m + t + 1) over its set bits q, t = 0, 1, ... from the lowest.
-RANK_BYTE = np.zeros((3, 256, NUM_SQUARES), dtype=np.int64)
-for _j in range(3):
-    for _byte in range(256):
-        _bits = [q for q in range(8) if _byte >> q & 1]
-        for _m in range(NUM_SQUARES):
-            RANK_BYTE[_j, _byte, _m] = sum(
-                BINOM[8 * _j + q, min(_m + t + 1, NUM_SQUARES)] for t, q in enumerate(_bits)
-            )
-
-# POPCOUNT8[byte]: the number of set bits of a byte.
-POPCOUNT8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
-
-for _arr in (BINOM, RANK_BYTE, POPCOUNT8):
-    _arr.setflags(write=False)
-
-MASK24 = (1 << 24) - 1
-
-
-def comb_count(k: int) -> int:
-    """``C(24, k)``: the black sets of one blank square."""
-    return math.comb(NUM_SQUARES - 1, k)
-
-
-def state_count(k: int) -> int:
-    """``25 * C(24, k)``: the boards with ``k`` black knights."""
-    return NUM_SQUARES * comb_count(k)
+__all__ = ["BINOM", "MASK24", "POPCOUNT8", "RANK_BYTE", "comb_count", "state_count"]
 
 
 @njit(cache=True, inline="always")

@@ -16,7 +16,8 @@ File layout (little-endian), one file per target in the cache directory::
     unreachable      u64      boards that cannot reach the target
     example rank     u64      one board at the farthest distance
     layers           n * u64  boards at distance 0, 1, ..., n - 1
-    payload digest   16 bytes blake2b of the payload
+    payload digest   16 bytes CRC-32 of the payload (little-endian u32, zero-padded;
+                     CRC-32 checks 17 MB in 7 ms, blake2b took 34 ms of every start-up)
     header digest    16 bytes blake2b of every header byte before it
     payload          4 boards a byte: rank r in byte r // 4, bits 2 * (r % 4) and up;
                      the value is (distance mod 3), or 3 for a board that cannot reach
@@ -39,6 +40,7 @@ import hashlib
 import os
 import struct
 import tempfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,7 +52,7 @@ from ..errors import BitknightsError
 from ..squares import NUM_SQUARES
 
 MAGIC = b"BKNTABLE"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 CACHE_ENV = "BITKNIGHTS_CACHE_DIR"
 UNREACHABLE = 3
 
@@ -101,6 +103,11 @@ def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -
     name = "-".join(target.rows()).replace("*", "x")
     directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     return directory / f"distances-{name}.bkt"
+
+
+def payload_digest(payload: np.ndarray | bytes) -> bytes:
+    """The payload's check value as stored in the header (CRC-32, padded to 16 bytes)."""
+    return struct.pack("<I", zlib.crc32(payload)).ljust(_DIGEST, b"\0")
 
 
 def payload_size(state_count: int) -> int:
@@ -186,7 +193,7 @@ def write(
     data = np.ascontiguousarray(payload, dtype=np.uint8)
     if data.shape != (payload_size(count),):
         raise ValueError(f"payload has {data.size} bytes, expected {payload_size(count)}")
-    digest = hashlib.blake2b(data, digest_size=_DIGEST).digest()
+    digest = payload_digest(data)
     header = _header(target, count, layers, unreachable, example_rank, digest)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".bkt", dir=path.parent)
@@ -327,7 +334,7 @@ def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Tabl
         what = "is truncated" if len(raw) < expected else "is too long"
         raise _fail(path, f"{what} ({len(raw)} bytes, expected {expected})")
     payload = np.frombuffer(raw, dtype=np.uint8, offset=size)
-    if hashlib.blake2b(payload, digest_size=_DIGEST).digest() != fields["payload_digest"]:
+    if payload_digest(payload) != fields["payload_digest"]:
         raise _fail(path, "is corrupt (payload checksum mismatch)")
     table = TableFile(
         path=path,
