@@ -145,11 +145,12 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
         except InputError as e:
             raise UsageError(f"target {args.target}: {e}") from None
     max_depth = None if args.exact else args.max_depth
-    engine = choose_engine(args.engine, max_depth, target)
+    counts_only = args.format == "classic" and not args.path and args.timeout is None
+    engine = choose_engine(args.engine, max_depth, target, counts_only=counts_only)
     chunks, total = _checked_chunks(args.file)
     progress = _progress(total, args.quiet)
     try:
-        if args.format == "classic" and not args.path and args.timeout is None:
+        if counts_only:
             _solve_steps(chunks, engine, target, max_depth, args.workers, out, progress)
         else:
             _solve_records(chunks, engine, target, max_depth, args, out, progress)

@@ -320,17 +320,28 @@ def test_table_engine_never_builds(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_numpy_bidir_depth_matches_the_engine():
+    from bitknights import api
+    from bitknights.engines import bidir
+
+    assert api.NUMPY_BIDIR_DEPTH == bidir.NUMPY_RADIUS + bidir.NUMPY_LAYERS
+
+
 def test_auto_policy(table_dir, tmp_path):
     assert "table" in ENGINES and "table" not in SEARCH_ENGINES
     search = "bidir" if "bidir" in ENGINES else "ida"
     with store.using_cache_dir(tmp_path):
         assert choose_engine("auto", 15) == "ida"
         assert choose_engine("auto", None) == search
+        assert choose_engine("auto", 15, counts_only=True) == "bidir"
+        assert choose_engine("auto", 17, counts_only=True) == "bidir"
+        assert choose_engine("auto", 18, counts_only=True) == "ida"
         assert bitknights.solve("10110/01*11/10111/01001/00000").engine == "ida"
     with store.using_cache_dir(table_dir):
         assert choose_engine("auto", 15) == "table"
         assert choose_engine("auto", None) == "table"
         assert choose_engine("auto", 15, SMALL) == "ida"  # no table for that target
+        assert choose_engine("auto", 15, counts_only=True) == "table"
         assert choose_engine("ida", 15) == "ida"
         s = bitknights.solve("10110/01*11/10111/01001/00000")
         assert s.engine == "table" and s.steps == 7
