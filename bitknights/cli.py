@@ -304,5 +304,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def entry() -> None:
+    """The console script: :func:`main`, then leave without the interpreter's slow
+    teardown (numba and LLVM take 0.1-0.2 s to unload); everything is flushed first."""
+    status = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = 0
+    sys.stderr.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()

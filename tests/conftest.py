@@ -21,6 +21,16 @@ SAMPLE = Path(__file__).parent.parent / "sample.txt"
 
 
 @pytest.fixture(scope="session")
+def table_dir(tmp_path_factory):
+    """A cache directory holding the classic distance table, built once per test session."""
+    from bitknights.table import ensure
+
+    d = tmp_path_factory.getbasetemp() / "bitknights-table-cache"
+    ensure(TARGET, cache_dir=d, quiet=True)
+    return d
+
+
+@pytest.fixture(scope="session")
 def ball8() -> dict[str, int]:
     """Exact distances (naive BFS) of every board within 8 moves of the classic target."""
     return naive.bfs(naive.TARGET, 8)

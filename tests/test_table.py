@@ -29,14 +29,6 @@ SMALL = Board("11000/00000/00*00/00000/00000")
 
 
 @pytest.fixture(scope="session")
-def table_dir(tmp_path_factory):
-    """A cache directory holding the classic table, built once per test session."""
-    d = tmp_path_factory.getbasetemp() / "bitknights-table-cache"
-    ensure(TARGET, cache_dir=d, quiet=True)
-    return d
-
-
-@pytest.fixture(scope="session")
 def classic(table_dir):
     return load_table(TARGET, cache_dir=table_dir)
 

@@ -8,20 +8,12 @@ import sys
 import pytest
 
 from bitknights import TARGET, Board, read_batch
-from bitknights.table import ensure, load_table, store
+from bitknights.table import load_table, store
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
 SAMPLE = f"2\n{B1}{B2}"
 SMALL = "11000\n00000\n00*00\n00000\n00000\n"
-
-
-@pytest.fixture(scope="session")
-def table_dir(tmp_path_factory):
-    """A cache directory holding the classic table, built once per test session."""
-    d = tmp_path_factory.getbasetemp() / "bitknights-table-cache"
-    ensure(TARGET, cache_dir=d, quiet=True)
-    return d
 
 
 @pytest.fixture(scope="session")

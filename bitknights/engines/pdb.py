@@ -35,18 +35,20 @@ UNSEEN = 255
 # RANK_PART[c, v, j]: the colex-rank contribution of byte c (squares 8c..8c+7) holding
 # bit pattern v when j ones precede it: sum over its set bits, in order, of C(square, j + l).
 _BINOM = np.array([[comb(n, k) for k in range(27)] for n in range(26)], dtype=np.int64)
-RANK_PART = np.zeros((4, 256, 26), dtype=np.int64)
+_BITS = (np.arange(256)[:, None] >> np.arange(8)) & 1  # (v, p)
+_ORDER = np.cumsum(_BITS, axis=1)  # l: this bit's place among the byte's set bits, from 1
+_SQ = 8 * np.arange(4)[:, None] + np.arange(8)  # (c, p): the square of bit p of byte c
+_UPPER = np.minimum(np.arange(26)[:, None, None] + _ORDER, 26)  # (j, v, p): j + l, capped
+RANK_PART = np.ascontiguousarray(
+    np.stack(
+        [
+            (_BITS * (_SQ[c] < NUM_SQUARES) * _BINOM[np.minimum(_SQ[c], 25), _UPPER]).sum(axis=2).T
+            for c in range(4)
+        ]
+    ),
+    dtype=np.int64,
+)
 BYTE_POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
-for _c in range(4):
-    for _v in range(256):
-        for _j in range(26):
-            total, ones = 0, _j
-            for _p in range(8):
-                sq = 8 * _c + _p
-                if _v >> _p & 1 and sq < NUM_SQUARES:
-                    ones += 1
-                    total += comb(sq, ones) if ones <= 25 else 0
-            RANK_PART[_c, _v, _j] = total
 RANK_PART.setflags(write=False)
 BYTE_POPCOUNT.setflags(write=False)
 

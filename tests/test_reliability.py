@@ -1,0 +1,137 @@
+"""Reliability: engines agree on arbitrary boards, caches in odd places, concurrent builds."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bitknights import TARGET, Board
+from bitknights.engines import bidir, ida
+from bitknights.engines import table as table_engine
+from bitknights.table import store
+from conftest import SAMPLE
+
+ENV = {k: v for k, v in os.environ.items() if k not in ("BITKNIGHTS_CACHE_DIR", "XDG_CACHE_HOME")}
+
+
+@st.composite
+def walked_boards(draw):
+    """A board some random moves (at most 22) from the classic target."""
+    board = TARGET
+    for i in draw(st.lists(st.integers(0, 7), max_size=22)):
+        moves = board.moves()
+        board = board.play(moves[i % len(moves)])
+    return board
+
+
+@st.composite
+def any_boards(draw):
+    """Any board with 12 knights of each colour."""
+    cells = draw(st.permutations("1" * 12 + "0" * 12 + "*"))
+    return Board("".join(cells))
+
+
+@settings(max_examples=60, deadline=None)
+@given(walked_boards())
+def test_engines_agree_near_the_target(table_dir, board):
+    with store.using_cache_dir(table_dir):
+        results = [
+            ida.solve(board, TARGET, None),
+            bidir.solve(board, TARGET, None),
+            table_engine.solve(board, TARGET, None),
+        ]
+    assert len({r.steps for r in results}) == 1
+    for r in results:
+        r.verify()
+
+
+@settings(max_examples=25, deadline=None)
+@given(any_boards())
+def test_engines_agree_anywhere(table_dir, board):
+    """Uniformly random boards lie 20 to 39 moves away: bidirectional search and the
+    table must agree on every one, and each path must replay."""
+    with store.using_cache_dir(table_dir):
+        a = bidir.solve(board, TARGET, None)
+        b = table_engine.solve(board, TARGET, None)
+    assert a.steps == b.steps is not None
+    a.verify()
+    b.verify()
+
+
+def run(args, env, **kw):
+    return subprocess.run([sys.executable, "-m", "bitknights", *args], capture_output=True,
+                          text=True, env=env, timeout=300, **kw)  # fmt: skip
+
+
+def test_no_home_and_no_cache_settings():
+    env = {k: v for k, v in ENV.items() if k != "HOME"}
+    r = run(["solve", str(SAMPLE)], env)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "7\n-1\n", "")
+
+
+def test_missing_cache_directory_is_created(tmp_path):
+    cache = tmp_path / "not" / "yet"
+    r = run(["table", "info"], {**ENV, "BITKNIGHTS_CACHE_DIR": str(cache)})
+    assert r.returncode == 1 and "Traceback" not in r.stderr + r.stdout
+    r = run(
+        ["solve", "--engine", "table", str(SAMPLE)], {**ENV, "BITKNIGHTS_CACHE_DIR": str(cache)}
+    )
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("bitknights: error: ") and "bitknights table build" in r.stderr
+    r = run(["table", "build", "--quiet"], {**ENV, "BITKNIGHTS_CACHE_DIR": str(cache)})
+    assert r.returncode == 0, r.stderr
+    r = run(
+        ["solve", "--engine", "table", str(SAMPLE)], {**ENV, "BITKNIGHTS_CACHE_DIR": str(cache)}
+    )
+    assert (r.returncode, r.stdout) == (0, "7\n-1\n")
+
+
+def test_unwritable_cache_location(tmp_path):
+    """A cache directory that cannot be created (a file stands in the way; permission bits
+    would not stop root, who runs CI): builds fail clearly, searches still answer, the
+    pattern databases fall back to memory."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    env = {**ENV, "BITKNIGHTS_CACHE_DIR": str(blocker / "sub")}
+    r = run(["table", "build", "--quiet"], env)
+    assert r.returncode == 2 and r.stdout == ""
+    assert (
+        r.stderr.startswith("bitknights: error: cannot write the table")
+        and r.stderr.count("\n") == 1
+    )
+    r = run(["solve", str(SAMPLE)], env)
+    assert (r.returncode, r.stdout) == (0, "7\n-1\n")
+    code = (
+        "from bitknights import TARGET, Board; from bitknights.engines import ida\n"
+        "s = ida.solve(Board('0000000000' '00*11' '1111111111'), TARGET, 36, use_pdb=True)\n"
+        "print(s.steps)"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout) % 2 == 0 and int(r.stdout) >= 30
+
+
+@pytest.mark.slow
+def test_four_concurrent_builds_leave_one_valid_file(tmp_path):
+    env = {**ENV, "BITKNIGHTS_CACHE_DIR": str(tmp_path)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "bitknights", "table", "build", "--quiet"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )  # fmt: skip
+        for _ in range(4)
+    ]
+    for p in procs:
+        assert p.wait(timeout=600) == 0, p.stderr.read()
+    files = sorted(x.name for x in tmp_path.iterdir())
+    assert files == [store.table_path(TARGET, tmp_path).name]  # no temporary files left
+    store.load(TARGET, tmp_path)  # header, size and checksum all verify
+    r = run(["solve", "--engine", "table", "--exact", str(SAMPLE)], env)
+    assert (r.returncode, r.stdout) == (0, "7\n18\n")
