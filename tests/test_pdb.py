@@ -121,10 +121,10 @@ def test_cache_file_is_checked(tmp_path, monkeypatch):
         assert pdb._load(path, TARGET) is None, why
     # a bad file is rebuilt, never used
     path.write_bytes(bad["payload bit flip"])
-    pdb.pattern_tables.cache_clear()
+    pdb._TABLES.clear()
     try:
         w2, b2 = pattern_tables(TARGET.key)
         assert (w2 == white).all() and (b2 == black).all()
         assert path.read_bytes() == good
     finally:
-        pdb.pattern_tables.cache_clear()
+        pdb._TABLES.clear()

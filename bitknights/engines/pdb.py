@@ -20,7 +20,6 @@ import hashlib
 import os
 import struct
 import tempfile
-from functools import lru_cache
 from math import comb
 from pathlib import Path
 
@@ -137,21 +136,44 @@ def _build(tmask: int, k: int) -> np.ndarray:
     return dist
 
 
-@lru_cache(maxsize=4)
+_TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
 def pattern_tables(target_key: int) -> tuple[np.ndarray, np.ndarray]:
     """``(white, black)`` relaxed-distance tables of the target with this key: loaded from
     the cache directory when a valid file is there, else built (and saved if the
     directory is writable).  Once per process and target."""
-    target = Board.from_key(target_key)
-    path = _cache_path(target)
-    tables = _load(path, target)
+    tables = cached_pattern_tables(target_key)
     if tables is None:
-        tables = tuple(_build(mask, mask.bit_count()) for mask in (target.white, target.black))
+        target = Board.from_key(target_key)
+        tables = (
+            _build(target.white, target.white.bit_count()),
+            _build(target.black, target.black.bit_count()),
+        )
         with contextlib.suppress(OSError):
-            _save(path, target, tables)
+            _save(_cache_path(target), target, tables)
+        _remember(target_key, tables)
+    return tables
+
+
+def cached_pattern_tables(target_key: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The tables if this process has them or a valid cache file holds them (checked in
+    full), without building; else ``None``."""
+    if target_key not in _TABLES:
+        target = Board.from_key(target_key)
+        tables = _load(_cache_path(target), target)
+        if tables is None:
+            return None
+        _remember(target_key, tables)
+    return _TABLES[target_key]
+
+
+def _remember(target_key: int, tables: tuple[np.ndarray, np.ndarray]) -> None:
     for t in tables:
         t.setflags(write=False)
-    return tables[0], tables[1]
+    if len(_TABLES) >= 4:
+        _TABLES.pop(next(iter(_TABLES)))
+    _TABLES[target_key] = tables
 
 
 # Cache file: magic, format version u32, target key u64, white and black table sizes
