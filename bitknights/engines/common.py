@@ -107,8 +107,10 @@ def parallel_chunks(
     chunk: int = 64,
     stop: StopFlag | None = None,
 ) -> None:
-    """Run ``fn(lo, hi)`` over ``[0, n)`` in chunks on ``workers`` threads (kernels
-    release the GIL); each chunk writes its own slice of preallocated outputs."""
+    """Run ``fn(lo, hi)`` over ``[0, n)`` in chunks of at most ``chunk`` (smaller for short
+    inputs, so the threads stay balanced) on ``workers`` threads (kernels release the
+    GIL); each chunk writes its own slice of preallocated outputs."""
+    chunk = max(1, min(chunk, -(-n // (16 * max(1, workers)))))  # >= 16 chunks a worker
     spans = [(lo, min(n, lo + chunk)) for lo in range(0, n, chunk)]
     for _ in ordered_map(lambda span: fn(*span), spans, workers, stop=stop):
         pass
