@@ -15,19 +15,10 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from .board import TARGET, Board
+from .cli import _non_negative
 from .errors import BitknightsError, InputError
 
 Handler = Callable[[argparse.Namespace, IO[str]], int]
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
 
 
 def _table_options(p: argparse.ArgumentParser) -> None:

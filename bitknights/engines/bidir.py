@@ -57,6 +57,7 @@ from .common import (
     StopFlag,
     boards_from_blanks,
     default_workers,
+    depth_limit,
     parallel_chunks,
     parity,
     same_counts,
@@ -194,10 +195,6 @@ def clear_cache() -> None:
     _numpy_ball.cache_clear()
 
 
-def _limit(max_depth: int | None) -> int:
-    return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
-
-
 def solve(
     start: Board,
     target: Board,
@@ -229,7 +226,7 @@ def solve(
     side = k.fresh_side(np.int64(start.key))
     nodes = 0
     fixed = (np.int64(start.key), np.int64(target.key), np.int64(parity(start, target)),
-             np.int64(_limit(max_depth)))  # fmt: skip
+             np.int64(depth_limit(max_depth)))  # fmt: skip
     with StopFlag().arm(timeout) as stop:
         while True:
             with ball.reading():
@@ -395,7 +392,7 @@ def steps_many(
     """
     keys = np.ascontiguousarray(keys, dtype=np.int64)
     stop = stop or StopFlag()
-    limit = _limit(max_depth)
+    limit = depth_limit(max_depth)
     if limit > NUMPY_RADIUS + NUMPY_LAYERS:
         return _steps_numba(keys, target, limit, workers, stop)
     steps = np.full(len(keys), STOPPED, dtype=np.int64)

@@ -26,6 +26,11 @@ R = TypeVar("R")
 DEPTH_CAP = 200
 
 
+def depth_limit(max_depth: int | None) -> int:
+    """The kernels' move limit: ``max_depth`` clamped to ``[0, DEPTH_CAP]`` (``None``: the cap)."""
+    return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
+
+
 @lru_cache(maxsize=16)
 def nearest_target_distance(target_key: int) -> tuple[np.ndarray, np.ndarray]:
     """``(white, black)``: for each square, the fewest knight jumps from it to a square

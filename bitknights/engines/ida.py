@@ -20,11 +20,11 @@ from ..board import Board
 from ..solution import Solution
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
 from .common import (
-    DEPTH_CAP,
     STOPPED,
     StopFlag,
     boards_from_blanks,
     default_workers,
+    depth_limit,
     nearest_target_distance,
     parallel_chunks,
     same_counts,
@@ -195,10 +195,6 @@ def _bounds(target: Board, use_pdb: bool) -> tuple:
     return np.int64(0), hw, hb, _DUMMY_TABLE, _DUMMY_TABLE, RANK_PART, BYTE_POPCOUNT
 
 
-def _limit(max_depth: int | None) -> int:
-    return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
-
-
 def solve(
     start: Board,
     target: Board,
@@ -217,7 +213,7 @@ def solve(
     if not same_counts(start, target):
         return Solution(start, target, None, engine="ida", max_depth=max_depth,
                         status="unreachable", seconds=time.perf_counter() - t0)  # fmt: skip
-    limit = _limit(max_depth)
+    limit = depth_limit(max_depth)
     path = np.empty(limit + 2, dtype=np.int64)
     nodes = 0
     if use_pdb is None and limit > PDB_FROM_DEPTH and cached_pattern_tables(target.key) is not None:
@@ -263,7 +259,7 @@ def steps_many(
     nodes = np.zeros(len(keys), dtype=np.int64)
     stop = stop or StopFlag()
     flag = stop.array
-    limit = _limit(max_depth)
+    limit = depth_limit(max_depth)
     if use_pdb is None:
         use_pdb = limit > PDB_FROM_DEPTH and cached_pattern_tables(target.key) is not None
     bounds = _bounds(target, use_pdb)

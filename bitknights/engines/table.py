@@ -14,7 +14,7 @@ import numpy as np
 from ..board import Board
 from ..solution import Solution
 from ..table import load_table
-from .common import DEPTH_CAP, boards_from_blanks, same_counts
+from .common import boards_from_blanks, depth_limit, same_counts
 
 NUMPY_BELOW = 50_000
 """Batches smaller than this are walked with numpy alone (about 10 µs a board, no numba
@@ -48,7 +48,7 @@ def solve(
             status="unreachable",
             seconds=time.perf_counter() - t0,
         )
-    steps, blanks, probes = table.walk(start, _limit(max_depth))
+    steps, blanks, probes = table.walk(start, depth_limit(max_depth))
     if steps == -2:
         return Solution(
             start,
@@ -86,10 +86,6 @@ def solve(
     )
 
 
-def _limit(max_depth: int | None) -> int:
-    return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
-
-
 def steps_many(
     keys: np.ndarray,
     target: Board,
@@ -106,15 +102,15 @@ def steps_many(
     if keys.shape[0] < NUMPY_BELOW:
         from ..table import npwalk, store
 
-        return npwalk.distances(store.load(target), keys, _limit(max_depth))
+        return npwalk.distances(store.load(target), keys, depth_limit(max_depth))
     table = load_table(target)
     if not workers:
-        return table.distances(keys, _limit(max_depth))
+        return table.distances(keys, depth_limit(max_depth))
     import numba
 
     saved = numba.get_num_threads()
     numba.set_num_threads(max(1, min(int(workers), numba.config.NUMBA_NUM_THREADS)))
     try:
-        return table.distances(keys, _limit(max_depth))
+        return table.distances(keys, depth_limit(max_depth))
     finally:
         numba.set_num_threads(saved)
