@@ -315,12 +315,13 @@ def _extend_solve(solve: argparse.ArgumentParser) -> None:
 def _with_table_options(inner: Handler) -> Handler:
     def run(args: argparse.Namespace, out: IO[str]) -> int:
         from .cli import UsageError
-        from .engines import table as engine
         from .table import store
 
         with store.using_cache_dir(args.cache_dir):
             if not args.count_solutions:
                 return inner(args, out)
+            from .engines import table as engine
+
             if args.format != "json":
                 raise UsageError("--count-solutions needs --format json")
             if args.engine not in ("auto", "table"):
