@@ -39,3 +39,39 @@ def test_closed_pipe_ends_quietly(tmp_path):
     err = p.stderr.read()
     assert p.wait(timeout=60) in (0, 141)  # quiet exit (141 = 128 + SIGPIPE)
     assert err == b""
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    big = tmp_path / "big.txt"
+    board = "10110\n01*11\n10111\n01001\n00000\n"
+    big.write_text(f"3000\n{board * 3000}")
+    args = [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", str(big)]
+    master, slave = pty.openpty()
+    fcntl.ioctl(
+        slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0)
+    )  # an 80-column terminal
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    out = p.stdout.read()
+    assert p.wait(timeout=120) == 0
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert out == b"7\n" * 3000
+    assert b"board" in seen and b"3000" in seen  # tqdm: "n/3000 ... board/s"
+    quiet = subprocess.run([*args, "--quiet"], capture_output=True, timeout=120)
+    piped = subprocess.run(args, capture_output=True, timeout=120)
+    assert quiet.stderr == piped.stderr == b""
