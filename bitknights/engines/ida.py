@@ -185,6 +185,11 @@ PDB_FROM_DEPTH = 20
 """Searches allowed deeper than this use the pattern databases from the start when they
 are at hand (in memory or in a valid cache file)."""
 
+PDB_FROM_BOARDS = 64
+"""Batches this large use the pattern databases whenever they are at hand, whatever the
+limit: loading them takes ~10 ms, and they cut the classic hard batch (limit 15) from
+0.8-1.2 s of search to 0.12-0.18 s."""
+
 
 def _bounds(target: Board, use_pdb: bool) -> tuple:
     """The kernel's bound arguments: (mode, hw, hb, pw, pb, part, pc)."""
@@ -250,8 +255,8 @@ def steps_many(
     """The distance of each board (packed keys, see :attr:`Board.key`) to ``target``, -1
     beyond ``max_depth`` or unreachable, searched on ``workers`` threads (default: every
     CPU).  If ``stop`` is raised the unfinished boards are left at -2.  ``use_pdb``: bound
-    every search with the pattern databases (default: when the limit exceeds
-    ``PDB_FROM_DEPTH`` and they are at hand)."""
+    every search with the pattern databases (default: when they are at hand and the limit
+    exceeds ``PDB_FROM_DEPTH`` or the batch has ``PDB_FROM_BOARDS`` boards)."""
     keys = np.ascontiguousarray(keys, dtype=np.int64)
     blacks = keys & FULL_MASK
     blanks = keys >> NUM_SQUARES
@@ -261,7 +266,8 @@ def steps_many(
     flag = stop.array
     limit = depth_limit(max_depth)
     if use_pdb is None:
-        use_pdb = limit > PDB_FROM_DEPTH and cached_pattern_tables(target.key) is not None
+        wanted = limit > PDB_FROM_DEPTH or len(keys) >= PDB_FROM_BOARDS
+        use_pdb = wanted and cached_pattern_tables(target.key) is not None
     bounds = _bounds(target, use_pdb)
     tblank, tcount = np.int64(target.blank), np.int64(target.counts[1])
 
