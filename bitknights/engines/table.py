@@ -49,7 +49,7 @@ def solve(
             seconds=time.perf_counter() - t0,
         )
     steps, blanks, probes = table.walk(start, depth_limit(max_depth))
-    if steps == -2:
+    if steps < 0:  # -2: farther than the limit; -1: cannot reach the target
         return Solution(
             start,
             target,
@@ -58,18 +58,7 @@ def solve(
             seconds=time.perf_counter() - t0,
             engine="table",
             max_depth=max_depth,
-            status="over_limit",
-        )
-    if steps < 0:
-        return Solution(
-            start,
-            target,
-            None,
-            nodes=probes,
-            seconds=time.perf_counter() - t0,
-            engine="table",
-            max_depth=max_depth,
-            status="unreachable",
+            status="over_limit" if steps == -2 else "unreachable",
         )
     extra = {"optimal_solutions": table.count_solutions(start)} if count_solutions else {}
     boards = boards_from_blanks(start, blanks)
