@@ -520,3 +520,18 @@ def test_module_functions(table_dir):
     assert sum(h.optimal for h in table.hints(b, **kw)) == 1
     assert table.distances([Board(b)], **kw).tolist() == [7]
     assert len(table.random_boards(12, 3, seed=1, **kw)) == 3
+
+
+def test_numpy_walk_matches_the_numba_walk(classic, table_dir):
+    from bitknights.table import npwalk
+
+    rng = np.random.default_rng(5)
+    cells = np.array(list("1" * 12 + "0" * 12 + "*"))
+    boards = [Board("".join(rng.permutation(cells))) for _ in range(3000)]
+    boards += [Board("11111/01111/00*11/00001/00001"), TARGET]  # 13 black: never; the target
+    keys = keys_of([b.compact for b in boards])
+    file = store.load(TARGET, table_dir)
+    for limit in (0, 15, 25, 39):
+        assert (npwalk.distances(file, keys, limit) == classic.distances(keys, limit)).all()
+    d = npwalk.distances(file, keys, 39)
+    assert d[-1] == 0 and d[-2] == -1 and (d[:-2] > 0).all()
