@@ -110,19 +110,26 @@ def iter_solve(
     target: Board | str = TARGET,
     timeout: float | None = None,
     workers: int = 0,
+    count_solutions: bool = False,
 ) -> Iterator[Solution]:
     """:func:`solve` for each board, lazily, results in input order.
 
     Boards are solved on ``workers`` threads (0: one per CPU; the kernels release the
     GIL).  With ``timeout`` each board gets at most that many seconds; a board that runs
-    out comes back with ``steps=None`` and ``status='timeout'``.
+    out comes back with ``steps=None`` and ``status='timeout'``.  ``count_solutions``
+    (table engine only) adds ``optimal_solutions`` to each solved result's ``extra``.
     """
     from .engines.common import default_workers, ordered_map
 
     max_depth = _check_depth(max_depth)
-    fn = get_engine(choose_engine(engine, max_depth, target))
     target = as_board(target)
-    options = {} if timeout is None else {"timeout": timeout}
+    name = choose_engine(engine, max_depth, target)
+    fn = get_engine(name)
+    if count_solutions and name != "table":
+        raise BitknightsError("counting optimal solutions needs the table engine")
+    options: dict[str, object] = {} if timeout is None else {"timeout": timeout}
+    if count_solutions:
+        options["count_solutions"] = True
     fn(target, target, 0)  # loads kernels and tables now, not inside the first board's time
 
     def one(b: Board | str) -> Solution:
@@ -139,9 +146,10 @@ def solve_many(
     target: Board | str = TARGET,
     timeout: float | None = None,
     workers: int = 0,
+    count_solutions: bool = False,
 ) -> list[Solution]:
     """:func:`iter_solve` as a list: one :class:`Solution` per board, in input order."""
     return list(
         iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
-                   timeout=timeout, workers=workers)
+                   timeout=timeout, workers=workers, count_solutions=count_solutions)
     )  # fmt: skip

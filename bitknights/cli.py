@@ -176,7 +176,8 @@ def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> No
     """One Solution per board (JSON Lines, paths or timeouts), in input order."""
     boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
     solutions = iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
-                           timeout=args.timeout, workers=args.workers)  # fmt: skip
+                           timeout=args.timeout, workers=args.workers,
+                           count_solutions=args.count_solutions)  # fmt: skip
     if args.format == "json":
         lines: Iterator[str] = json_lines(solutions, path=args.path)
     elif args.path:

@@ -318,19 +318,12 @@ def _with_table_options(inner: Handler) -> Handler:
         from .table import store
 
         with store.using_cache_dir(args.cache_dir):
-            if not args.count_solutions:
-                return inner(args, out)
-            from .engines import table as engine
-
-            if args.format != "json":
-                raise UsageError("--count-solutions needs --format json")
-            if args.engine not in ("auto", "table"):
-                raise UsageError("--count-solutions needs --engine table (or auto)")
-            args.engine = "table"  # which raises a clear error when there is no table
-            engine.count_solutions = True
-            try:
-                return inner(args, out)
-            finally:
-                engine.count_solutions = False
+            if args.count_solutions:
+                if args.format != "json":
+                    raise UsageError("--count-solutions needs --format json")
+                if args.engine not in ("auto", "table"):
+                    raise UsageError("--count-solutions needs --engine table (or auto)")
+                args.engine = "table"  # which raises a clear error when there is no table
+            return inner(args, out)
 
     return run

@@ -535,3 +535,16 @@ def test_numpy_walk_matches_the_numba_walk(classic, table_dir):
         assert (npwalk.distances(file, keys, limit) == classic.distances(keys, limit)).all()
     d = npwalk.distances(file, keys, 39)
     assert d[-1] == 0 and d[-2] == -1 and (d[:-2] > 0).all()
+
+
+def test_solve_many_counts_solutions(classic, table_dir):
+    boards = ["10110/01*11/10111/01001/00000", "01011/110*1/01110/01010/00100"]
+    with store.using_cache_dir(table_dir):
+        sols = bitknights.solve_many(boards, max_depth=None, count_solutions=True)
+        assert [s.engine for s in sols] == ["table", "table"]
+        assert [s.extra["optimal_solutions"] for s in sols] == [
+            classic.count_solutions(Board(b)) for b in boards
+        ]
+        assert all(s.extra["optimal_solutions"] >= 1 for s in sols)
+        with pytest.raises(ValueError, match="needs the table engine"):
+            bitknights.solve_many(boards, engine="ida", count_solutions=True)

@@ -21,10 +21,6 @@ NUMPY_BELOW = 50_000
 import); larger ones with the numba walk (about 0.7 s to import and load, then about a
 microsecond a board on two cores)."""
 
-# Set by the command line's ``solve --count-solutions``: add ``optimal_solutions`` to each
-# solved result's ``extra`` (and so to its JSON record).
-count_solutions = False
-
 
 def solve(
     start: Board,
@@ -32,10 +28,13 @@ def solve(
     max_depth: int | None = 15,
     *,
     timeout: float | None = None,
+    count_solutions: bool = False,
 ) -> Solution:
     """Solve ``start`` exactly from the distance table of ``target``: fewest moves if at
     most ``max_depth`` (``None``: no limit), one optimal path, probes made.  ``timeout``
-    is accepted for the engines' common signature; a table answer takes microseconds."""
+    is accepted for the engines' common signature; a table answer takes microseconds.
+    ``count_solutions`` adds ``optimal_solutions`` (distinct optimal move sequences) to a
+    solved result's ``extra``, and so to its JSON record."""
     t0 = time.perf_counter()
     table = load_table(target)
     if not same_counts(start, target):
