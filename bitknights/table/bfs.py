@@ -35,6 +35,7 @@ from .rank import (
     RANK_BYTE,
     comb_count,
     comb_unrank,
+    moved_black,
     next_comb,
     rank,
     state_count,
@@ -50,6 +51,19 @@ _GOSPER_GAP = 24
 # frontiers up to this size are kept as rank lists (no scan of the whole table)
 _LIST_MAX = 1 << 18
 _PULL_RATIO = 1.8
+
+
+@njit(cache=True, inline="always")
+def _seek(comb, at, i, k, binom):
+    """The black set of colex rank ``i``, from the set ``comb`` of rank ``at`` (``-1``:
+    none yet): by Gosper steps when ``i`` is at most ``_GOSPER_GAP`` ahead, else by
+    unranking.  Returns ``(comb, i)``."""
+    if at >= 0 and i - at <= _GOSPER_GAP:
+        while at < i:
+            comb = next_comb(comb)
+            at += 1
+        return comb, at
+    return comb_unrank(i, k, binom), i
 
 
 @njit(cache=True, parallel=True)
@@ -69,19 +83,11 @@ def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
         for i in range(lo, hi):
             if dist[base + i] != ud:
                 continue
-            if at >= 0 and i - at <= _GOSPER_GAP:
-                while at < i:
-                    comb = next_comb(comb)
-                    at += 1
-            else:
-                comb = comb_unrank(i, k, binom)
-                at = i
+            comb, at = _seek(comb, at, i, k, binom)
             black = unsqueeze(comb, blank)
             for j in range(cnt[blank]):
                 n = nbr[blank, j]
-                nb = black
-                if (black >> n) & 1:
-                    nb ^= (np.int64(1) << n) | (np.int64(1) << blank)
+                nb = moved_black(black, blank, n)
                 r = state_rank(nb, n, ncomb, rank_byte, popcount8)
                 if dist[r] == UNSEEN:
                     dist[r] = nd
@@ -101,9 +107,7 @@ def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount
         black = unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank)
         for j in range(cnt[blank]):
             n = nbr[blank, j]
-            nb = black
-            if (black >> n) & 1:
-                nb ^= (np.int64(1) << n) | (np.int64(1) << blank)
+            nb = moved_black(black, blank, n)
             nr = state_rank(nb, n, ncomb, rank_byte, popcount8)
             if dist[nr] == UNSEEN:
                 dist[nr] = nd
@@ -131,19 +135,11 @@ def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
         for i in range(lo, hi):
             if dist[base + i] != UNSEEN:
                 continue
-            if at >= 0 and i - at <= _GOSPER_GAP:
-                while at < i:
-                    comb = next_comb(comb)
-                    at += 1
-            else:
-                comb = comb_unrank(i, k, binom)
-                at = i
+            comb, at = _seek(comb, at, i, k, binom)
             black = unsqueeze(comb, blank)
             for j in range(cnt[blank]):
                 n = nbr[blank, j]
-                nb = black
-                if (black >> n) & 1:
-                    nb ^= (np.int64(1) << n) | (np.int64(1) << blank)
+                nb = moved_black(black, blank, n)
                 if dist[state_rank(nb, n, ncomb, rank_byte, popcount8)] == ud:
                     dist[base + i] = nd
                     found += 1

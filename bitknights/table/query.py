@@ -23,6 +23,7 @@ from .rank import (
     POPCOUNT8,
     RANK_BYTE,
     comb_count,
+    moved_black,
     state_rank,
     state_unrank,
 )
@@ -210,9 +211,7 @@ def _nearer_edges(payload, ranks, want_value, k, ncomb, nbr, cnt, binom, rank_by
         black, blank = state_unrank(ranks[i], k, ncomb, binom)
         for j in range(cnt[blank]):
             n = nbr[blank, j]
-            nb = black
-            if (black >> n) & 1:
-                nb ^= (np.int64(1) << n) | (np.int64(1) << blank)
+            nb = moved_black(black, blank, n)
             r = state_rank(nb, n, ncomb, rank_byte, popcount8)
             if _value(payload, r) == want_value:
                 src[m] = i

@@ -46,6 +46,14 @@ def unsqueeze(comb, blank):
 
 
 @njit(cache=True, inline="always")
+def moved_black(black, blank, n):
+    """The black mask after the knight on ``n`` jumps into the blank on ``blank``."""
+    if (black >> n) & 1:
+        return black ^ ((np.int64(1) << n) | (np.int64(1) << blank))
+    return black
+
+
+@njit(cache=True, inline="always")
 def comb_rank(comb, rank_byte, popcount8):
     """Colex rank of a 24-bit mask (``comb < 2**24``)."""
     b0 = comb & 255
