@@ -1,5 +1,5 @@
-"""Profile the IDA* engine: compile vs cached-load vs run time, cache hits, nodes per
-iteration, and how close the heuristic bound is to the true distance.
+"""Profile the IDA* engine: compile vs cached-load vs ahead-of-time run time, cache hits,
+nodes per iteration, and how close the heuristic bound is to the true distance.
 
     python scripts/profile.py                       # all sections, classic sample
     python scripts/profile.py --batch bench-out/hard.txt --section heuristic
@@ -24,36 +24,45 @@ from bitknights import SAMPLE, TARGET, Board, read_batch, solve
 
 _PROBE = textwrap.dedent(
     """
-    import json, time
+    import json, sys, time
     t0 = time.perf_counter()
-    import numba
     from bitknights import TARGET, read_batch
     from bitknights.engines import ida
     import numpy as np
     t1 = time.perf_counter()
     keys = np.array([b.key for b in read_batch(open({batch!r}).read())], dtype=np.int64)
     t2 = time.perf_counter()
-    ida.steps_many(keys[:1], TARGET, 15, workers=1)
+    ida.steps_many(keys[:1], TARGET, 15, workers=1, use_pdb=False)
     t3 = time.perf_counter()
-    ida.steps_many(keys, TARGET, 15, workers=1)
+    ida.steps_many(keys, TARGET, 15, workers=1, use_pdb=False)
     t4 = time.perf_counter()
+    jit = ida.backend() == "jit"
+    stats = ida._kernels().ida_many.stats if jit else None
     print(json.dumps({{"import_s": t1 - t0, "first_call_s": t3 - t2, "batch_s": t4 - t3,
-                      "cache_hits": sum(ida._ida_many.stats.cache_hits.values()),
-                      "cache_misses": sum(ida._ida_many.stats.cache_misses.values())}}))
+                      "backend": ida.backend(), "numba_imported": "numba" in sys.modules,
+                      "cache_hits": sum(stats.cache_hits.values()) if jit else 0,
+                      "cache_misses": sum(stats.cache_misses.values()) if jit else 0}}))
     """
 )
 
 
 def compile_section(batch: Path) -> None:
-    """A fresh cache directory: the first process compiles, the second loads."""
+    """JIT with a fresh numba cache directory (the first process compiles, the second
+    loads), then the ahead-of-time extension if it is installed and current.  One thread,
+    nearest-square bound."""
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        for label in ("empty cache (compile)", "warm cache (load)"):
+        jit = {**os.environ, "NUMBA_CACHE_DIR": cache, "BITKNIGHTS_NATIVE": "0"}
+        runs = [("JIT, empty cache", jit), ("JIT, warm cache", jit), ("ahead of time", None)]
+        for label, env in runs:
             out = subprocess.run([sys.executable, "-c", _PROBE.format(batch=str(batch))],
                                  env=env, capture_output=True, text=True, check=True)  # fmt: skip
             r = json.loads(out.stdout)
-            print(f"{label:<24} import numba+bitknights {r['import_s']:.3f} s, "
+            if env is None and r["backend"] != "native":
+                print(f"{label:<17} not installed (python -m bitknights.engines.native builds it)")
+                continue
+            print(f"{label:<17} import bitknights {r['import_s']:.3f} s, "
                   f"first call {r['first_call_s']:.3f} s, batch run {r['batch_s']:.3f} s, "
+                  f"numba imported: {r['numba_imported']}, "
                   f"cache hits {r['cache_hits']}, misses {r['cache_misses']}")  # fmt: skip
 
 

@@ -22,7 +22,8 @@ def test_import_compiles_nothing():
 
 
 def test_second_process_loads_kernels_from_cache(tmp_path):
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "NUMBA_DEBUG_CACHE": "1"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "NUMBA_DEBUG_CACHE": "1",
+           "BITKNIGHTS_NATIVE": "0"}  # fmt: skip
     args = [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", "--workers", "1"]
     first = subprocess.run(args, input=f"1\n{B1}", capture_output=True, text=True, env=env)
     second = subprocess.run(args, input=f"1\n{B1}", capture_output=True, text=True, env=env)

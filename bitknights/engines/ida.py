@@ -11,10 +11,12 @@ never tried.
 
 from __future__ import annotations
 
+import importlib
 import time
+from functools import lru_cache
+from types import ModuleType
 
 import numpy as np
-from numba import njit
 
 from ..board import Board
 from ..solution import Solution
@@ -29,132 +31,23 @@ from .common import (
     parallel_chunks,
     same_counts,
 )
-from .pdb import BYTE_POPCOUNT, RANK_PART, cached_pattern_tables, mask_rank, pattern_tables
+from .pdb import BYTE_POPCOUNT, RANK_PART, cached_pattern_tables, pattern_tables
 
 _COLOR = np.array([square_color(sq) for sq in range(NUM_SQUARES)], dtype=np.int64)
-_POLL = 1 << 16  # nodes between looks at the stop flag
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _part(mask, mode, near, table, part, pc):
-    """One colour's share of the bound: the pattern database entry of its mask
-    (``mode`` 1), or the sum of its knights' nearest-square distances (``mode`` 0)."""
-    if mode == 1:
-        return np.int64(table[mask_rank(mask, part, pc)])
-    h = 0
-    for sq in range(NUM_SQUARES):
-        if (mask >> sq) & 1:
-            h += near[sq]
-    return h
+@lru_cache(maxsize=1)
+def _kernels() -> ModuleType:
+    """The compiled-ahead kernels when installed and current (no numba import), else the
+    JIT ones (:mod:`._ida_kernels`)."""
+    from .native import load
+
+    return load() or importlib.import_module(f"{__package__}._ida_kernels")
 
 
-@njit(cache=True, nogil=True)
-def _ida_kernel(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, pb, part, pc,
-                budget, path, stop):  # fmt: skip
-    """Fewest moves from (black, blank) to the target: ``-1`` when more than
-    ``max_depth``, ``STOPPED`` (-2) when ``stop[0]`` was raised, -3 past ``budget``
-    nodes; and the nodes expanded.
-    The bound is the nearest-square sum (``hw``/``hb``, ``mode`` 0) or the pattern
-    databases (``pw``/``pb``, ``mode`` 1).  On success ``path[0..steps]`` holds the
-    blank's squares along one optimal path."""
-    white = ((1 << NUM_SQUARES) - 1) & ~black & ~(1 << blank)
-    h_w = _part(white, mode, hw, pw, part, pc)
-    h_b = _part(black, mode, hb, pb, part, pc)
-    if h_w + h_b == 0:
-        path[0] = blank
-        return 0, 1
-    tcol = color[tblank]
-    h = h_w + h_b
-    bound = h + ((h ^ color[blank] ^ tcol) & 1)
-    sblank = np.empty(max_depth + 2, np.int64)
-    sblack = np.empty(max_depth + 2, np.int64)
-    swhite = np.empty(max_depth + 2, np.int64)
-    shw = np.empty(max_depth + 2, np.int64)
-    shb = np.empty(max_depth + 2, np.int64)
-    si = np.empty(max_depth + 2, np.int64)
-    nodes = 0
-    poll = _POLL
-    while bound <= max_depth:
-        next_bound = 1 << 30
-        sp = 0
-        sblank[0] = blank
-        sblack[0] = black
-        swhite[0] = white
-        shw[0] = h_w
-        shb[0] = h_b
-        si[0] = 0
-        nodes += 1
-        while sp >= 0:
-            b = sblank[sp]
-            i = si[sp]
-            if i >= cnt[b]:
-                sp -= 1
-                continue
-            si[sp] = i + 1
-            n = nbr[b, i]
-            if sp > 0 and n == sblank[sp - 1]:
-                continue
-            bl = sblack[sp]
-            wh = swhite[sp]
-            nw = shw[sp]
-            nb = shb[sp]
-            moved = (1 << n) | (1 << b)
-            if (bl >> n) & 1:
-                bl ^= moved
-                nb = np.int64(pb[mask_rank(bl, part, pc)]) if mode == 1 else nb - hb[n] + hb[b]
-            else:
-                wh ^= moved
-                nw = np.int64(pw[mask_rank(wh, part, pc)]) if mode == 1 else nw - hw[n] + hw[b]
-            nh = nw + nb
-            # the remaining distance has the parity of the blank's colour change
-            f = sp + 1 + nh + ((nh ^ color[n] ^ tcol) & 1)
-            if f > bound:
-                if f < next_bound:
-                    next_bound = f
-                continue
-            sp += 1
-            sblank[sp] = n
-            sblack[sp] = bl
-            swhite[sp] = wh
-            shw[sp] = nw
-            shb[sp] = nb
-            si[sp] = 0
-            nodes += 1
-            if nh == 0:
-                for k in range(sp + 1):
-                    path[k] = sblank[k]
-                return sp, nodes
-            if nodes >= poll:
-                poll = nodes + _POLL
-                if stop[0] != 0:
-                    return -2, nodes
-                if nodes > budget:
-                    return -3, nodes
-        bound = next_bound
-    return -1, nodes
-
-
-@njit(cache=True, nogil=True)
-def _ida_many(blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, color, mode, hw, hb,
-              pw, pb, part, pc, steps, nodes, stop):  # fmt: skip
-    """``_ida_kernel`` for each board; boards whose black count differs get -1 at once."""
-    path = np.empty(max_depth + 2, np.int64)
-    for i in range(len(blacks)):
-        x = blacks[i]
-        c = 0
-        while x:
-            x &= x - 1
-            c += 1
-        if c != tblack_count:
-            steps[i] = -1
-            nodes[i] = 0
-            continue
-        steps[i], nodes[i] = _ida_kernel(
-            blacks[i], blanks[i], tblank, max_depth, nbr, cnt, color,
-            mode, hw, hb, pw, pb, part, pc, NO_BUDGET, path, stop,
-        )  # fmt: skip
-        if steps[i] == -2:
-            return
+def backend() -> str:
+    """``'native'`` when IDA* runs the ahead-of-time compiled kernels, else ``'jit'``."""
+    return "jit" if _kernels().__name__.endswith("._ida_kernels") else "native"
 
 
 def heuristic(board: Board, target: Board) -> int:
@@ -226,7 +119,7 @@ def solve(
     with StopFlag().arm(timeout) as stop:
         for pdb in (False, True) if use_pdb is None else (use_pdb,):
             budget = NO_BUDGET if pdb or use_pdb is not None else np.int64(PDB_AFTER_NODES)
-            steps, more = _ida_kernel(
+            steps, more = _kernels().ida_one(
                 np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
                 np.int64(limit), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, _COLOR, *_bounds(target, pdb),
                 budget, path, stop.array,
@@ -271,9 +164,11 @@ def steps_many(
     bounds = _bounds(target, use_pdb)
     tblank, tcount = np.int64(target.blank), np.int64(target.counts[1])
 
+    kernel = _kernels().ida_many
+
     def run(lo: int, hi: int) -> None:
         if flag[0] == 0:
-            _ida_many(blacks[lo:hi], blanks[lo:hi], tblank, tcount, limit, KNIGHT_NEIGHBORS,
+            kernel(blacks[lo:hi], blanks[lo:hi], tblank, tcount, limit, KNIGHT_NEIGHBORS,
                       KNIGHT_COUNTS, _COLOR, *bounds, steps[lo:hi], nodes[lo:hi], flag)  # fmt: skip
 
     parallel_chunks(run, len(keys), workers or default_workers(), stop=stop)
