@@ -42,7 +42,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "table",
         help="build or inspect the exhaustive distance table",
         description="The exhaustive distance table: every board's exact distance to a "
-        "target, 2 bits per board (about 17 MB) in the user cache directory.",
+        "target, one byte per board (about 68 MB) in the user cache directory.",
     )
     tsub = t.add_subparsers(dest="table_command", metavar="ACTION")
     tsub.required = True

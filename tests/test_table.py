@@ -126,41 +126,40 @@ def test_small_target_against_naive(tmp_path, small_ball):
     assert sorted(b.compact for b in got) == sorted(far)
 
 
-def test_expand_matches_walks(tmp_path, small_ball):
+def test_contradictions_in_the_table_are_reported(tmp_path, small_ball):
+    """A path that finds no nearer neighbour, or reaches 0 off the target, is an error."""
     from dataclasses import replace
 
     from bitknights.table.query import DistanceTable
+    from bitknights.table.rank import rank
 
     t = build(SMALL, cache_dir=tmp_path, quiet=True)
     keys = keys_of(list(small_ball))
-    walked = t.distances(keys)
-    limited = t.distances(keys, limit=5)
-    expanded = DistanceTable(t.file)
-    exact = expanded.expand()
-    assert exact.dtype == np.uint8 and exact.shape == (t.state_count,)
-    assert expanded.distances(keys).tolist() == walked.tolist() == list(small_ball.values())
-    assert expanded.distances(keys, limit=5).tolist() == limited.tolist()
-    assert set(limited.tolist()) <= {-1, 0, 1, 2, 3, 4, 5}
-    payload = t.file.payload.copy()
-    payload[len(payload) // 2] ^= 0b01
-    with pytest.raises(BitknightsError, match="disagrees"):
-        DistanceTable(replace(t.file, payload=payload)).expand()
+    assert t.distances(keys, limit=5).tolist() == [d if d <= 5 else -1 for d in small_ball.values()]
+    one = next(Board(b) for b, d in small_ball.items() if d == 1)
+    two = next(Board(b) for b, d in small_ball.items() if d == 2)
+    for board, value in ((SMALL, 7), (two, 0)):
+        payload = bytearray(t.file.data)
+        payload[rank(board.black, board.blank)] = value
+        broken = DistanceTable(replace(t.file, data=memoryview(bytes(payload))))
+        with pytest.raises(BitknightsError, match="inconsistent"):
+            broken.path(one if value == 7 else two)
 
 
 @pytest.mark.slow
-def test_big_batches_expand_the_classic_table(classic, monkeypatch):
-    from bitknights.table import query
+def test_whole_table_layers_and_lookups_agree(classic):
+    """Every payload byte is a distance the header's layer counts account for, and the
+    numpy lookup equals the numba one on random boards."""
+    from bitknights.table import nplookup
     from bitknights.table.rank import unrank_many
 
+    assert np.bincount(classic.file.payload).tolist() == classic.layers
     rng = np.random.default_rng(12)
     blacks, blanks = unrank_many(rng.integers(0, STATES, size=200_000, dtype=np.int64), 12)
     keys = blacks | blanks << 25
-    walked = classic.distances(keys)
-    fresh = query.DistanceTable(classic.file)
-    monkeypatch.setattr(query, "EXPAND_AT", 1000)
-    assert (fresh.distances(keys) == walked).all()
-    assert fresh._exact is not None
-    assert np.bincount(fresh._exact).tolist() == classic.layers
+    for limit in (15, 39):
+        want = classic.distances(keys, limit)
+        assert (nplookup.distances(classic.file, keys, limit) == want).all()
 
 
 # -- single-board queries ---------------------------------------------------------------
@@ -376,7 +375,8 @@ def test_file_format(classic, table_dir):
     fields = store.read_header(path, TARGET)
     assert fields["layers"] == tuple(classic.layers)
     header = len(raw) - fields["payload_size"]
-    assert fields["payload_size"] == (STATES + 3) // 4  # 2 bits per board
+    assert fields["payload_size"] == STATES  # one byte per board
+    assert struct.unpack_from("<I", raw, 8)[0] == store.FORMAT_VERSION == 3
     assert header < 512
     assert [p.name for p in table_dir.iterdir()] == [path.name]  # no temp files left
 
@@ -522,8 +522,8 @@ def test_module_functions(table_dir):
     assert len(table.random_boards(12, 3, seed=1, **kw)) == 3
 
 
-def test_numpy_walk_matches_the_numba_walk(classic, table_dir):
-    from bitknights.table import npwalk
+def test_numpy_lookup_matches_the_numba_lookup(classic, table_dir):
+    from bitknights.table import nplookup
 
     rng = np.random.default_rng(5)
     cells = np.array(list("1" * 12 + "0" * 12 + "*"))
@@ -532,8 +532,8 @@ def test_numpy_walk_matches_the_numba_walk(classic, table_dir):
     keys = keys_of([b.compact for b in boards])
     file = store.load(TARGET, table_dir)
     for limit in (0, 15, 25, 39):
-        assert (npwalk.distances(file, keys, limit) == classic.distances(keys, limit)).all()
-    d = npwalk.distances(file, keys, 39)
+        assert (nplookup.distances(file, keys, limit) == classic.distances(keys, limit)).all()
+    d = nplookup.distances(file, keys, 39)
     assert d[-1] == 0 and d[-2] == -1 and (d[:-2] > 0).all()
 
 

@@ -16,11 +16,6 @@ from ..solution import Solution
 from ..table import load_table
 from .common import boards_from_blanks, depth_limit, same_counts
 
-NUMPY_BELOW = 50_000
-"""Batches smaller than this are walked with numpy alone (about 10 µs a board, no numba
-import); larger ones with the numba walk (about 0.7 s to import and load, then about a
-microsecond a board on two cores)."""
-
 
 def solve(
     start: Board,
@@ -83,22 +78,9 @@ def steps_many(
     stop: object = None,
 ) -> np.ndarray:
     """The distance of each board (packed keys, see :attr:`Board.key`) to ``target``, -1
-    beyond ``max_depth`` or unreachable: small batches with numpy alone, large ones on
-    ``workers`` numba threads (default: all).
-    ``stop`` is accepted for the engines' common signature (lookups do not stop)."""
+    beyond ``max_depth`` or unreachable: one table read a board, with numpy alone.
+    ``workers`` and ``stop`` are accepted for the engines' common signature."""
+    from ..table import nplookup, store
+
     keys = np.ascontiguousarray(keys, dtype=np.int64)
-    if keys.shape[0] < NUMPY_BELOW:
-        from ..table import npwalk, store
-
-        return npwalk.distances(store.load(target), keys, depth_limit(max_depth))
-    table = load_table(target)
-    if not workers:
-        return table.distances(keys, depth_limit(max_depth))
-    import numba
-
-    saved = numba.get_num_threads()
-    numba.set_num_threads(max(1, min(int(workers), numba.config.NUMBA_NUM_THREADS)))
-    try:
-        return table.distances(keys, depth_limit(max_depth))
-    finally:
-        numba.set_num_threads(saved)
+    return nplookup.distances(store.load(target), keys, depth_limit(max_depth))

@@ -4,7 +4,7 @@ There are only ``25 * C(24, 12) = 67,603,900`` boards with 12 knights of each co
 one breadth-first search from the target (a few seconds, :func:`build`) answers every
 question exactly: a board's distance, an optimal path, how many optimal move sequences
 there are, which moves are optimal, how many boards lie at each distance, random boards at
-a chosen distance.  The table is stored at 2 bits per board (about 17 MB) in the user
+a chosen distance.  The table is stored at one byte per board (about 68 MB) in the user
 cache directory; see :mod:`bitknights.table.store` for the file format and where it lives.
 
 Every function here takes the ``target`` (default: the classic one) and a ``cache_dir``

@@ -149,21 +149,6 @@ def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
 
 
 @njit(cache=True, parallel=True)
-def _pack(dist, out):
-    """``out``: four boards a byte, 2 bits each: distance mod 3, or 3 for unseen."""
-    n = dist.shape[0]
-    for i in prange(out.shape[0]):
-        byte = 0
-        for j in range(4):
-            r = 4 * i + j
-            if r < n:
-                d = dist[r]
-                v = 3 if d == UNSEEN else d % 3
-                byte |= v << (2 * j)
-        out[i] = byte
-
-
-@njit(cache=True, parallel=True)
 def _count(dist, value, blanks, ncomb):
     """How many boards whose blank is in ``blanks`` have ``dist == value``."""
     nblocks = (ncomb + BLOCK - 1) // BLOCK
@@ -269,13 +254,6 @@ def bfs_distances(
     return dist, layers
 
 
-def pack(dist: np.ndarray) -> np.ndarray:
-    """The 2-bit payload of exact distances ``dist`` (see :mod:`bitknights.table.store`)."""
-    out = np.empty((dist.shape[0] + 3) // 4, dtype=np.uint8)
-    _pack(dist, out)
-    return out
-
-
 def build_table(
     target: Board, cache_dir: str | os.PathLike[str] | None = None, *, quiet: bool | None = None
 ) -> TableFile:
@@ -286,10 +264,9 @@ def build_table(
     is not a terminal).
     """
     dist, layers = bfs_distances(target, quiet=quiet)
-    payload = pack(dist)
     unreachable = int(dist.shape[0] - sum(layers))
     example = int(np.argmax(dist == len(layers) - 1))
-    del dist
     path = store.table_path(target, cache_dir)
-    store.write(path, target, payload, layers, unreachable, example)
+    store.write(path, target, dist, layers, unreachable, example)
+    del dist
     return store.load(target, cache_dir)

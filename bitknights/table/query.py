@@ -1,10 +1,9 @@
 """Exact answers from a loaded distance table (see :mod:`bitknights.table.store`).
 
-The table holds each board's distance mod 3.  A board's neighbours are one move nearer or
-one move farther (the blank changes square colour on every move), and those two differ
-mod 3, so the neighbour whose value is ``(value - 1) mod 3`` is exactly a nearer one.
-Walking to such a neighbour until the target gives the exact distance and an optimal
-path; every probe is one table read (``nodes`` in a :class:`~bitknights.Solution`).
+The table holds each board's exact distance, so a distance is one read and an optimal
+path steps, move by move, to any neighbour one nearer; every read is a probe (``nodes``
+in a :class:`~bitknights.Solution`).  A path that finds no nearer neighbour, or reaches 0
+anywhere but the target, means the table contradicts itself, which is reported.
 """
 
 from __future__ import annotations
@@ -15,9 +14,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..board import Board, Move
-from ..engines.common import nearest_target_distance
 from ..errors import BitknightsError
-from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
+from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
 from .rank import (
     BINOM,
     POPCOUNT8,
@@ -27,77 +25,47 @@ from .rank import (
     state_rank,
     state_unrank,
 )
-from .store import TableFile
+from .store import UNREACHABLE, TableFile
 
 KEY_SHIFT = NUM_SQUARES
 # walk results that are not distances
 _UNREACHABLE = -1
 _OVER = -2
 _BROKEN = -3
-# batches of at least this many boards expand the table in memory first (a search of a few
-# seconds, then one probe a board instead of a walk of about 30)
-EXPAND_AT = 8_000_000
 # path counts at or above this switch to Python ints (8 of them must not overflow int64)
 _INT64_SAFE = (1 << 63) // 8
 
 
-@njit(cache=True, inline="always")
-def _value(payload, r):
-    return (payload[r >> 2] >> ((r & 3) << 1)) & 3
-
-
 @njit(cache=True, nogil=True)
-def _walk(
-    payload, black, blank, tblack, tblank, cap, ncomb, nbr, cnt, rank_byte, popcount8, h, path
-):
-    """Steps from (black, blank) to the target along nearer neighbours, and the probes
-    made.  ``path[0..steps]`` gets the blank's squares when ``path`` is long enough.
-    Steps is ``-1`` when the board cannot reach the target, ``-2`` when it is more than
-    ``cap`` moves away, ``-3`` when the table contradicts itself.
-
-    ``h[colour, sq]`` is the knight-jump distance from ``sq`` to the nearest square the
-    target gives that colour (0 white, 1 black): moves whose knight gets nearer its
-    colour's squares are probed first, then those that keep the distance, then the rest,
-    which halves the probes per step on random boards (measured 2.7 -> 1.3).
-    """
+def _walk(payload, black, blank, tblack, tblank, cap, ncomb, nbr, cnt, rank_byte, popcount8, path):
+    """Steps from (black, blank) to the target, and the probes made; ``path[0..steps]``
+    gets the blank's squares along one optimal path.  Steps is ``-1`` when the board
+    cannot reach the target, ``-2`` when it is more than ``cap`` moves away, ``-3`` when
+    the table contradicts itself."""
     probes = 1
-    v = _value(payload, state_rank(black, blank, ncomb, rank_byte, popcount8))
-    if v == 3:
+    d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
+    if d == UNREACHABLE:
         return _UNREACHABLE, probes
-    record = path.shape[0] > 1
-    if record:
-        path[0] = blank
-    steps = 0
-    while black != tblack or blank != tblank:
-        if steps >= cap:
-            return _OVER, probes
-        want = (v + 2) % 3
+    if d > cap:
+        return _OVER, probes
+    path[0] = blank
+    for step in range(1, d + 1):
         moved = False
-        for sign in range(-1, 2):
-            for j in range(cnt[blank]):
-                n = nbr[blank, j]
-                colour = (black >> n) & 1
-                gain = h[colour, blank] - h[colour, n]
-                if (gain > 0) - (gain < 0) != sign:
-                    continue
-                nb = black
-                if colour:
-                    nb ^= (np.int64(1) << n) | (np.int64(1) << blank)
-                probes += 1
-                if _value(payload, state_rank(nb, n, ncomb, rank_byte, popcount8)) == want:
-                    black = nb
-                    blank = n
-                    v = want
-                    moved = True
-                    break
-            if moved:
+        for j in range(cnt[blank]):
+            n = nbr[blank, j]
+            nb = moved_black(black, blank, n)
+            probes += 1
+            if payload[state_rank(nb, n, ncomb, rank_byte, popcount8)] == d - step:
+                black = nb
+                blank = n
+                moved = True
                 break
         if not moved:
             return _BROKEN, probes
-        steps += 1
-        if record:
-            path[steps] = blank
-    return steps, probes
+        path[step] = blank
+    if black != tblack or blank != tblank:
+        return _BROKEN, probes
+    return d, probes
 
 
 @njit(cache=True, inline="always")
@@ -116,94 +84,22 @@ def _key_state(key, k):
 
 
 @njit(cache=True, parallel=True)
-def _distances(
-    payload, keys, k, tblack, tblank, cap, ncomb, nbr, cnt, rank_byte, popcount8, h, out
-):
+def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
     """``out[i]``: the distance of board ``keys[i]`` (``black | blank << 25``), ``-1``
-    when it has another number of black knights or cannot reach the target, ``-2``
-    beyond ``cap``, ``-3`` if the table contradicts itself."""
-    nopath = np.empty(1, dtype=np.int64)
+    when it has another number of black knights, cannot reach the target or is more
+    than ``cap`` moves away."""
     for i in prange(keys.shape[0]):
         black, blank, ok = _key_state(keys[i], k)
-        if not ok:
-            out[i] = _UNREACHABLE
-        else:
-            out[i] = _walk(
-                payload,
-                black,
-                blank,
-                tblack,
-                tblank,
-                cap,
-                ncomb,
-                nbr,
-                cnt,
-                rank_byte,
-                popcount8,
-                h,
-                nopath,
-            )[0]
-
-
-@njit(cache=True, parallel=True)
-def _exact_distances(exact, keys, k, cap, ncomb, rank_byte, popcount8, out):
-    """:func:`_distances` from an array of exact distances (``uint8``, 255 unreachable)."""
-    for i in prange(keys.shape[0]):
-        black, blank, ok = _key_state(keys[i], k)
-        d = np.int64(255)
+        d = np.int64(UNREACHABLE)
         if ok:
-            d = np.int64(exact[state_rank(black, blank, ncomb, rank_byte, popcount8)])
-        out[i] = _UNREACHABLE if d == 255 else (_OVER if d > cap else d)
-
-
-@njit(cache=True, parallel=True)
-def _rank_distances(
-    payload,
-    ranks,
-    k,
-    want_value,
-    tblack,
-    tblank,
-    cap,
-    ncomb,
-    nbr,
-    cnt,
-    binom,
-    rank_byte,
-    popcount8,
-    h,
-    out,
-):
-    """``out[i]``: the distance of the board of rank ``ranks[i]`` when its table value is
-    ``want_value`` (else ``-1``, no walk)."""
-    nopath = np.empty(1, dtype=np.int64)
-    for i in prange(ranks.shape[0]):
-        r = ranks[i]
-        if _value(payload, r) != want_value:
-            out[i] = _UNREACHABLE
-        else:
-            black, blank = state_unrank(r, k, ncomb, binom)
-            out[i] = _walk(
-                payload,
-                black,
-                blank,
-                tblack,
-                tblank,
-                cap,
-                ncomb,
-                nbr,
-                cnt,
-                rank_byte,
-                popcount8,
-                h,
-                nopath,
-            )[0]
+            d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
+        out[i] = _UNREACHABLE if d == UNREACHABLE or d > cap else d
 
 
 @njit(cache=True)
-def _nearer_edges(payload, ranks, want_value, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
-    """For boards ``ranks`` (all one distance d > 0), every neighbour at d - 1, whose
-    table value is ``want_value``: ``(index into ranks, neighbour's rank)`` pairs."""
+def _nearer_edges(payload, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
+    """For boards ``ranks`` (all at distance ``want + 1``), every neighbour at ``want``:
+    ``(index into ranks, neighbour's rank)`` pairs."""
     src = np.empty(ranks.shape[0] * 8, dtype=np.int64)
     dst = np.empty(ranks.shape[0] * 8, dtype=np.int64)
     m = 0
@@ -213,7 +109,7 @@ def _nearer_edges(payload, ranks, want_value, k, ncomb, nbr, cnt, binom, rank_by
             n = nbr[blank, j]
             nb = moved_black(black, blank, n)
             r = state_rank(nb, n, ncomb, rank_byte, popcount8)
-            if _value(payload, r) == want_value:
+            if payload[r] == want:
                 src[m] = i
                 dst[m] = r
                 m += 1
@@ -244,10 +140,8 @@ class DistanceTable:
         self._ncomb = comb_count(file.black_count)
         self._payload = file.payload
         self._consts = (KNIGHT_NEIGHBORS, KNIGHT_COUNTS)
-        self._h = np.stack(nearest_target_distance(self.target.key))
         self._tb = np.int64(self.target.black)
         self._tbl = np.int64(self.target.blank)
-        self._exact: np.ndarray | None = None
 
     # -- header facts -----------------------------------------------------------------
 
@@ -281,7 +175,8 @@ class DistanceTable:
     def walk(self, board: Board, cap: int | None = None) -> tuple[int, list[int], int]:
         """``(steps, blank squares along one optimal path, probes)``.  ``steps`` is the
         exact distance, or ``-1`` when the board cannot reach the target, ``-2`` when it is
-        more than ``cap`` moves away (the path is then empty)."""
+        more than ``cap`` moves away (the path is then empty).  Raises
+        :class:`BitknightsError` if the table contradicts itself on the way."""
         if not self._reaches(board):
             return _UNREACHABLE, [], 0
         limit = self.max_distance if cap is None else min(int(cap), self.max_distance)
@@ -297,7 +192,6 @@ class DistanceTable:
             *self._consts,
             RANK_BYTE,
             POPCOUNT8,
-            self._h,
             path,
         )
         steps = int(steps)
@@ -359,7 +253,7 @@ class DistanceTable:
             src, dst = _nearer_edges(
                 self._payload,
                 ranks,
-                np.int64((step - 1) % 3),
+                np.int64(step - 1),
                 np.int64(self.black_count),
                 np.int64(self._ncomb),
                 *self._consts,
@@ -382,67 +276,24 @@ class DistanceTable:
         """Exact distances of many boards, given as :class:`Board` objects or as an
         ``int64`` array of keys (``Board.key``): an ``int64`` array, ``-1`` where a board
         cannot reach the target or (with ``limit``) is more than ``limit`` moves away.
-        Runs on every numba thread.
-
-        Each board is walked to the target (about 1.3 probes per move).  From
-        :data:`EXPAND_AT` boards on, the table is first expanded in memory
-        (:meth:`expand`), after which a board costs one probe."""
+        One probe a board, on every numba thread."""
         if isinstance(boards, np.ndarray):
             keys = np.ascontiguousarray(boards, dtype=np.int64)
         else:
             keys = np.array([b.key for b in boards], dtype=np.int64)
         cap = self.max_distance if limit is None else max(0, min(int(limit), self.max_distance))
         out = np.empty(keys.shape[0], dtype=np.int64)
-        if self._exact is None and keys.shape[0] >= EXPAND_AT:
-            self.expand()
-        if self._exact is not None:
-            _exact_distances(
-                self._exact,
-                keys,
-                np.int64(self.black_count),
-                np.int64(cap),
-                np.int64(self._ncomb),
-                RANK_BYTE,
-                POPCOUNT8,
-                out,
-            )
-            out[out < 0] = -1
-            return out
         _distances(
             self._payload,
             keys,
             np.int64(self.black_count),
-            self._tb,
-            self._tbl,
             np.int64(cap),
             np.int64(self._ncomb),
-            *self._consts,
             RANK_BYTE,
             POPCOUNT8,
-            self._h,
             out,
         )
-        if (out == _BROKEN).any():
-            self._check(_BROKEN)
-        out[out < 0] = -1
         return out
-
-    def expand(self) -> np.ndarray:
-        """Every board's exact distance (``uint8`` by rank, 255 for unreachable), kept for
-        this table's lifetime (68 MB for 12 black knights): one breadth-first search (about
-        5 seconds), checked against the file's values mod 3."""
-        if self._exact is None:
-            from .bfs import bfs_distances, pack
-
-            dist, layers = bfs_distances(self.target)
-            if tuple(layers) != self.file.layers or not np.array_equal(pack(dist), self._payload):
-                raise BitknightsError(
-                    f"distance table {self.file.path} disagrees with a fresh search; "
-                    "run `bitknights table build` to rebuild it"
-                )
-            dist.setflags(write=False)
-            self._exact = dist
-        return self._exact
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
@@ -469,14 +320,7 @@ class DistanceTable:
         if size / total >= 1e-3 and count <= size // 2:
             ranks = self._sample_by_rejection(rng, distance, count)
         else:
-            from .bfs import bfs_distances
-
-            if self._exact is not None:
-                layer = np.flatnonzero(self._exact == distance)
-            else:
-                dist, _ = bfs_distances(self.target, stop_after=distance)
-                layer = np.flatnonzero(dist == distance)
-                del dist
+            layer = np.flatnonzero(self._payload == distance)
             ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]
         from .rank import unrank_many
 
@@ -485,33 +329,11 @@ class DistanceTable:
 
     def _sample_by_rejection(self, rng: np.random.Generator, distance: int, count: int) -> list:
         layers = self.file.layers
-        want_colour = square_color(self.target.blank) ^ (distance & 1)
         chosen: dict[int, None] = {}
         batch = int(min(1 << 22, max(1 << 12, 2 * count * self.state_count // layers[distance])))
-        out = np.empty(batch, dtype=np.int64)
         while len(chosen) < count:
             ranks = rng.integers(0, self.state_count, size=batch, dtype=np.int64)
-            blanks = ranks // self._ncomb
-            colour_ok = np.array([square_color(s) for s in range(NUM_SQUARES)])[blanks]
-            ranks = ranks[colour_ok == want_colour]
-            res = out[: ranks.shape[0]]
-            _rank_distances(
-                self._payload,
-                ranks,
-                np.int64(self.black_count),
-                np.int64(distance % 3),
-                self._tb,
-                self._tbl,
-                np.int64(distance),
-                np.int64(self._ncomb),
-                *self._consts,
-                BINOM,
-                RANK_BYTE,
-                POPCOUNT8,
-                self._h,
-                res,
-            )
-            for r in ranks[res == distance].tolist():
+            for r in ranks[self._payload[ranks] == distance].tolist():
                 if r not in chosen:
                     chosen[r] = None
                     if len(chosen) == count:

@@ -1,5 +1,5 @@
 """The constant tables of the ranking (see :mod:`bitknights.table.rank`), numpy only, so
-that numba-free code (:mod:`bitknights.table.npwalk`) can rank boards too."""
+that numba-free code (:mod:`bitknights.table.nplookup`) can rank boards too."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The distance table on disk: 2 bits per board, a checked header, atomic writes.
+"""The distance table on disk: one byte per board, a checked header, atomic writes.
 
-numpy only (no numba): the solver's ``auto`` policy uses this module to learn cheaply
-whether a valid table is present.
+Pure Python (numpy is imported only to hand the payload to numpy code): the command line
+answers small batches from here without importing numpy at all (:mod:`.lookup`).
 
 File layout (little-endian), one file per target in the cache directory::
 
@@ -12,20 +12,21 @@ File layout (little-endian), one file per target in the cache directory::
     black knights    u32      k: the table covers the 25 * C(24, k) boards with k black
     layer count      u32      n = farthest distance + 1
     state count      u64      25 * C(24, k)
-    payload size     u64      ceil(state count / 4)
+    payload size     u64      state count (one byte a board)
     unreachable      u64      boards that cannot reach the target
     example rank     u64      one board at the farthest distance
     layers           n * u64  boards at distance 0, 1, ..., n - 1
-    payload digest   16 bytes CRC-32 of the payload (little-endian u32, zero-padded;
-                     CRC-32 checks 17 MB in 7 ms, blake2b took 34 ms of every start-up)
+    payload digest   16 bytes CRC-32 of the payload (little-endian u32, zero-padded)
     header digest    16 bytes blake2b of every header byte before it
-    payload          4 boards a byte: rank r in byte r // 4, bits 2 * (r % 4) and up;
-                     the value is (distance mod 3), or 3 for a board that cannot reach
+    payload          byte r: the exact distance of the board of rank r
+                     (:func:`~bitknights.table.rank.rank`), or 255 if it cannot reach
 
-Distance mod 3 is enough: every move changes the blank's square colour, so a neighbour
-of a board at distance d > 0 is at d - 1 or d + 1, and those differ mod 3; stepping to
-the neighbour at (value - 1) mod 3 until the target is reached recovers the exact
-distance and an optimal path.
+One byte a board (68 MB for the classic 12 black knights) makes every answer one read:
+a distance is ``payload[rank]``, an optimal path steps to any neighbour one less.  (Format
+2 stored distance mod 3 in 2 bits, 17 MB, and walked every board to the target.)
+
+The file is memory-mapped, so processes share one copy in the page cache, and checked in
+full (header digest, sizes, payload CRC-32: about 45 ms) on every load.
 
 The directory is the ``cache_dir`` argument, else ``BITKNIGHTS_CACHE_DIR``, else
 platformdirs' user cache directory for ``bitknights`` (which honours ``XDG_CACHE_HOME``).
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import mmap
 import os
 import struct
 import tempfile
@@ -44,17 +46,19 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..board import Board
 from ..errors import BitknightsError
 from ..squares import NUM_SQUARES
 
+if TYPE_CHECKING:
+    import numpy as np
+
 MAGIC = b"BKNTABLE"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 CACHE_ENV = "BITKNIGHTS_CACHE_DIR"
-UNREACHABLE = 3
+UNREACHABLE = 255
 
 _FIXED = struct.Struct("<8sIIQIIQQQQ")
 _DIGEST = 16
@@ -105,19 +109,21 @@ def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -
     return directory / f"distances-{name}.bkt"
 
 
-def payload_digest(payload: np.ndarray | bytes) -> bytes:
+def payload_digest(payload: np.ndarray | bytes | memoryview) -> bytes:
     """The payload's check value as stored in the header (CRC-32, padded to 16 bytes)."""
     return struct.pack("<I", zlib.crc32(payload)).ljust(_DIGEST, b"\0")
 
 
 def payload_size(state_count: int) -> int:
-    """Bytes that hold ``state_count`` 2-bit values."""
-    return (state_count + 3) // 4
+    """Bytes that hold ``state_count`` boards: one each."""
+    return state_count
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TableFile:
-    """A loaded, verified table: header fields and the packed 2-bit payload."""
+    """A loaded, verified table: header fields and the payload (one distance byte a
+    board, read-only, memory-mapped).  ``data`` is the payload as a ``memoryview`` (no
+    numpy needed); ``payload`` is the same bytes as a numpy array."""
 
     path: Path
     target: Board
@@ -126,7 +132,14 @@ class TableFile:
     layers: tuple[int, ...]
     unreachable: int
     example_rank: int
-    payload: np.ndarray  # uint8, read-only
+    data: memoryview
+
+    @property
+    def payload(self) -> np.ndarray:
+        """The payload as a read-only ``uint8`` array (no copy)."""
+        import numpy as np
+
+        return np.frombuffer(self.data, dtype=np.uint8)
 
     @property
     def max_distance(self) -> int:
@@ -187,6 +200,8 @@ def write(
 ) -> None:
     """Write a table file atomically: a temporary file in the same directory, flushed to
     disk, then renamed over ``path`` (readers see the old file or the new, never half)."""
+    import numpy as np
+
     from .rank import state_count
 
     count = state_count(target.black.bit_count())
@@ -325,16 +340,17 @@ def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Tabl
     if hit is not None and hit[0] == stamp:
         return hit[1]
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as f:
+            raw = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if st.st_size else b""
     except OSError as e:
         raise TableError(f"cannot read distance table {path}: {e.strerror or e}") from None
-    fields, size = _parse_header(path, raw, target)
+    fields, size = _parse_header(path, raw[: _FIXED.size + 8 * 256 + 2 * _DIGEST], target)
     expected = size + fields["payload_size"]
     if len(raw) != expected:
         what = "is truncated" if len(raw) < expected else "is too long"
         raise _fail(path, f"{what} ({len(raw)} bytes, expected {expected})")
-    payload = np.frombuffer(raw, dtype=np.uint8, offset=size)
-    if payload_digest(payload) != fields["payload_digest"]:
+    data = memoryview(raw)[size:]
+    if payload_digest(data) != fields["payload_digest"]:
         raise _fail(path, "is corrupt (payload checksum mismatch)")
     table = TableFile(
         path=path,
@@ -344,9 +360,9 @@ def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Tabl
         layers=fields["layers"],
         unreachable=fields["unreachable"],
         example_rank=fields["example_rank"],
-        payload=payload,
+        data=data,
     )
-    _loaded.clear()  # keep at most one table (17 MB) alive through this cache
+    _loaded.clear()  # keep at most one table (68 MB) alive through this cache
     _loaded[path] = (stamp, table)
     return table
 
