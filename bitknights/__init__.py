@@ -5,8 +5,8 @@
 >>> [bitknights.solve(b).steps for b in boards]
 [7, None]
 
-Importing compiles nothing and touches no file; kernels compile (or load from numba's
-cache) on first use.
+Importing compiles nothing, touches no file and imports neither numba nor numpy; kernels
+compile (or load from numba's cache) on first use.
 """
 
 from __future__ import annotations

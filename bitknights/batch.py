@@ -5,10 +5,12 @@ blank lines anywhere and spaces or tabs around lines are accepted.  Anything els
 raises :class:`~bitknights.errors.InputError` naming the 1-based line of the first problem.
 
 :class:`BatchReader` streams: it reads a binary stream block by block and yields the
-boards as numpy arrays of packed keys (``black | blank << 25``), so memory stays bounded
-however long the input is.  Blocks laid out canonically (rows of exactly five characters,
-no blank lines) are checked and packed with vectorized numpy; anything else goes through
-a line-by-line path that finds the exact line of a problem.
+boards as packed keys (``black | blank << 25``), so memory stays bounded however long the
+input is: numpy arrays packed with vectorized numpy (:meth:`BatchReader.chunks`), or plain
+lists without importing numpy (:meth:`BatchReader.key_lists`, for small inputs).  Blocks
+laid out canonically (rows of exactly five characters, no blank lines) are checked as a
+whole; anything else goes through a line-by-line path that finds the exact line of a
+problem.  Both kinds of output come from the same checks and raise the same errors.
 
 >>> boards = read_batch("2\\n10110\\n01*11\\n10111\\n01001\\n00000\\n"
 ...                     "01011\\n110*1\\n01110\\n01010\\n00100\\n")
@@ -24,17 +26,23 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Iterator
-from typing import BinaryIO
-
-import numpy as np
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, BinaryIO
 
 from .board import Board, cells_to_state, parse_row
 from .errors import BoardError, InputError
 from .solution import Solution
 
+if TYPE_CHECKING:
+    import numpy as np
+
 ROWS = 5
+CELLS = ROWS * ROWS
 BLOCK_SIZE = 1 << 22
+
+# consecutive whole boards: their cells (25 bytes each, concatenated), the line of each of
+# their rows, and the 0-based index of the first of them in the batch
+Run = tuple[bytes, Sequence[int], int]
 
 _SPACE = b" \t\f\v"
 
@@ -137,26 +145,52 @@ class BatchReader:
     # -- boards -------------------------------------------------------------------
 
     def chunks(self) -> Iterator[np.ndarray]:
-        """The boards as arrays of packed keys, in input order, checked as they come."""
+        """The boards as ``int64`` arrays of packed keys, in input order, checked as they
+        come."""
+        import numpy as np
+
+        for runs in self._runs():
+            keys = [_pack(*run) for run in runs]
+            yield keys[0] if len(keys) == 1 else np.concatenate(keys)
+
+    def key_lists(self) -> Iterator[list[int]]:
+        """:meth:`chunks` as lists of ints, without numpy (a few µs a board)."""
+        for runs in self._runs():
+            yield [key for run in runs for key in _pack_list(*run)]
+
+    def _runs(self) -> Iterator[list[Run]]:
+        """Per block of input, the whole boards it completes (one or two runs: a board
+        cut by the previous block's end, then the rest); raises at the first problem,
+        after the boards before it."""
         done = 0  # rows accepted so far
         total = ROWS * self.count
-        carry_rows = np.empty((0, ROWS), dtype=np.uint8)
-        carry_lines = np.empty(0, dtype=np.int64)
+        carry, carry_lines = b"", []  # the rows so far of a board cut by a block's end
         last_line = self._line
         for first, block in _chain(self._pending, self._gen):
             rows, lines, err = self._rows(first, block, done, total)
             if len(lines):
-                last_line = int(lines[-1])
-            done += len(rows)
-            rows = np.concatenate([carry_rows, rows]) if len(carry_rows) else rows
-            lines = np.concatenate([carry_lines, lines]) if len(carry_lines) else lines
-            whole = len(rows) // ROWS * ROWS
-            keys = _pack(rows[:whole], lines[:whole], (done - len(rows)) // ROWS)
-            carry_rows, carry_lines = rows[whole:], lines[whole:]
+                last_line = lines[-1]
+            board = (done - len(carry_lines)) // ROWS
+            done += len(lines)
+            runs: list[Run] = []
+            if carry_lines:
+                need = ROWS - len(carry_lines)
+                carry += rows[: need * ROWS]
+                carry_lines += list(lines[:need])
+                rows, lines = rows[need * ROWS :], lines[need:]
+                if len(carry_lines) == ROWS:
+                    runs.append((carry, carry_lines, board))
+                    board += 1
+                    carry, carry_lines = b"", []
+            whole = len(lines) // ROWS * ROWS
+            if whole:
+                runs.append((rows[: whole * ROWS], lines[:whole], board))
+            if whole < len(lines):
+                carry, carry_lines = rows[whole * ROWS :], list(lines[whole:])
+            if runs:
+                yield runs
             if err is not None:
                 raise err
-            if len(keys):
-                yield keys
         if done < total:
             k, r = divmod(done, ROWS)
             if r:
@@ -169,9 +203,9 @@ class BatchReader:
 
     def _rows(
         self, first: int, block: bytes, done: int, total: int
-    ) -> tuple[np.ndarray, np.ndarray, InputError | None]:
-        """The block's rows (n, 5) as bytes and their line numbers; the first problem in
-        the block, if any, with the rows before it."""
+    ) -> tuple[bytes, Sequence[int], InputError | None]:
+        """The block's rows (5 bytes each, concatenated) and their line numbers; the first
+        problem in the block, if any, with the rows before it."""
         n = len(block) // 6
         if (
             len(block) % 6 == 0
@@ -180,8 +214,7 @@ class BatchReader:
             and block.count(b"\n") == n
             and block[5::6] == b"\n" * n
         ):
-            rows = np.frombuffer(block, dtype=np.uint8).reshape(n, 6)[:, :ROWS]
-            return rows, np.arange(first, first + n, dtype=np.int64), None
+            return block.replace(b"\n", b""), range(first, first + n), None
         rows: list[bytes] = []
         numbers: list[int] = []
         err = None
@@ -203,8 +236,7 @@ class BatchReader:
                 break
             rows.append(row)
             numbers.append(no)
-        out = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(rows), ROWS)
-        return out, np.array(numbers, dtype=np.int64), err
+        return b"".join(rows), numbers, err
 
 
 def _utf8(line: int, data: bytes) -> str:
@@ -219,29 +251,51 @@ def _chain(first: list[tuple[int, bytes]], rest: Iterator[tuple[int, bytes]]):
     yield from rest
 
 
-def _pack(rows: np.ndarray, lines: np.ndarray, board_offset: int) -> np.ndarray:
-    """Keys of the boards whose five rows are consecutive in ``rows``; the first board
-    without exactly one blank raises, naming its first line."""
-    cells = rows.reshape(-1, ROWS * ROWS)
-    blank = cells == ord("*")
+def _blank_error(lines: Sequence[int], board_offset: int, b: int, found: int) -> InputError:
+    return InputError(
+        lines[b * ROWS],
+        f"board {board_offset + b + 1}: a board needs exactly one blank '*', found {found}",
+    )
+
+
+def _pack(cells: bytes, lines: Sequence[int], board_offset: int) -> np.ndarray:
+    """Keys of consecutive boards (25 cells each); the first board without exactly one
+    blank raises, naming its first line."""
+    import numpy as np
+
+    grid = np.frombuffer(cells, dtype=np.uint8).reshape(-1, CELLS)
+    blank = grid == ord("*")
     nblank = blank.sum(axis=1)
     bad = np.flatnonzero(nblank != 1)
     if len(bad):
-        b = int(bad[0])
-        raise InputError(
-            int(lines[b * ROWS]),
-            f"board {board_offset + b + 1}: a board needs exactly one blank '*', found {nblank[b]}",
-        )
-    packed = np.packbits(cells == ord("1"), axis=1, bitorder="little")  # 25 bits -> 4 bytes
+        raise _blank_error(lines, board_offset, int(bad[0]), int(nblank[bad[0]]))
+    packed = np.packbits(grid == ord("1"), axis=1, bitorder="little")  # 25 bits -> 4 bytes
     black = np.ascontiguousarray(packed).view("<u4")[:, 0].astype(np.int64)
     return black | blank.argmax(axis=1).astype(np.int64) << 25
+
+
+_BLACK_DIGITS = bytes.maketrans(b"*", b"0")
+
+
+def _pack_list(cells: bytes, lines: Sequence[int], board_offset: int) -> list[int]:
+    """:func:`_pack` in plain Python."""
+    keys = []
+    for b in range(len(cells) // CELLS):
+        board = cells[b * CELLS : (b + 1) * CELLS]
+        found = board.count(b"*")
+        if found != 1:
+            raise _blank_error(lines, board_offset, b, found)
+        # square 0 is the first cell and bit 0 of the mask: read the cells backwards
+        black = int(board[::-1].translate(_BLACK_DIGITS), 2)
+        keys.append(black | board.index(b"*") << 25)
+    return keys
 
 
 def read_batch(text: str | bytes) -> list[Board]:
     """The boards of a classic batch, validated in full before anything is returned."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     reader = BatchReader(io.BytesIO(data))
-    return [Board.from_key(int(k)) for chunk in reader.chunks() for k in chunk]
+    return [Board.from_key(k) for keys in reader.key_lists() for k in keys]
 
 
 def read_board(text: str) -> Board:

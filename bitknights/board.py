@@ -30,8 +30,8 @@ from typing import NamedTuple
 from .errors import BoardError
 from .squares import (
     FULL_MASK,
-    KNIGHT_MASKS,
-    KNIGHT_NEIGHBORS,
+    KNIGHT_TARGET_MASKS,
+    KNIGHT_TARGETS,
     NUM_SQUARES,
     SIZE,
     Bitboard,
@@ -41,9 +41,6 @@ from .squares import (
 )
 
 KEY_BLANK_SHIFT = NUM_SQUARES
-
-_KNIGHT_MASKS = [int(m) for m in KNIGHT_MASKS]
-_NEIGHBORS = [[int(t) for t in row if t >= 0] for row in KNIGHT_NEIGHBORS]
 
 
 class Move(NamedTuple):
@@ -142,7 +139,7 @@ class Board:
 
     def moves(self) -> list[Move]:
         """The legal moves: each knight a knight's jump from the blank may jump into it."""
-        return [Move(sq, self._blank) for sq in _NEIGHBORS[self._blank]]
+        return [Move(sq, self._blank) for sq in KNIGHT_TARGETS[self._blank]]
 
     def children(self) -> Iterator[tuple[Move, Board]]:
         """Each legal move with the board it makes."""
@@ -153,7 +150,7 @@ class Board:
         """The board after ``move``: a :class:`Move`, the square of the knight that jumps
         (index or name), or ``'b1-c3'`` text.  Raises :class:`BoardError` if illegal."""
         frm = self._move_source(move)
-        if not _KNIGHT_MASKS[self._blank] >> frm & 1:
+        if not KNIGHT_TARGET_MASKS[self._blank] >> frm & 1:
             raise BoardError(
                 f"illegal move: no knight's jump from {square_name(frm)} "
                 f"to the blank on {square_name(self._blank)}"

@@ -14,13 +14,19 @@ character of the input), ``e1`` the top-right one and ``c3`` the centre:
 
 A bitboard is a Python ``int`` (or a numpy ``int64`` inside kernels) whose bit ``sq`` is
 set when square ``sq`` belongs to the set.
+
+The knight tables exist twice: as tuples (:data:`KNIGHT_TARGETS`, :data:`KNIGHT_TARGET_MASKS`)
+for pure-Python code, and as read-only numpy arrays for the kernels (``KNIGHT_NEIGHBORS``,
+``KNIGHT_COUNTS``, ``KNIGHT_MASKS``, ``KNIGHT_DISTANCE``), built on first access so that
+importing this module does not import numpy.
 """
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 Square: TypeAlias = int
 Bitboard: TypeAlias = int
@@ -63,21 +69,32 @@ def _knight_targets(sq: Square) -> list[Square]:
     return out
 
 
+# KNIGHT_TARGETS[sq]: the squares a knight's jump from sq; KNIGHT_TARGET_MASKS[sq]: the same
+# squares as a bitboard.
+KNIGHT_TARGETS: tuple[tuple[Square, ...], ...] = tuple(
+    tuple(_knight_targets(sq)) for sq in range(NUM_SQUARES)
+)
+KNIGHT_TARGET_MASKS: tuple[Bitboard, ...] = tuple(
+    sum(1 << t for t in targets) for targets in KNIGHT_TARGETS
+)
+
+
 def _build_neighbors() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    import numpy as np
+
     neighbors = np.full((NUM_SQUARES, MAX_DEGREE), -1, dtype=np.int64)
-    counts = np.zeros(NUM_SQUARES, dtype=np.int64)
-    masks = np.zeros(NUM_SQUARES, dtype=np.int64)
-    for sq in range(NUM_SQUARES):
-        targets = _knight_targets(sq)
+    for sq, targets in enumerate(KNIGHT_TARGETS):
         neighbors[sq, : len(targets)] = targets
-        counts[sq] = len(targets)
-        masks[sq] = sum(1 << t for t in targets)
+    counts = np.array([len(t) for t in KNIGHT_TARGETS], dtype=np.int64)
+    masks = np.array(KNIGHT_TARGET_MASKS, dtype=np.int64)
     for arr in (neighbors, counts, masks):
         arr.setflags(write=False)
     return neighbors, counts, masks
 
 
 def _build_knight_distances() -> np.ndarray:
+    import numpy as np
+
     dist = np.full((NUM_SQUARES, NUM_SQUARES), -1, dtype=np.int64)
     for src in range(NUM_SQUARES):
         dist[src, src] = 0
@@ -85,7 +102,7 @@ def _build_knight_distances() -> np.ndarray:
         while frontier:
             nxt = []
             for sq in frontier:
-                for t in _knight_targets(sq):
+                for t in KNIGHT_TARGETS[sq]:
                     if dist[src, t] < 0:
                         dist[src, t] = dist[src, sq] + 1
                         nxt.append(t)
@@ -94,12 +111,24 @@ def _build_knight_distances() -> np.ndarray:
     return dist
 
 
-# KNIGHT_NEIGHBORS[sq, i]: the i-th square a knight's jump from sq, for i < KNIGHT_COUNTS[sq];
-# -1 pads the rest of the row.  KNIGHT_MASKS[sq]: the same squares as a bitboard.
-KNIGHT_NEIGHBORS, KNIGHT_COUNTS, KNIGHT_MASKS = _build_neighbors()
+def __getattr__(name: str) -> np.ndarray:
+    """The numpy knight tables, built on first access:
 
-# KNIGHT_DISTANCE[a, b]: fewest knight jumps from square a to square b on the empty board.
-KNIGHT_DISTANCE = _build_knight_distances()
+    ``KNIGHT_NEIGHBORS[sq, i]``: the i-th square a knight's jump from sq, for
+    ``i < KNIGHT_COUNTS[sq]``; -1 pads the rest of the row.  ``KNIGHT_MASKS[sq]``: the
+    same squares as a bitboard.  ``KNIGHT_DISTANCE[a, b]``: fewest knight jumps from
+    square a to square b on the empty board.
+    """
+    if name in ("KNIGHT_NEIGHBORS", "KNIGHT_COUNTS", "KNIGHT_MASKS"):
+        values = dict(
+            zip(("KNIGHT_NEIGHBORS", "KNIGHT_COUNTS", "KNIGHT_MASKS"), _build_neighbors())
+        )
+    elif name == "KNIGHT_DISTANCE":
+        values = {name: _build_knight_distances()}
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals().update(values)
+    return values[name]
 
 
 def square_color(sq: Square) -> int:

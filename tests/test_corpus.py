@@ -31,6 +31,22 @@ def test_corpus_case(name, capsys):
         assert (out, err) == ("", want["stderr"].format(file=path))
 
 
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus_case_answered_from_the_table(name, capsys, table_dir):
+    """With a table, small inputs take the numpy-free path: same answers, same errors."""
+    from bitknights.table import store
+
+    path = CORPUS / name
+    want = EXPECTED[name]
+    with store.using_cache_dir(table_dir):
+        status = cli.main(["solve", str(path)])
+    out, err = capsys.readouterr()
+    assert status == want["status"]
+    assert (out, err) == (
+        (want["stdout"], "") if status == 0 else ("", want["stderr"].format(file=path))
+    )
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED)[::6])
 def test_corpus_case_on_stdin_in_a_process(name):
     data = (CORPUS / name).read_bytes()

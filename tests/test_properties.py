@@ -75,3 +75,21 @@ def test_any_block_size_gives_the_same_result(batch, block_size):
     expect = [Board("".join(rows[5 * k : 5 * k + 5])).key for k in range(n)]
     if not corrupted:
         assert keys == expect
+
+
+def _read(method, data, block_size):
+    """The keys ``BatchReader.<method>`` yields, or the error it raises."""
+    try:
+        reader = BatchReader(io.BytesIO(data), block_size=block_size)
+        return [int(k) for chunk in getattr(reader, method)() for k in chunk]
+    except InputError as e:
+        return str(e)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.binary(max_size=400), batches().map(lambda b: b[0].encode())),
+       st.integers(1, 64))  # fmt: skip
+def test_plain_lists_and_numpy_arrays_agree(data, block_size):
+    """The numpy-free reader (small inputs) and the numpy one give the same keys or the
+    same error, whatever the input and the block size."""
+    assert _read("key_lists", data, block_size) == _read("chunks", data, block_size)

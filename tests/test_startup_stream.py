@@ -93,3 +93,18 @@ def test_workers_agree_and_keep_order(ball8):
     sols = solve_many(boards[:300], engine="ida", workers=2)
     assert [s.steps for s in sols] == want[:300].tolist()
     assert [s.start.compact for s in sols] == boards[:300]
+
+
+def test_import_and_parsing_need_no_numpy():
+    """``import bitknights``, reading a batch and playing moves import neither numpy nor
+    numba: the command line's small-batch path relies on it."""
+    code = (
+        "import sys, bitknights\n"
+        "boards = bitknights.read_batch(bitknights.SAMPLE)\n"
+        "assert [len(b.moves()) for b in boards] and boards[0].play('a1')\n"
+        "from bitknights import cli, table\n"
+        "from bitknights.table import lookup, store\n"
+        "print([m for m in ('numpy', 'numba') if m in sys.modules])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,7 +1,9 @@
 """The table commands as a user runs them: ``python -m bitknights ...`` in a subprocess."""
 
+import io
 import json
 import os
+import random
 import subprocess
 import sys
 
@@ -180,3 +182,56 @@ def test_build_other_target_and_corruption(tmp_path):
     assert path.read_bytes() == good
     # the classic target's table is another file: not there
     assert_usage_error(run(["stats"], cache), "no distance table")
+
+
+_NO_NUMPY_PROBE = (
+    "import sys; from bitknights import cli; status = cli.main(sys.argv[1:]); "
+    "print('numpy imported:', 'numpy' in sys.modules, status)"
+)
+
+
+@pytest.mark.parametrize("engine", ["auto", "table"])
+@pytest.mark.parametrize("from_file", [True, False])
+def test_small_batches_are_answered_without_numpy(table_dir, tmp_path, engine, from_file):
+    """With a table, a small count-only batch never imports numpy, from a file or from
+    standard input, and the answers equal the table's."""
+    rng = random.Random(9)
+    boards = [_random_board(rng) for _ in range(300)]
+    text = f"{len(boards)}\n" + "".join(f"{b}\n" for b in boards)
+    args = ["solve", "--engine", engine, "--max-depth", "20"]
+    if from_file:
+        path = tmp_path / "batch.txt"
+        path.write_text(text)
+        args.append(str(path))
+    env = {**os.environ, store.CACHE_ENV: str(table_dir)}
+    r = subprocess.run([sys.executable, "-c", _NO_NUMPY_PROBE, *args], input="" if from_file else text,
+                       capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    *answers, last = r.stdout.splitlines()
+    assert last == "numpy imported: False 0"
+    want = load_table(TARGET, cache_dir=table_dir).distances(boards, limit=20).tolist()
+    assert [int(a) for a in answers] == want
+
+
+def _random_board(rng):
+    cells = list("1" * 12 + "0" * 12 + "*")
+    rng.shuffle(cells)
+    return Board("".join(cells))
+
+
+@pytest.mark.parametrize("small", [10, 100, 10_000])
+def test_stdin_past_the_small_limit_goes_on_reading(table_dir, monkeypatch, capsys, small):
+    """Standard input longer than SMALL_INPUT: the bytes already read are not lost."""
+    from bitknights import cli
+
+    text = f"{200}\n" + (B1 + B2) * 100
+
+    class Pipe(io.BufferedReader):
+        def seekable(self):
+            return False
+
+    monkeypatch.setattr(cli, "SMALL_INPUT", small)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Pipe(io.BytesIO(text.encode()))))
+    with store.using_cache_dir(table_dir):
+        assert cli.main(["solve"]) == 0
+    assert capsys.readouterr().out == "7\n-1\n" * 100

@@ -21,6 +21,15 @@ ENGINES = (*SEARCH_ENGINES, "table")
 
 _MODULES = {"ida": "ida", "bidir": "bidir", "table": "table"}
 
+# Exact search never needs more moves than this: the puzzle's farthest board is far
+# closer (a property the distance table checks); it only sizes the kernels' stacks.
+DEPTH_CAP = 200
+
+
+def depth_limit(max_depth: int | None) -> int:
+    """The kernels' move limit: ``max_depth`` clamped to ``[0, DEPTH_CAP]`` (``None``: the cap)."""
+    return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
+
 
 def get_engine(name: str) -> EngineFn:
     """The ``solve(start, target, max_depth)`` function of engine ``name``."""

@@ -17,18 +17,10 @@ import numpy as np
 
 from ..board import Board
 from ..squares import KNIGHT_DISTANCE, NUM_SQUARES, square_color
+from . import DEPTH_CAP, depth_limit  # noqa: F401 - re-exported for the engines
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-# Exact search never needs more moves than this: the puzzle's farthest board is far
-# closer (a property the distance table checks); it only sizes the kernels' stacks.
-DEPTH_CAP = 200
-
-
-def depth_limit(max_depth: int | None) -> int:
-    """The kernels' move limit: ``max_depth`` clamped to ``[0, DEPTH_CAP]`` (``None``: the cap)."""
-    return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
 
 
 @lru_cache(maxsize=16)
