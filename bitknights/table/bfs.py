@@ -165,6 +165,27 @@ def _count(dist, value, blanks, ncomb):
     return total
 
 
+@njit(cache=True, parallel=True)
+def _first(dist, value, blanks, ncomb):
+    """The lowest rank whose blank is in ``blanks`` with ``dist == value``, else -1."""
+    nblocks = (ncomb + BLOCK - 1) // BLOCK
+    v = np.uint8(value)
+    first = np.full(blanks.shape[0] * nblocks, -1, dtype=np.int64)
+    for job in prange(blanks.shape[0] * nblocks):
+        base = blanks[job // nblocks] * ncomb
+        lo = (job % nblocks) * BLOCK
+        hi = min(lo + BLOCK, ncomb)
+        for i in range(base + lo, base + hi):
+            if dist[i] == v:
+                first[job] = i
+                break
+    best = -1
+    for r in first:
+        if r >= 0 and (best < 0 or r < best):
+            best = r
+    return best
+
+
 def _progress_printer(quiet: bool | None) -> Callable[[str], None]:
     if quiet is None:
         quiet = not sys.stderr.isatty()
@@ -265,7 +286,11 @@ def build_table(
     """
     dist, layers = bfs_distances(target, quiet=quiet)
     unreachable = int(dist.shape[0] - sum(layers))
-    example = int(np.argmax(dist == len(layers) - 1))
+    far = len(layers) - 1
+    colour = square_color(target.blank) ^ (far & 1)  # the blank's colour at that distance
+    blanks = np.array([sq for sq in range(NUM_SQUARES) if square_color(sq) == colour])
+    ncomb = comb_count(target.black.bit_count())
+    example = int(_first(dist, np.int64(far), blanks, np.int64(ncomb)))
     path = store.table_path(target, cache_dir)
     store.write(path, target, dist, layers, unreachable, example)
     del dist
