@@ -190,6 +190,47 @@ def test_stop_flag_and_timeout(monkeypatch):
     bidir.clear_cache()
 
 
+def test_timeout_does_not_wait_for_the_ball_to_grow(monkeypatch):
+    """A layer of the target's ball can take seconds: a search that must wait for one
+    (growing it, or reading while another thread grows it) still stops on time.  The
+    growth here blocks until released, so without that the calls below would hang."""
+    import threading
+
+    kernels = bidir._kernels()
+    release = threading.Event()
+    real_grow = kernels.grow_target
+
+    def slow_grow(*args):
+        release.wait(60)
+        return real_grow(*args)
+
+    bidir.clear_cache()
+    monkeypatch.setattr(bidir, "BALL_RADIUS", 2)  # a small ball: searches ask it to grow
+    rng = random.Random(20)
+    target = random_board(rng)
+    ball = bidir.target_ball(target)
+    far = random_walk(target, 300, rng)
+    monkeypatch.setattr(kernels, "grow_target", slow_grow)
+    monkeypatch.setattr(bidir, "TARGET_MAX_ENTRIES", 1 << 40)  # always ask for more ball
+    results = []
+    worker = threading.Thread(
+        target=lambda: results.append(bidir.solve(far, target, None, timeout=0.2))
+    )
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive() and results[0].status == "timeout"
+    stop = StopFlag().arm(0.2)
+    assert ball._writer  # the first search left the growth running; this one must wait
+    out = bidir.steps_many(keys_of([far]), target, None, stop=stop, workers=1)
+    assert out.tolist() == [STOPPED]
+    release.set()
+    with ball.reading():  # the growth completes in the background
+        assert not ball._writer
+    monkeypatch.undo()
+    assert bidir.solve(far, target, None).steps is not None
+    bidir.clear_cache()
+
+
 def test_ball_is_cached_and_reused():
     bidir.clear_cache()
     rng = random.Random(19)

@@ -43,7 +43,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 
 import numpy as np
@@ -112,6 +112,13 @@ def _kernels():  # noqa: ANN202 - the kernel module
 # -- the numba search -------------------------------------------------------------------
 
 
+_POLL_SECONDS = 0.01  # how often a search waiting on the ball looks at its stop flag
+
+
+class _Stopped(Exception):
+    """A search's stop flag was raised while it waited for the target's ball."""
+
+
 class _Ball:
     """The target's side: every board within ``depth`` moves of the target in ``table``
     (depth modulo 4), ``count`` of them, the farthest layer in ``front``.  Searches hold
@@ -126,10 +133,14 @@ class _Ball:
         self._writers_waiting = 0
 
     @contextmanager
-    def reading(self) -> Iterator[None]:
+    def reading(self, stop: np.ndarray | None = None) -> Iterator[None]:
+        """Hold the ball steady; raises :class:`_Stopped` if ``stop[0]`` is raised while
+        waiting for a growth to finish."""
         with self._cond:
             while self._writer or self._writers_waiting:
-                self._cond.wait()
+                self._cond.wait(_POLL_SECONDS)
+                if stop is not None and stop[0]:
+                    raise _Stopped
             self._readers += 1
         try:
             yield
@@ -154,8 +165,33 @@ class _Ball:
                 self._writer = False
                 self._cond.notify_all()
 
-    def grow(self, radius: int) -> None:
-        """Extend the ball to ``radius`` (unless it is there or complete)."""
+    def grow(self, radius: int, stop: np.ndarray | None = None) -> None:
+        """Extend the ball to ``radius`` (unless it is there or complete).  With ``stop``,
+        the growth runs on a helper thread and this raises :class:`_Stopped` as soon as
+        ``stop[0]`` is raised: a timeout or Ctrl-C does not wait for a layer that may take
+        seconds (the helper finishes it, and other searches wait for it as usual)."""
+        if stop is None:
+            self._grow(radius)
+            return
+        failed: list[BaseException] = []
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                self._grow(radius)
+            except BaseException as e:  # handed to the waiting caller
+                failed.append(e)
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="bitknights-grow-ball", daemon=True).start()
+        while not done.wait(_POLL_SECONDS):
+            if stop[0]:
+                raise _Stopped
+        if failed:
+            raise failed[0]
+
+    def _grow(self, radius: int) -> None:
         if self.depth >= radius or not self.front.size:
             return
         with self.writing():
@@ -228,18 +264,21 @@ def solve(
     fixed = (np.int64(start.key), np.int64(target.key), np.int64(parity(start, target)),
              np.int64(depth_limit(max_depth)))  # fmt: skip
     with StopFlag().arm(timeout) as stop:
-        while True:
-            with ball.reading():
-                depth = ball.depth
-                steps, n, *side = k.search(
-                    *fixed, *side, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
-                    np.int64(TARGET_BIAS), bool(_FULL_LAYER), KNIGHT_NEIGHBORS,
-                    KNIGHT_COUNTS, path, stop.array,
-                )  # fmt: skip
-            nodes += int(n)
-            if steps != k.GROW:
-                break
-            ball.grow(depth + 1)
+        try:
+            while True:
+                with ball.reading(stop.array):
+                    depth = ball.depth
+                    steps, n, *side = k.search(
+                        *fixed, *side, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
+                        np.int64(TARGET_BIAS), bool(_FULL_LAYER), KNIGHT_NEIGHBORS,
+                        KNIGHT_COUNTS, path, stop.array,
+                    )  # fmt: skip
+                nodes += int(n)
+                if steps != k.GROW:
+                    break
+                ball.grow(depth + 1, stop.array)
+        except _Stopped:
+            steps = STOPPED
     seconds = time.perf_counter() - t0
     if steps < 0:
         status = {k.OVER_LIMIT: "over_limit", STOPPED: "timeout"}.get(steps, "unreachable")
@@ -260,16 +299,17 @@ def _steps_numba(keys, target, limit, workers, stop):  # noqa: ANN001, ANN202
     def run(lo: int, hi: int) -> None:
         part, out, work = keys[lo:hi], steps[lo:hi], nodes[lo:hi]
         i = 0
-        while i < part.size and flag[0] == 0:
-            with ball.reading():
-                depth = ball.depth
-                i = k.search_many(
-                    part, i, *fixed, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
-                    np.int64(TARGET_BIAS), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, _COLOR, out, work,
-                    flag,
-                )  # fmt: skip
-            if i < part.size:
-                ball.grow(depth + 1)
+        with suppress(_Stopped):  # the unfinished boards stay STOPPED
+            while i < part.size and flag[0] == 0:
+                with ball.reading(flag):
+                    depth = ball.depth
+                    i = k.search_many(
+                        part, i, *fixed, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
+                        np.int64(TARGET_BIAS), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, _COLOR, out,
+                        work, flag,
+                    )  # fmt: skip
+                if i < part.size:
+                    ball.grow(depth + 1, flag)
 
     parallel_chunks(run, len(keys), workers or default_workers(), stop=stop)
     return steps
