@@ -38,8 +38,8 @@ def choose_engine(
        table is never built here: ``bitknights table build`` does that, once.
     2. ``bidir`` for batches that only want the move counts (``counts_only``, the classic
        output) under a limit of at most ``NUMPY_BIDIR_DEPTH``: it answers them with numpy
-       alone, without importing numba (measured 0.3 s against IDA*'s 1.0 s, whole process,
-       for the 2000-board hard batch).
+       alone, without importing numba (measured 0.30 s against IDA*'s 0.40 s, whole
+       process, for the 2000-board hard batch with nothing cached).
     3. ``ida`` for other requests with a limit: a handful of nodes per board within the
        classic limit, and the path comes free.
     4. ``bidir`` for exact answers at any depth (its cost grows with the square root of

@@ -1,4 +1,7 @@
-"""IDA* engine: iterative-deepening A* over bitboards, one numba kernel.
+"""IDA* engine: iterative-deepening A* over bitboards.
+
+The kernel (:mod:`._ida_kernels`) runs compiled ahead of time when the installed extension
+is current (:mod:`.native`: no numba import), else just in time by numba.
 
 The bound ``h`` is the sum, over all knights, of the knight-jump distance from the
 knight's square to the nearest square the target gives its colour (each move moves one
