@@ -36,8 +36,9 @@ from .solution import Solution
 if TYPE_CHECKING:
     import numpy as np
 
-ROWS = 5
-CELLS = ROWS * ROWS
+ROWS = 5  # rows a board
+WIDTH = 5  # cells a row
+CELLS = ROWS * WIDTH
 BLOCK_SIZE = 1 << 22
 
 # consecutive whole boards: their cells (25 bytes each, concatenated), the line of each of
@@ -175,18 +176,18 @@ class BatchReader:
             runs: list[Run] = []
             if carry_lines:
                 need = ROWS - len(carry_lines)
-                carry += rows[: need * ROWS]
+                carry += rows[: need * WIDTH]
                 carry_lines += list(lines[:need])
-                rows, lines = rows[need * ROWS :], lines[need:]
+                rows, lines = rows[need * WIDTH :], lines[need:]
                 if len(carry_lines) == ROWS:
                     runs.append((carry, carry_lines, board))
                     board += 1
                     carry, carry_lines = b"", []
             whole = len(lines) // ROWS * ROWS
             if whole:
-                runs.append((rows[: whole * ROWS], lines[:whole], board))
+                runs.append((rows[: whole * WIDTH], lines[:whole], board))
             if whole < len(lines):
-                carry, carry_lines = rows[whole * ROWS :], list(lines[whole:])
+                carry, carry_lines = rows[whole * WIDTH :], list(lines[whole:])
             if runs:
                 yield runs
             if err is not None:
