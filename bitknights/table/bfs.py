@@ -66,18 +66,32 @@ def _seek(comb, at, i, k, binom):
     return comb_unrank(i, k, binom), i
 
 
+@njit(cache=True, inline="always")
+def _jobs(blanks, ncomb):
+    """How many parallel jobs cover the boards whose blank is in ``blanks``: one per block
+    of ``BLOCK`` consecutive ranks of one blank square."""
+    return blanks.shape[0] * ((ncomb + BLOCK - 1) // BLOCK)
+
+
+@njit(cache=True, inline="always")
+def _job(job, blanks, ncomb):
+    """Job ``job`` of :func:`_jobs`: ``(blank, base, lo, hi)``, its blank square, that
+    square's first rank, and the combination ranks ``lo..hi-1`` it covers (board ranks
+    ``base + lo .. base + hi - 1``)."""
+    nblocks = (ncomb + BLOCK - 1) // BLOCK
+    blank = blanks[job // nblocks]
+    lo = (job % nblocks) * BLOCK
+    return blank, blank * ncomb, lo, min(lo + BLOCK, ncomb)
+
+
 @njit(cache=True, parallel=True)
 def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """Mark ``d + 1`` on every unseen neighbour of a board at ``d`` whose blank is in
     ``blanks``."""
-    nblocks = (ncomb + BLOCK - 1) // BLOCK
     nd = np.uint8(d + 1)
     ud = np.uint8(d)
-    for job in prange(blanks.shape[0] * nblocks):
-        blank = blanks[job // nblocks]
-        lo = (job % nblocks) * BLOCK
-        hi = min(lo + BLOCK, ncomb)
-        base = blank * ncomb
+    for job in prange(_jobs(blanks, ncomb)):
+        blank, base, lo, hi = _job(job, blanks, ncomb)
         at = -1
         comb = np.int64(0)
         for i in range(lo, hi):
@@ -120,15 +134,11 @@ def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount
 def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """Mark ``d + 1`` on every unseen board whose blank is in ``blanks`` and which has a
     neighbour at ``d``; returns how many were marked."""
-    nblocks = (ncomb + BLOCK - 1) // BLOCK
     nd = np.uint8(d + 1)
     ud = np.uint8(d)
     total = 0
-    for job in prange(blanks.shape[0] * nblocks):
-        blank = blanks[job // nblocks]
-        lo = (job % nblocks) * BLOCK
-        hi = min(lo + BLOCK, ncomb)
-        base = blank * ncomb
+    for job in prange(_jobs(blanks, ncomb)):
+        blank, base, lo, hi = _job(job, blanks, ncomb)
         at = -1
         comb = np.int64(0)
         found = 0
@@ -151,13 +161,10 @@ def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
 @njit(cache=True, parallel=True)
 def _count(dist, value, blanks, ncomb):
     """How many boards whose blank is in ``blanks`` have ``dist == value``."""
-    nblocks = (ncomb + BLOCK - 1) // BLOCK
     v = np.uint8(value)
     total = 0
-    for job in prange(blanks.shape[0] * nblocks):
-        base = blanks[job // nblocks] * ncomb
-        lo = (job % nblocks) * BLOCK
-        hi = min(lo + BLOCK, ncomb)
+    for job in prange(_jobs(blanks, ncomb)):
+        _, base, lo, hi = _job(job, blanks, ncomb)
         c = 0
         for i in range(base + lo, base + hi):
             c += dist[i] == v
@@ -168,13 +175,10 @@ def _count(dist, value, blanks, ncomb):
 @njit(cache=True, parallel=True)
 def _first(dist, value, blanks, ncomb):
     """The lowest rank whose blank is in ``blanks`` with ``dist == value``, else -1."""
-    nblocks = (ncomb + BLOCK - 1) // BLOCK
     v = np.uint8(value)
-    first = np.full(blanks.shape[0] * nblocks, -1, dtype=np.int64)
-    for job in prange(blanks.shape[0] * nblocks):
-        base = blanks[job // nblocks] * ncomb
-        lo = (job % nblocks) * BLOCK
-        hi = min(lo + BLOCK, ncomb)
+    first = np.full(_jobs(blanks, ncomb), -1, dtype=np.int64)
+    for job in prange(first.shape[0]):
+        _, base, lo, hi = _job(job, blanks, ncomb)
         for i in range(base + lo, base + hi):
             if dist[i] == v:
                 first[job] = i
