@@ -235,3 +235,26 @@ def test_stdin_past_the_small_limit_goes_on_reading(table_dir, monkeypatch, caps
     with store.using_cache_dir(table_dir):
         assert cli.main(["solve"]) == 0
     assert capsys.readouterr().out == "7\n-1\n" * 100
+
+
+def test_paths_and_json_from_the_table_need_no_numba(table_dir):
+    """Single-board answers (paths, JSON records) walk the table in plain Python."""
+    code = (
+        "import sys, json; from bitknights import cli\n"
+        "status = cli.main(['solve', '--format', 'json', '--path', '--exact'])\n"
+        "print('numba imported:', 'numba' in sys.modules, status)\n"
+    )
+    env = {**os.environ, store.CACHE_ENV: str(table_dir)}
+    r = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
+                       text=True, env=env, timeout=120)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    *records, last = r.stdout.splitlines()
+    assert last == "numba imported: False 0"
+    records = [json.loads(x) for x in records]
+    assert [x["steps"] for x in records] == [7, 18]
+    assert all(x["engine"] == "table" and len(x["moves"]) == x["steps"] for x in records)
+    for x in records:  # replay the moves
+        board = Board(x["board"])
+        for move in x["moves"]:
+            board = board.play(move.split("-")[0])
+        assert board == TARGET

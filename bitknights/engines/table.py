@@ -13,7 +13,7 @@ import numpy as np
 
 from ..board import Board
 from ..solution import Solution
-from ..table import load_table
+from ..table import load_table, lookup, store
 from .common import boards_from_blanks, depth_limit, same_counts
 
 
@@ -29,9 +29,10 @@ def solve(
     most ``max_depth`` (``None``: no limit), one optimal path, probes made.  ``timeout``
     is accepted for the engines' common signature; a table answer takes microseconds.
     ``count_solutions`` adds ``optimal_solutions`` (distinct optimal move sequences) to a
-    solved result's ``extra``, and so to its JSON record."""
+    solved result's ``extra``, and so to its JSON record.  The path is walked in plain
+    Python (:mod:`bitknights.table.lookup`); only counting solutions needs numba."""
     t0 = time.perf_counter()
-    table = load_table(target)
+    file = store.load(target)
     if not same_counts(start, target):
         return Solution(
             start,
@@ -42,8 +43,8 @@ def solve(
             status="unreachable",
             seconds=time.perf_counter() - t0,
         )
-    steps, blanks, probes = table.walk(start, depth_limit(max_depth))
-    if steps < 0:  # -2: farther than the limit; -1: cannot reach the target
+    steps, blanks, probes = lookup.walk(file, start.black, start.blank, depth_limit(max_depth))
+    if steps < 0:  # OVER_LIMIT (-2): farther than the limit; -1: cannot reach the target
         return Solution(
             start,
             target,
@@ -52,9 +53,11 @@ def solve(
             seconds=time.perf_counter() - t0,
             engine="table",
             max_depth=max_depth,
-            status="over_limit" if steps == -2 else "unreachable",
+            status="over_limit" if steps == lookup.OVER_LIMIT else "unreachable",
         )
-    extra = {"optimal_solutions": table.count_solutions(start)} if count_solutions else {}
+    extra = (
+        {"optimal_solutions": load_table(target).count_solutions(start)} if count_solutions else {}
+    )
     boards = boards_from_blanks(start, blanks)
     return Solution(
         start,

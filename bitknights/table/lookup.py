@@ -1,10 +1,12 @@
-"""Distances of a small batch straight from the table file, in plain Python.
+"""Answers straight from the table file, in plain Python: distances and optimal paths.
 
 For the classic job on a few thousand boards, importing numpy (about 0.1 s) costs more
 than the whole answer: ranking a board in Python and reading its byte takes about 2 µs.
 The command line therefore answers small count-only batches with this module and the
 numpy-free reader (:meth:`bitknights.batch.BatchReader.key_lists`); the table is the same
-verified, memory-mapped file (:func:`bitknights.table.store.load`).
+verified, memory-mapped file (:func:`bitknights.table.store.load`).  Paths (:func:`walk`,
+a few dozen probes) are walked here too, so the table engine's single-board answers never
+need numba.
 
 >>> from bitknights.board import TARGET
 >>> rank(TARGET.black, TARGET.blank, 12) == __import__("bitknights.table.rank").table.rank.rank(
@@ -17,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from math import comb
 
-from ..squares import FULL_MASK, NUM_SQUARES
-from .store import UNREACHABLE, TableFile
+from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
+from .store import UNREACHABLE, TableError, TableFile
 
 _BINOM = [[comb(n, i) for i in range(NUM_SQUARES)] for n in range(NUM_SQUARES)]
 
@@ -51,3 +53,43 @@ def distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
         d = data[rank(black, blank, k)]
         out.append(d if d != UNREACHABLE and d <= limit else -1)
     return out
+
+
+OVER_LIMIT = -2
+""":func:`walk`'s steps for a board farther than the cap (``-1``: it cannot reach)."""
+
+
+def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[int], int]:
+    """``(steps, blank squares along one optimal path, probes)`` for the board (black
+    mask, blank square): ``steps`` is its exact distance, ``-1`` when it cannot reach the
+    target, :data:`OVER_LIMIT` when it is more than ``cap`` moves away (the path is then
+    empty).  Each step goes to the first neighbour, in knight-move order, one nearer; a
+    table that offers none, or reaches 0 off the target, raises :class:`TableError`."""
+    data, k = table.data, table.black_count
+    if black.bit_count() != k:
+        return -1, [], 0
+    d = data[rank(black, blank, k)]
+    if d == UNREACHABLE:
+        return -1, [], 1
+    if d > cap:
+        return OVER_LIMIT, [], 1
+    blanks, probes = [blank], 1
+    for want in range(d - 1, -1, -1):
+        for n in KNIGHT_TARGETS[blank]:
+            nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
+            probes += 1
+            if data[rank(nb, n, k)] == want:
+                black, blank = nb, n
+                blanks.append(n)
+                break
+        else:
+            raise _inconsistent(table)
+    if black != table.target.black or blank != table.target.blank:
+        raise _inconsistent(table)
+    return d, blanks, probes
+
+
+def _inconsistent(table: TableFile) -> TableError:
+    return TableError(
+        f"distance table {table.path} is inconsistent; run `bitknights table build` to rebuild it"
+    )

@@ -1,9 +1,11 @@
 """Exact answers from a loaded distance table (see :mod:`bitknights.table.store`).
 
 The table holds each board's exact distance, so a distance is one read and an optimal
-path steps, move by move, to any neighbour one nearer; every read is a probe (``nodes``
-in a :class:`~bitknights.Solution`).  A path that finds no nearer neighbour, or reaches 0
-anywhere but the target, means the table contradicts itself, which is reported.
+path steps, move by move, to any neighbour one nearer (walked in plain Python by
+:mod:`.lookup`); every read is a probe (``nodes`` in a :class:`~bitknights.Solution`).  A
+path that finds no nearer neighbour, or reaches 0 anywhere but the target, means the table
+contradicts itself, which is reported.  The numba kernels here do batches: distances of
+many boards, and the layer-by-layer counting of optimal move sequences.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from numba import njit, prange
 from ..board import Board, Move
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
+from . import lookup
 from .rank import (
     BINOM,
     POPCOUNT8,
@@ -28,44 +31,9 @@ from .rank import (
 from .store import UNREACHABLE, TableFile
 
 KEY_SHIFT = NUM_SQUARES
-# walk results that are not distances
-_UNREACHABLE = -1
-_OVER = -2
-_BROKEN = -3
+_UNREACHABLE = -1  # a distance result that is not a distance
 # path counts at or above this switch to Python ints (8 of them must not overflow int64)
 _INT64_SAFE = (1 << 63) // 8
-
-
-@njit(cache=True, nogil=True)
-def _walk(payload, black, blank, tblack, tblank, cap, ncomb, nbr, cnt, rank_byte, popcount8, path):
-    """Steps from (black, blank) to the target, and the probes made; ``path[0..steps]``
-    gets the blank's squares along one optimal path.  Steps is ``-1`` when the board
-    cannot reach the target, ``-2`` when it is more than ``cap`` moves away, ``-3`` when
-    the table contradicts itself."""
-    probes = 1
-    d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
-    if d == UNREACHABLE:
-        return _UNREACHABLE, probes
-    if d > cap:
-        return _OVER, probes
-    path[0] = blank
-    for step in range(1, d + 1):
-        moved = False
-        for j in range(cnt[blank]):
-            n = nbr[blank, j]
-            nb = moved_black(black, blank, n)
-            probes += 1
-            if payload[state_rank(nb, n, ncomb, rank_byte, popcount8)] == d - step:
-                black = nb
-                blank = n
-                moved = True
-                break
-        if not moved:
-            return _BROKEN, probes
-        path[step] = blank
-    if black != tblack or blank != tblank:
-        return _BROKEN, probes
-    return d, probes
 
 
 @njit(cache=True, inline="always")
@@ -140,8 +108,6 @@ class DistanceTable:
         self._ncomb = comb_count(file.black_count)
         self._payload = file.payload
         self._consts = (KNIGHT_NEIGHBORS, KNIGHT_COUNTS)
-        self._tb = np.int64(self.target.black)
-        self._tbl = np.int64(self.target.blank)
 
     # -- header facts -----------------------------------------------------------------
 
@@ -163,55 +129,27 @@ class DistanceTable:
     def example(self) -> Board:
         """One board at :attr:`max_distance` (checked by walking it to the target)."""
         board = self.file.example()
-        if self.distance(board) != self.max_distance:
+        if self.walk(board)[0] != self.max_distance:
             raise BitknightsError(f"distance table {self.file.path} is inconsistent")
         return board
 
     # -- single boards ----------------------------------------------------------------
-
-    def _reaches(self, board: Board) -> bool:
-        return board.black.bit_count() == self.black_count
 
     def walk(self, board: Board, cap: int | None = None) -> tuple[int, list[int], int]:
         """``(steps, blank squares along one optimal path, probes)``.  ``steps`` is the
         exact distance, or ``-1`` when the board cannot reach the target, ``-2`` when it is
         more than ``cap`` moves away (the path is then empty).  Raises
         :class:`BitknightsError` if the table contradicts itself on the way."""
-        if not self._reaches(board):
-            return _UNREACHABLE, [], 0
         limit = self.max_distance if cap is None else min(int(cap), self.max_distance)
-        path = np.empty(self.max_distance + 2, dtype=np.int64)
-        steps, probes = _walk(
-            self._payload,
-            np.int64(board.black),
-            np.int64(board.blank),
-            self._tb,
-            self._tbl,
-            np.int64(limit),
-            np.int64(self._ncomb),
-            *self._consts,
-            RANK_BYTE,
-            POPCOUNT8,
-            path,
-        )
-        steps = int(steps)
-        self._check(steps)
-        if steps < 0:
-            return steps, [], int(probes)
-        return steps, [int(x) for x in path[: steps + 1]], int(probes)
-
-    def _check(self, steps: int) -> None:
-        if steps == _BROKEN:
-            raise BitknightsError(
-                f"distance table {self.file.path} is inconsistent; "
-                "run `bitknights table build` to rebuild it"
-            )
+        return lookup.walk(self.file, board.black, board.blank, limit)
 
     def distance(self, board: Board) -> int | None:
         """The exact fewest moves from ``board`` to the target; ``None`` if unreachable
         (``load_table().distance(Board("10110/01*11/10111/01001/00000"))`` is 7)."""
-        steps = self.walk(board)[0]
-        return None if steps < 0 else steps
+        if board.black.bit_count() != self.black_count:
+            return None
+        d = self.file.data[lookup.rank(board.black, board.blank, self.black_count)]
+        return None if d == UNREACHABLE else d
 
     def path(self, board: Board) -> list[Board] | None:
         """One optimal path from ``board`` to the target (``board`` first), or ``None``."""
