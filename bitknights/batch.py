@@ -89,9 +89,17 @@ class BatchReader:
         while True:
             data = self._stream.read(self._block_size)
             if not self._bom_checked:
+                # a byte-order mark may arrive split over blocks of fewer than 3 bytes
+                while data and len(data) < 3 and b"\xef\xbb\xbf".startswith(data):
+                    more = self._stream.read(self._block_size)
+                    if not more:
+                        break
+                    data += more
                 self._bom_checked = True
                 if data.startswith(b"\xef\xbb\xbf"):
                     data = data[3:]
+                    if not data:  # the mark alone filled the block; not the end
+                        continue
             if not data:
                 tail = self._tail.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
                 self._tail = b""

@@ -7,6 +7,7 @@ import codecs
 import contextlib
 import io
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -151,35 +152,48 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
             raise UsageError(f"target {args.target}: {e}") from None
     max_depth = None if args.exact else args.max_depth
     counts_only = args.format == "classic" and not args.path and args.timeout is None
-    prefix = b""
-    if counts_only and args.engine in ("auto", "table"):
-        prefix = _small_input(args.file)
-        if prefix is not None and _answer_from_table(prefix, args.file, target, max_depth, out):
-            return 0
-    engine = choose_engine(args.engine, max_depth, target, counts_only=counts_only)
-    chunks, total = _checked_chunks(args.file, prefix or b"")
-    progress = _progress(total, args.quiet)
-    try:
-        if counts_only:
-            _solve_steps(chunks, engine, target, max_depth, args.workers, out, progress)
-        else:
-            _solve_records(chunks, engine, target, max_depth, args, out, progress)
-    finally:
-        progress.close()
+    with _open_input(args.file) as stream:
+        prefix = b""
+        if counts_only and args.engine in ("auto", "table"):
+            prefix = _small_input(stream, args.file)
+            if prefix is not None and _answer_from_table(prefix, args.file, target, max_depth, out):
+                return 0
+        engine = choose_engine(args.engine, max_depth, target, counts_only=counts_only)
+        chunks, total = _checked_chunks(stream, args.file, prefix or b"")
+        progress = _progress(total, args.quiet)
+        try:
+            if counts_only:
+                _solve_steps(chunks, engine, target, max_depth, args.workers, out, progress)
+            else:
+                _solve_records(chunks, engine, target, max_depth, args, out, progress)
+        finally:
+            progress.close()
     return 0
 
 
-def _small_input(path: str) -> bytes | None:
-    """The input, when it may be small: a file of at most ``SMALL_INPUT`` bytes, or the
-    first ``SMALL_INPUT + 1`` bytes of standard input (more than ``SMALL_INPUT`` of them:
-    not small; the normal pass reads on from there).  ``None`` for a larger file."""
+def _open_input(path: str) -> BinaryIO:
+    """The batch to read, opened once: every pass reads from this one stream, so no byte
+    is lost when FILE is a pipe, a FIFO or ``/dev/stdin`` (issue 15, S1)."""
+    if path == "-":
+        return contextlib.nullcontext(sys.stdin.buffer)  # type: ignore[return-value]
     try:
-        if path == "-":
-            return sys.stdin.buffer.read(SMALL_INPUT + 1)
-        if os.path.getsize(path) > SMALL_INPUT:
-            return None
-        with open(path, "rb") as f:
-            return f.read(SMALL_INPUT + 1)
+        return open(path, "rb")  # noqa: SIM115 - closed by the caller's with
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def _small_input(stream: BinaryIO, path: str) -> bytes | None:
+    """The input's first ``SMALL_INPUT + 1`` bytes, when it may be small (more than
+    ``SMALL_INPUT`` of them: not small; the normal pass reads on from there, after these
+    bytes).  ``None``, having read nothing, for a regular file larger than that."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError):  # no file behind it (tests, embedding): read on
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode) and st.st_size > SMALL_INPUT:
+        return None
+    try:
+        return stream.read(SMALL_INPUT + 1)
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
 
@@ -238,16 +252,14 @@ def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> No
         progress.update(1)
 
 
-def _checked_chunks(path: str, prefix: bytes = b"") -> tuple[Iterable[np.ndarray], int]:
+def _checked_chunks(
+    stream: BinaryIO, path: str, prefix: bytes = b""
+) -> tuple[Iterable[np.ndarray], int]:
     """The whole input checked first (nothing is solved if any line is bad), then its
     boards as key arrays, and how many.  Up to ``KEEP_BOARDS`` boards are kept from the
-    checking pass; a longer input is read again (standard input from a temporary copy),
-    so memory stays bounded.  ``prefix``: what was already read from standard input."""
-    try:
-        stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
-    except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
-    if prefix and path == "-":
+    checking pass; a longer input is read again (a pipe from a temporary copy), so memory
+    stays bounded.  ``prefix``: what was already read from ``stream``."""
+    if prefix:
         stream = io.BufferedReader(_Prefixed(prefix, stream))
     spool = None
     try:

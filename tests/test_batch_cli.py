@@ -7,7 +7,7 @@ import pytest
 
 from bitknights import SAMPLE as SAMPLE_TEXT
 from bitknights import InputError, read_batch, read_board
-from conftest import SAMPLE
+from helpers import SAMPLE
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"

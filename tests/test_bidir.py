@@ -11,7 +11,7 @@ from bitknights import TARGET, Board, api, solve
 from bitknights.engines import bidir
 from bitknights.engines.common import STOPPED, StopFlag
 from bitknights.engines.ida import solve as ida_solve
-from conftest import random_board, random_walk
+from helpers import random_board, random_walk
 
 
 def checked(sol, start, target=TARGET):

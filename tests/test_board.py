@@ -12,7 +12,7 @@ from bitknights.squares import (
     KNIGHT_MASKS,
     KNIGHT_NEIGHBORS,
 )
-from conftest import random_board
+from helpers import random_board
 
 
 def test_target_constant():

@@ -5,7 +5,7 @@ import pytest
 import bitknights
 from bitknights import TARGET, Board, solve
 from bitknights.engines.ida import solve as ida_solve
-from conftest import random_board, random_walk
+from helpers import random_board, random_walk
 
 
 def test_classic_sample():

@@ -13,7 +13,7 @@ from bitknights import SAMPLE, TARGET, Board
 from bitknights.engines import _ida_kernels, ida, native
 from bitknights.engines.common import STOPPED, StopFlag
 from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-from conftest import random_walk
+from helpers import random_walk
 
 
 @pytest.fixture(scope="module")

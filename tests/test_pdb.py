@@ -10,7 +10,7 @@ from bitknights.engines import ida
 from bitknights.engines._pdb_kernels import mask_rank as kernel_rank
 from bitknights.engines.pdb import BYTE_POPCOUNT, RANK_PART, pattern_bound, pattern_tables
 from bitknights.squares import KNIGHT_NEIGHBORS
-from conftest import random_board, random_walk
+from helpers import random_board, random_walk
 
 
 def mask_rank(mask):

@@ -3,6 +3,7 @@
 import io
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -93,3 +94,27 @@ def test_plain_lists_and_numpy_arrays_agree(data, block_size):
     """The numpy-free reader (small inputs) and the numpy one give the same keys or the
     same error, whatever the input and the block size."""
     assert _read("key_lists", data, block_size) == _read("chunks", data, block_size)
+
+
+@pytest.mark.parametrize("block_size", range(1, 9))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\ufeff\n1\n*0000\n00000\n00000\n11111\n11111\n11\n",  # the case hypothesis found
+        "\ufeff1\r\n11111\r\n01111\r\n00*11\r\n00001\r\n00000\r\n",
+        "\ufeff",
+        "\ufeff\r\n\r\n2\r\n" + "11111\r\n01111\r\n00*11\r\n00001\r\n00000\r\n" * 2,
+    ],
+)
+def test_byte_order_mark_and_crlf_split_over_blocks(text, block_size):
+    """The same keys, or the same error, whatever the block size (issue 11)."""
+    data = text.encode()
+
+    def read(size):
+        try:
+            reader = BatchReader(io.BytesIO(data), block_size=size)
+            return [k for keys in reader.key_lists() for k in keys]
+        except InputError as e:
+            return str(e)
+
+    assert read(block_size) == read(1 << 20)

@@ -12,7 +12,7 @@ from bitknights import TARGET, Board
 from bitknights.engines import bidir, ida
 from bitknights.engines import table as table_engine
 from bitknights.table import store
-from conftest import SAMPLE
+from helpers import SAMPLE
 
 ENV = {k: v for k, v in os.environ.items() if k not in ("BITKNIGHTS_CACHE_DIR", "XDG_CACHE_HOME")}
 

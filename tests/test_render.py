@@ -19,7 +19,7 @@ import pytest
 import bitknights
 from bitknights import TARGET, Board, BoardError, Move, Solution, render, solve
 from bitknights.textview import board_rows, board_text, path_text
-from conftest import random_board, random_walk
+from helpers import random_board, random_walk
 
 SVG = "{http://www.w3.org/2000/svg}"
 

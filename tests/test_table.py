@@ -21,7 +21,7 @@ from bitknights.engines.ida import solve as ida_solve
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
 from bitknights.table.rank import state_count, unrank
-from conftest import random_board, random_walk
+from helpers import random_board, random_walk
 
 STATES = 25 * math.comb(24, 12)
 # a target with two black knights: 25 * C(24, 2) = 6900 boards, built in milliseconds
