@@ -38,7 +38,7 @@ def test_long_input_is_read_twice_not_kept(monkeypatch, capsys, tmp_path, stdin)
     (standard input from a spooled copy); answers stay in order."""
     n = 300
     text = f"{2 * n}\n" + (B1 + B2) * n
-    monkeypatch.setattr(cli, "KEEP_BOARDS", 50)
+    monkeypatch.setattr(cli.streams, "KEEP_BOARDS", 50)
     monkeypatch.setattr("bitknights.batch.BLOCK_SIZE", 97)
     if stdin:
 
@@ -61,7 +61,7 @@ def test_bad_line_far_down_stops_before_any_output(monkeypatch, capsys, tmp_path
     text = f"{n + 1}\n" + B1 * n + B1.replace("01*11", "01*1x")
     f = tmp_path / "in.txt"
     f.write_text(text)
-    monkeypatch.setattr(cli, "KEEP_BOARDS", 10)
+    monkeypatch.setattr(cli.streams, "KEEP_BOARDS", 10)
     assert cli.main(["solve", str(f)]) == 2
     out, err = capsys.readouterr()
     assert out == ""

@@ -230,7 +230,7 @@ def test_stdin_past_the_small_limit_goes_on_reading(table_dir, monkeypatch, caps
         def seekable(self):
             return False
 
-    monkeypatch.setattr(cli, "SMALL_INPUT", small)
+    monkeypatch.setattr(cli.streams, "SMALL_INPUT", small)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Pipe(io.BytesIO(text.encode()))))
     with store.using_cache_dir(table_dir):
         assert cli.main(["solve"]) == 0

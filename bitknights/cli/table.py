@@ -1,9 +1,6 @@
-"""The distance-table commands: ``table build``, ``table info``, ``stats``, ``random``,
-``hint``, and ``--cache-dir`` / ``--count-solutions`` for ``solve``.
-
-:func:`add_parsers` adds them to the command line's subparsers; each handler takes the
-parsed arguments and the output stream and returns the exit status, like ``solve``.
-"""
+"""The distance-table commands: ``table build``, ``table info``, ``stats``, ``random`` and
+``hint``.  Each handler takes the parsed arguments and the output stream and returns the
+exit status."""
 
 from __future__ import annotations
 
@@ -11,33 +8,15 @@ import argparse
 import json
 import os
 import time
-from collections.abc import Callable
 from typing import IO, Any
 
-from .board import TARGET, Board
-from .cli import _non_negative
-from .errors import BitknightsError, InputError
-
-Handler = Callable[[argparse.Namespace, IO[str]], int]
+from ..board import Board
+from ..errors import BitknightsError, InputError
+from .common import UsageError, add_target_options, non_negative, read_source, read_target
 
 
-def _table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--target",
-        metavar="FILE",
-        help="a file with the target board (five rows); default: the classic target",
-    )
-    p.add_argument(
-        "--cache-dir",
-        metavar="DIR",
-        help="where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache "
-        "directory, $XDG_CACHE_HOME/bitknights or ~/.cache/bitknights)",
-    )
-
-
-def add_parsers(sub: argparse._SubParsersAction) -> None:
-    """Add the table commands to the ``bitknights`` subparsers ``sub`` (and the table
-    options to its ``solve`` command, when there is one)."""
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the table commands to the command line's subparsers."""
     t = sub.add_parser(
         "table",
         help="build or inspect the exhaustive distance table",
@@ -52,7 +31,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         description="Breadth-first search from the target over all 25 * C(24, k) boards; "
         "writes the table atomically, replacing any file there (valid or not).",
     )
-    _table_options(p)
+    add_target_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
     p.set_defaults(run=_cmd_build)
     p = tsub.add_parser(
@@ -60,7 +39,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="where the table is and whether it is valid",
         description="Check the table file in full; exit status 0 when valid, 1 otherwise.",
     )
-    _table_options(p)
+    add_target_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=_cmd_info)
 
@@ -70,7 +49,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         description="How many boards lie at each distance from the target, the largest "
         "distance and a board there.",
     )
-    _table_options(p)
+    add_target_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=_cmd_stats)
 
@@ -81,13 +60,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "drawn uniformly from those exactly D moves from the target.",
     )
     p.add_argument(
-        "--distance", type=_non_negative, required=True, metavar="D", help="moves to the target"
+        "--distance", type=non_negative, required=True, metavar="D", help="moves to the target"
     )
-    p.add_argument(
-        "--count", type=_non_negative, required=True, metavar="N", help="how many boards"
-    )
-    p.add_argument("--seed", type=_non_negative, metavar="S", help="the same seed, the same boards")
-    _table_options(p)
+    p.add_argument("--count", type=non_negative, required=True, metavar="N", help="how many boards")
+    p.add_argument("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
+    add_target_options(p)
     p.set_defaults(run=_cmd_random)
 
     p = sub.add_parser(
@@ -105,33 +82,17 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also count the distinct optimal move sequences (optimal_solutions in JSON)",
     )
-    _table_options(p)
+    add_target_options(p)
     p.set_defaults(run=_cmd_hint)
-
-    solve = sub.choices.get("solve")
-    if solve is not None:
-        _extend_solve(solve)
 
 
 # -- shared helpers ---------------------------------------------------------------------
 
 
-def _target(args: argparse.Namespace) -> Board:
-    from .batch import read_board
-    from .cli import UsageError, _read_source
-
-    if args.target is None:
-        return TARGET
-    try:
-        return read_board(_read_source(args.target, "target "))
-    except InputError as e:
-        raise UsageError(f"target {args.target}: {e}") from None
-
-
 def _load(args: argparse.Namespace, target: Board | None = None) -> Any:
-    from .table import load_table
+    from ..table import load_table
 
-    return load_table(target or _target(args), cache_dir=args.cache_dir)
+    return load_table(target or read_target(args), cache_dir=args.cache_dir)
 
 
 def _rows(board: Board) -> str:
@@ -142,9 +103,9 @@ def _rows(board: Board) -> str:
 
 
 def _cmd_build(args: argparse.Namespace, out: IO[str]) -> int:
-    from .table.bfs import build_table
+    from ..table.bfs import build_table
 
-    target = _target(args)
+    target = read_target(args)
     t0 = time.perf_counter()
     try:
         file = build_table(target, args.cache_dir, quiet=True if args.quiet else None)
@@ -161,9 +122,9 @@ def _cmd_build(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _cmd_info(args: argparse.Namespace, out: IO[str]) -> int:
-    from .table import store
+    from ..table import store
 
-    target = _target(args)
+    target = read_target(args)
     path = store.table_path(target, args.cache_dir)
     record: dict[str, Any] = {"path": str(path), "target": target.compact}
     try:
@@ -204,9 +165,9 @@ def _cmd_info(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _cmd_stats(args: argparse.Namespace, out: IO[str]) -> int:
-    from .table import store
+    from ..table import store
 
-    table = store.load(_target(args), args.cache_dir)  # the header has it all: no numba
+    table = store.load(read_target(args), args.cache_dir)  # the header has it all: no numba
     layers = list(table.layers)
     example = table.example()
     if args.format == "json":
@@ -235,8 +196,6 @@ def _cmd_stats(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _cmd_random(args: argparse.Namespace, out: IO[str]) -> int:
-    from .cli import UsageError
-
     if args.count == 0:
         raise UsageError("--count must be at least 1")
     table = _load(args)
@@ -248,10 +207,9 @@ def _cmd_random(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _read_one_board(path: str) -> Board:
-    from .batch import read_board
-    from .cli import UsageError, _read_source
+    from ..batch import read_board
 
-    text = _read_source(path)
+    text = read_source(path)
     lines = [s for line in text.splitlines() if (s := line.strip())]
     try:
         if len(lines) == 1:
@@ -292,38 +250,3 @@ def _cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
         dist = "-" if h.distance is None else str(h.distance)
         out.write(f"{mark} {h.move!s:<6} {dist:>3}  {_rows(h.board)}\n")
     return 0
-
-
-# -- solve --cache-dir / --count-solutions ----------------------------------------------
-
-
-def _extend_solve(solve: argparse.ArgumentParser) -> None:
-    solve.add_argument(
-        "--cache-dir", metavar="DIR", help="where distance tables live (for --engine table/auto)"
-    )
-    solve.add_argument(
-        "--count-solutions",
-        action="store_true",
-        help="with --format json: add optimal_solutions, the number of distinct optimal "
-        "move sequences (needs the distance table)",
-    )
-    inner: Handler | None = solve.get_default("run")
-    if inner is not None:
-        solve.set_defaults(run=_with_table_options(inner))
-
-
-def _with_table_options(inner: Handler) -> Handler:
-    def run(args: argparse.Namespace, out: IO[str]) -> int:
-        from .cli import UsageError
-        from .table import store
-
-        with store.using_cache_dir(args.cache_dir):
-            if args.count_solutions:
-                if args.format != "json":
-                    raise UsageError("--count-solutions needs --format json")
-                if args.engine not in ("auto", "table"):
-                    raise UsageError("--count-solutions needs --engine table (or auto)")
-                args.engine = "table"  # which raises a clear error when there is no table
-            return inner(args, out)
-
-    return run

@@ -1,0 +1,148 @@
+"""Reading a batch once, however it arrives (file, pipe, FIFO, standard input), and the
+progress bar: the plumbing under ``bitknights solve``."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, BinaryIO
+
+from ..batch import BatchReader
+from ..errors import InputError
+from .common import UsageError, where
+
+if TYPE_CHECKING:
+    import numpy as np
+
+KEEP_BOARDS = 1 << 21  # boards kept in memory from the checking pass
+PROGRESS_MIN_BOARDS = 1000
+SMALL_INPUT = 1 << 18
+"""Inputs up to this many bytes (about 8,700 boards) asking only for move counts are
+answered from the distance table, when there is one, in plain Python: no numpy import
+(0.1 s), a few µs a board."""
+
+
+def open_input(path: str) -> BinaryIO:
+    """The batch to read, opened once: every pass reads from this one stream, so no byte
+    is lost when FILE is a pipe, a FIFO or ``/dev/stdin`` (issue 15, S1)."""
+    if path == "-":
+        return contextlib.nullcontext(sys.stdin.buffer)  # type: ignore[return-value]
+    try:
+        return open(path, "rb")  # noqa: SIM115 - closed by the caller's with
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def small_input(stream: BinaryIO, path: str) -> bytes | None:
+    """The input's first ``SMALL_INPUT + 1`` bytes, when it may be small (more than
+    ``SMALL_INPUT`` of them: not small; the normal pass reads on from there, after these
+    bytes).  ``None``, having read nothing, for a regular file larger than that."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError):  # no file behind it (tests, embedding): read on
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode) and st.st_size > SMALL_INPUT:
+        return None
+    try:
+        return stream.read(SMALL_INPUT + 1)
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def checked_chunks(
+    stream: BinaryIO, path: str, prefix: bytes = b""
+) -> tuple[Iterable[np.ndarray], int]:
+    """The whole input checked first (nothing is solved if any line is bad), then its
+    boards as key arrays, and how many.  Up to ``KEEP_BOARDS`` boards are kept from the
+    checking pass; a longer input is read again (a pipe from a temporary copy), so memory
+    stays bounded.  ``prefix``: what was already read from ``stream``."""
+    if prefix:
+        stream = io.BufferedReader(_Prefixed(prefix, stream))
+    spool = None
+    try:
+        if not stream.seekable():
+            spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below or by _reread
+            stream = _Tee(stream, spool)
+        kept: list[np.ndarray] | None = []
+        total = 0
+        try:
+            for chunk in BatchReader(stream).chunks():
+                total += len(chunk)
+                if kept is not None:
+                    kept.append(chunk)
+                    if total > KEEP_BOARDS:
+                        kept = None
+        except InputError as e:
+            raise UsageError(f"{where(path)}{e}") from None
+        except OSError as e:
+            raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+        if kept is not None:
+            return kept, total
+        source = spool if spool is not None else stream
+        source.seek(0)
+        spool = None if spool is source else spool
+        return _reread(source), total
+    finally:
+        if spool is not None:
+            spool.close()
+
+
+def _reread(source: BinaryIO) -> Iterator[np.ndarray]:
+    with source:
+        yield from BatchReader(source).chunks()
+
+
+class _Tee(io.RawIOBase):
+    """Reads from ``src`` and copies what it reads into ``copy``."""
+
+    def __init__(self, src: BinaryIO, copy: BinaryIO) -> None:
+        self._src, self._copy = src, copy
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._src.read(n)
+        self._copy.write(data)
+        return data
+
+    def seekable(self) -> bool:
+        return False
+
+
+class _Prefixed(io.RawIOBase):
+    """``prefix``, then the rest of ``src``."""
+
+    def __init__(self, prefix: bytes, src: BinaryIO) -> None:
+        self._prefix, self._src = prefix, src
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._prefix:
+            n = min(len(buffer), len(self._prefix))
+            buffer[:n], self._prefix = self._prefix[:n], self._prefix[n:]
+            return n
+        data = self._src.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class _NoProgress:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(total: int, quiet: bool) -> _NoProgress:
+    """A progress bar on stderr for long batches when stderr is a terminal."""
+    if quiet or total < PROGRESS_MIN_BOARDS or not sys.stderr.isatty():
+        return _NoProgress()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="board", file=sys.stderr, leave=False)
