@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from .coords import KEY_SHIFT
 from .errors import BoardError
 from .squares import (
     FULL_MASK,
@@ -39,8 +40,6 @@ from .squares import (
     parse_square,
     square_name,
 )
-
-KEY_BLANK_SHIFT = NUM_SQUARES
 
 
 class Move(NamedTuple):
@@ -80,7 +79,7 @@ class Board:
     def from_key(cls, key: int) -> Board:
         """The board with packed key ``black | blank << 25`` (see :attr:`key`)."""
         key = int(key)
-        blank = key >> KEY_BLANK_SHIFT
+        blank = key >> KEY_SHIFT
         black = key & FULL_MASK
         if not 0 <= blank < NUM_SQUARES or black >> blank & 1:
             raise BoardError(f"not a board key: {key}")
@@ -127,7 +126,7 @@ class Board:
     @property
     def key(self) -> int:
         """The packed state ``black | blank << 25``: one integer, unique per board."""
-        return self._black | self._blank << KEY_BLANK_SHIFT
+        return self._black | self._blank << KEY_SHIFT
 
     @property
     def counts(self) -> tuple[int, int]:

@@ -11,7 +11,8 @@ from typing import IO
 from ..api import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, choose_engine, iter_solve
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board
-from ..engines import SEARCH_ENGINES, get_module
+from ..engines import get_engine
+from ..engines.base import SolveOptions
 from ..errors import InputError
 from ..solution import Solution
 from . import streams
@@ -120,7 +121,7 @@ def _answer_from_table(
     """Answer a small input from the distance table in plain Python (no numpy); False,
     having written nothing, when the input is not small or there is no valid table."""
     from ..engines import depth_limit
-    from ..table import lookup, store
+    from ..table import probe, store
 
     if len(data) > streams.SMALL_INPUT:
         return False
@@ -132,19 +133,20 @@ def _answer_from_table(
         keys = [k for chunk in BatchReader(io.BytesIO(data)).key_lists() for k in chunk]
     except InputError as e:
         raise UsageError(f"{where(path)}{e}") from None
-    steps = lookup.distances(table, keys, depth_limit(max_depth))
+    steps = probe.distances(table, keys, depth_limit(max_depth))
     out.write("\n".join(map(str, steps)) + "\n")
     return True
 
 
 def _solve_steps(chunks, engine, target, max_depth, workers, out, progress) -> None:
     """Classic output through the engine's batch entry point, written in bulk."""
-    module = get_module(engine)
-    piece = PIECE_SEARCH if engine in SEARCH_ENGINES else None
+    chosen = get_engine(engine)
+    options = SolveOptions(max_depth=max_depth, workers=workers)
+    piece = None if chosen.capabilities.lookup else PIECE_SEARCH
     for chunk in chunks:
         for lo in range(0, len(chunk), piece or len(chunk)):
             keys = chunk[lo : lo + piece] if piece else chunk
-            steps = module.steps_many(keys, target, max_depth, workers=workers)
+            steps = chosen.steps_many(keys, target, options)
             out.write("\n".join(map(str, steps.tolist())) + "\n")
             out.flush()
             progress.update(len(keys))

@@ -49,11 +49,14 @@ from functools import lru_cache
 import numpy as np
 
 from ..board import Board
+from ..coords import KEY_SHIFT
+from ..coords.arrays import SQUARE_COLOR, popcount
+from ..results import GROW, STOPPED, Status
 from ..solution import Solution
-from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
+from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+from .base import Capabilities, SearchEngine
 from .common import (
     DEPTH_CAP,
-    STOPPED,
     StopFlag,
     boards_from_blanks,
     default_workers,
@@ -97,8 +100,6 @@ TARGET_BIAS = 16
 # How many targets' balls each cache keeps (the least recently used is dropped).
 CACHED_TARGETS = 2
 
-_BLANK_SHIFT = NUM_SQUARES
-_COLOR = np.array([square_color(sq) for sq in range(NUM_SQUARES)], dtype=np.int64)
 _FULL_LAYER = 0
 _PIECE = 1024  # boards per numpy batch step (bounds the layer arrays)
 
@@ -255,7 +256,7 @@ def solve(
     t0 = time.perf_counter()
     if not same_counts(start, target):
         return Solution(start, target, None, engine="bidir", max_depth=max_depth,
-                        status="unreachable", seconds=time.perf_counter() - t0)  # fmt: skip
+                        status=Status.UNREACHABLE, seconds=time.perf_counter() - t0)  # fmt: skip
     k = _kernels()
     path = np.empty(DEPTH_CAP + 2, dtype=np.int64)
     ball = target_ball(target)
@@ -274,16 +275,15 @@ def solve(
                         KNIGHT_COUNTS, path, stop.array,
                     )  # fmt: skip
                 nodes += int(n)
-                if steps != k.GROW:
+                if steps != GROW:
                     break
                 ball.grow(depth + 1, stop.array)
         except _Stopped:
             steps = STOPPED
     seconds = time.perf_counter() - t0
     if steps < 0:
-        status = {k.OVER_LIMIT: "over_limit", STOPPED: "timeout"}.get(steps, "unreachable")
         return Solution(start, target, None, nodes=nodes, seconds=seconds, engine="bidir",
-                        max_depth=max_depth, status=status)  # fmt: skip
+                        max_depth=max_depth, status=Status.of(steps))  # fmt: skip
     boards = boards_from_blanks(start, path[: steps + 1])
     return Solution(start, target, int(steps), boards, nodes, seconds, "bidir", max_depth)
 
@@ -305,7 +305,7 @@ def _steps_numba(keys, target, limit, workers, stop):  # noqa: ANN001, ANN202
                     depth = ball.depth
                     i = k.search_many(
                         part, i, *fixed, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
-                        np.int64(TARGET_BIAS), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, _COLOR, out,
+                        np.int64(TARGET_BIAS), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR, out,
                         work, flag,
                     )  # fmt: skip
                 if i < part.size:
@@ -321,21 +321,14 @@ def _steps_numba(keys, target, limit, workers, stop):  # noqa: ANN001, ANN202
 def _neighbours(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(boards, valid)``: row ``i`` holds the boards one move from ``keys[i]`` where
     ``valid`` (the knight tables' padding gives the rest)."""
-    blank = keys >> _BLANK_SHIFT
+    blank = keys >> KEY_SHIFT
     black = keys & FULL_MASK
     q = KNIGHT_NEIGHBORS[blank]
     valid = q >= 0
     q = np.where(valid, q, blank[:, None])
     jumps = (black[:, None] >> q) & 1
     black = black[:, None] ^ (jumps * ((1 << q) | (1 << blank[:, None])))
-    return black | (q << _BLANK_SHIFT), valid
-
-
-def _popcount(x: np.ndarray) -> np.ndarray:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101 & 0x7FFFFFFFFFFFFFFF) >> 56
+    return black | (q << KEY_SHIFT), valid
 
 
 def _sorted_unique(a: np.ndarray) -> np.ndarray:
@@ -384,7 +377,7 @@ def _steps_numpy(keys: np.ndarray, target: Board, limit: int) -> np.ndarray:
     sorted array of ``board index << 30 | key`` codes per layer."""
     bkeys, bdepths, complete = _numpy_ball(target.key, NUMPY_RADIUS)
     steps = np.full(len(keys), -1, dtype=np.int64)
-    alive = np.flatnonzero(_popcount(keys & FULL_MASK) == target.counts[1])
+    alive = np.flatnonzero(popcount(keys & FULL_MASK) == target.counts[1])
     code_shift = 30
     prev = np.empty(0, dtype=np.int64)
     cur = (alive << code_shift) | keys[alive]
@@ -441,3 +434,21 @@ def steps_many(
             break
         steps[lo : lo + _PIECE] = _steps_numpy(keys[lo : lo + _PIECE], target, limit)
     return steps
+
+
+class BidirEngine(SearchEngine):
+    """The :class:`~bitknights.engines.base.Engine` that runs the bidirectional search."""
+
+    name = "bidir"
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(
+            lookup=False,
+            exact_at_any_depth=True,
+            numpy_depth=NUMPY_RADIUS + NUMPY_LAYERS,
+            counts_solutions=False,
+        )
+
+
+ENGINE = BidirEngine(solve, steps_many)

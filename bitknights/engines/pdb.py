@@ -7,8 +7,9 @@ the white pattern plus that of the black pattern is a lower bound on the real di
 It dominates the nearest-square sum (it also makes knights go to distinct squares and
 respects crowding).
 
-Each colour's table is indexed by the colex rank of the colour's 25-bit mask among the
-``C(25, k)`` masks with ``k`` bits (5,200,300 for the classic 12) and holds the relaxed
+Each colour's table is indexed by the pattern rank of the colour's 25-bit mask
+(:func:`bitknights.coords.pattern_rank`: its colex rank among the ``C(25, k)`` masks with
+``k`` bits) (5,200,300 for the classic 12) and holds the relaxed
 distance in one byte.  A table is built by breadth-first search (seconds) and kept in
 the cache directory next to the distance tables, checked on every load.
 """
@@ -21,51 +22,13 @@ import os
 import struct
 import tempfile
 import zlib
-from math import comb
 from pathlib import Path
 
 import numpy as np
 
 from ..board import Board
-from ..squares import NUM_SQUARES
-
-UNSEEN = 255
-
-# RANK_PART[c, v, j]: the colex-rank contribution of byte c (squares 8c..8c+7) holding
-# bit pattern v when j ones precede it: sum over its set bits, in order, of C(square, j + l).
-_BINOM = np.array([[comb(n, k) for k in range(27)] for n in range(26)], dtype=np.int64)
-_BITS = (np.arange(256)[:, None] >> np.arange(8)) & 1  # (v, p)
-_ORDER = np.cumsum(_BITS, axis=1)  # l: this bit's place among the byte's set bits, from 1
-_SQ = 8 * np.arange(4)[:, None] + np.arange(8)  # (c, p): the square of bit p of byte c
-_UPPER = np.minimum(np.arange(26)[:, None, None] + _ORDER, 26)  # (j, v, p): j + l, capped
-RANK_PART = np.ascontiguousarray(
-    np.stack(
-        [
-            (_BITS * (_SQ[c] < NUM_SQUARES) * _BINOM[np.minimum(_SQ[c], 25), _UPPER]).sum(axis=2).T
-            for c in range(4)
-        ]
-    ),
-    dtype=np.int64,
-)
-BYTE_POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
-RANK_PART.setflags(write=False)
-BYTE_POPCOUNT.setflags(write=False)
-
-
-def mask_rank(mask: int) -> int:
-    """Colex rank of a 25-bit mask among masks with as many bits (the kernels' rank, in
-    Python).
-
-    >>> mask_rank(0b111), mask_rank(0b1011)
-    (0, 1)
-    """
-    rank, before = 0, 0
-    for c in range(4):
-        byte = mask >> 8 * c & 255
-        rank += int(RANK_PART[c, byte, before])
-        before += int(BYTE_POPCOUNT[byte])
-    return rank
-
+from ..coords import pattern_count, pattern_rank
+from ..results import UNSEEN
 
 _TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -125,7 +88,7 @@ def _cache_path(target: Board) -> Path:
 
 
 def _sizes(target: Board) -> tuple[int, int]:
-    return comb(NUM_SQUARES, target.white.bit_count()), comb(NUM_SQUARES, target.black.bit_count())
+    return pattern_count(target.white.bit_count()), pattern_count(target.black.bit_count())
 
 
 def _payload_digest(payload: bytes | memoryview) -> bytes:
@@ -182,4 +145,4 @@ def pattern_bound(board: Board, target: Board) -> int:
     (0, 1)
     """
     white, black = pattern_tables(target.key)
-    return int(white[mask_rank(board.white)]) + int(black[mask_rank(board.black)])
+    return int(white[pattern_rank(board.white)]) + int(black[pattern_rank(board.black)])

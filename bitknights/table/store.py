@@ -1,7 +1,7 @@
 """The distance table on disk: one byte per board, a checked header, atomic writes.
 
 Pure Python (numpy is imported only to hand the payload to numpy code): the command line
-answers small batches from here without importing numpy at all (:mod:`.lookup`).
+answers small batches from here without importing numpy at all (:mod:`.probe`).
 
 File layout (little-endian), one file per target in the cache directory::
 
@@ -19,7 +19,7 @@ File layout (little-endian), one file per target in the cache directory::
     payload digest   16 bytes CRC-32 of the payload (little-endian u32, zero-padded)
     header digest    16 bytes blake2b of every header byte before it
     payload          byte r: the exact distance of the board of rank r
-                     (:func:`~bitknights.table.rank.rank`), or 255 if it cannot reach
+                     (:func:`~bitknights.coords.rank`), or 255 if it cannot reach
 
 One byte a board (68 MB for the classic 12 black knights) makes every answer one read:
 a distance is ``payload[rank]``, an optimal path steps to any neighbour one less.  (Format
@@ -148,20 +148,9 @@ class TableFile:
 
     def example(self) -> Board:
         """The board at :attr:`max_distance` the header names (pure Python, no numba)."""
-        from math import comb
+        from ..coords import pack, unrank
 
-        per_blank = comb(NUM_SQUARES - 1, self.black_count)
-        blank, r = divmod(self.example_rank, per_blank)
-        positions = []
-        p = NUM_SQUARES - 2
-        for i in range(self.black_count, 0, -1):  # colex unranking, largest first
-            while comb(p, i) > r:
-                p -= 1
-            positions.append(p)
-            r -= comb(p, i)
-            p -= 1
-        black = sum(1 << (q if q < blank else q + 1) for q in positions)
-        return Board.from_key(black | blank << NUM_SQUARES)
+        return Board.from_key(pack(*unrank(self.example_rank, self.black_count)))
 
 
 def _header(
@@ -202,7 +191,7 @@ def write(
     disk, then renamed over ``path`` (readers see the old file or the new, never half)."""
     import numpy as np
 
-    from .rank import state_count
+    from ..coords import state_count
 
     count = state_count(target.black.bit_count())
     data = np.ascontiguousarray(payload, dtype=np.uint8)
