@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
@@ -25,15 +26,16 @@ def choose_engine(
     target: Board | str | None = TARGET,
     *,
     counts_only: bool = False,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> str:
     """The engine ``engine='auto'`` stands for, for requests to reach ``target``, asking
     each engine's :class:`~bitknights.engines.base.Capabilities`:
 
     1. a lookup engine (``table``) when it is ready for ``target``: a valid distance table
-       is in the cache directory (checked in full once per process and file: header, size,
-       payload checksum; see :mod:`bitknights.table.store`).  Exact at any depth,
-       microseconds a board.  The table is never built here: ``bitknights table build``
-       does that, once.
+       is in ``cache_dir`` (``None``: the default cache directory; checked in full once
+       per process and file: header, size, payload checksum; see
+       :mod:`bitknights.table.store`).  Exact at any depth, microseconds a board.  The
+       table is never built here: ``bitknights table build`` does that, once.
     2. without a limit, the first search engine exact at any depth (``bidir``: its cost
        grows with the square root of IDA*'s).
     3. for batches that only want the move counts (``counts_only``, the classic output),
@@ -55,7 +57,7 @@ def choose_engine(
     if target is not None:
         board = as_board(target)
         for e in engines:
-            if e.capabilities.lookup and e.ready(board):
+            if e.capabilities.lookup and e.ready(board, cache_dir):
                 return e.name
     search = [e for e in engines if not e.capabilities.lookup]
     if max_depth is None:

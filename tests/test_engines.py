@@ -83,6 +83,14 @@ class _Fake:
         return self._ready
 
 
+def test_auto_asks_the_lookup_engine_about_the_cache_dir(tmp_path):
+    from bitknights.table import store
+
+    assert not store.available(TARGET, tmp_path)
+    assert api.choose_engine("auto", 15, cache_dir=tmp_path) == "ida"
+    assert api.choose_engine("auto", None, cache_dir=tmp_path) == "bidir"
+
+
 def test_choose_engine_follows_the_capabilities(monkeypatch):
     fakes = {
         "ida": _Fake("ida"),
