@@ -52,6 +52,10 @@ class CacheError(BitknightsError):
     """A cache file is missing, unusable or not trusted; the message names the path."""
 
 
+class UntrustedError(CacheError):
+    """A cache file or directory others could have written; the message says the fix."""
+
+
 def cache_directory(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """The directory cache files live in (see the module docstring).
 
@@ -109,7 +113,7 @@ def open_cached(
         for p, s, is_dir in ((path, st, False), (path.parent, os.stat(path.parent), True)):
             problem = trust_problem(p, s, directory=is_dir)
             if problem:
-                raise CacheError(f"not trusting {what}: {problem}")
+                raise UntrustedError(f"not trusting {what}: {problem}")
         if sizes is not None and st.st_size not in set(sizes):
             raise CacheError(
                 f"{what} {path} has the wrong size ({st.st_size:,} bytes); "
@@ -146,7 +150,7 @@ def ensure_directory(directory: Path) -> None:
         raise CacheError(f"cache directory {directory} is not a directory")
     problem = trust_problem(directory, st, directory=True)
     if problem:
-        raise CacheError(f"not using cache directory: {problem}")
+        raise UntrustedError(f"not using cache directory: {problem}")
 
 
 def clean_stale(directory: Path) -> list[Path]:
