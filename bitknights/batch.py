@@ -317,11 +317,8 @@ def read_batch(text: str | bytes) -> list[Board]:
 
 def read_board(text: str) -> Board:
     """One board (five rows, blank lines and spaces ignored), e.g. a ``--target`` file."""
-    rows = [
-        (no, s)
-        for no, line in enumerate(text.lstrip("\ufeff").splitlines(), 1)
-        if (s := line.strip())
-    ]
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    rows = [(no, s) for no, line in enumerate(lines, 1) if (s := line.strip(" \t\f\v"))]
     if len(rows) != ROWS:
         where = rows[ROWS][0] if len(rows) > ROWS else (rows[-1][0] + 1 if rows else 1)
         raise InputError(where, f"a board has 5 rows, found {len(rows)}")
