@@ -185,7 +185,7 @@ def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:
 
 
 def _classic_with_paths(solutions: Iterable[Solution], unicode: bool) -> Iterator[str]:
-    from ..textview import path_text
+    from ..render.text import path_text
 
     for s in solutions:
         yield f"{-1 if s.steps is None else s.steps}\n{path_text(s, unicode=unicode)}\n\n"
