@@ -15,7 +15,7 @@ import pytest
 
 from bitknights import TARGET
 from bitknights.table import store
-from helpers import SAMPLE
+from helpers import SAMPLE, forge
 
 CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 120  # seconds; a hang fails the test instead of stalling the suite
@@ -106,8 +106,6 @@ def test_a_forged_table_never_answers_wrong(table_dir, cache):
     access could do): the sample is answered right or refused, never answered wrong."""
     from bitknights import read_batch
     from bitknights.table.rank import rank
-
-    from test_table import forge
 
     path = _table(table_dir, cache)
     board = read_batch(SAMPLE.read_text())[0]
