@@ -249,3 +249,20 @@ def test_the_target_parser_takes_the_batch_parsers_line_breaks():
     for sep in ("\u2028", "\x1c", "\x85"):
         with pytest.raises(InputError):
             read_board(good.replace("\r\n", sep, 1))
+
+
+@pytest.mark.slow
+def test_table_verify_proves_the_table_exact_or_names_a_board(table_dir, cache):
+    """`table verify` trusts no checksum: the real table is proven exact; a forged byte
+    with every checksum recomputed is found, and `table info` (checksums only) says so
+    honestly: valid checksums."""
+    path = _table(table_dir, cache)
+    r = run(["table", "verify"], cache)
+    assert r.returncode == 0 and "status: exact" in r.stdout, r.stdout + r.stderr
+    from bitknights.table.rank import rank
+
+    board = store.unrank(12_345_678, 12)
+    forge(path, rank(board.black, board.blank), 9)
+    assert run(["table", "info"], cache).returncode == 0  # checksums cannot see it
+    r = run(["table", "verify"], cache)
+    assert r.returncode == 1 and "NOT exact" in r.stdout
