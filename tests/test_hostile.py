@@ -266,3 +266,22 @@ def test_table_verify_proves_the_table_exact_or_names_a_board(table_dir, cache):
     assert run(["table", "info"], cache).returncode == 0  # checksums cannot see it
     r = run(["table", "verify"], cache)
     assert r.returncode == 1 and "NOT exact" in r.stdout
+
+
+def test_bad_python_arguments_raise_clear_value_or_type_errors(table_dir, tmp_path):
+    import numpy as np
+
+    from bitknights import Board, table
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    cases = [
+        (lambda: Board.from_key(None), TypeError, "a board key is an integer"),
+        (lambda: table.random_boards(5.0, 1, cache_dir=table_dir), TypeError, "distance"),
+        (lambda: table.load_table(cache_dir=table_dir).distances(np.zeros((2, 2))), ValueError,
+         "1-D integer array"),
+        (lambda: table.build(cache_dir=blocker), ValueError, f"{blocker} is a file"),
+    ]  # fmt: skip
+    for call, kind, message in cases:
+        with pytest.raises(kind, match=message):
+            call()
