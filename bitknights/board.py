@@ -78,6 +78,8 @@ class Board:
     @classmethod
     def from_key(cls, key: int) -> Board:
         """The board with packed key ``black | blank << 25`` (see :attr:`key`)."""
+        if isinstance(key, bool) or not hasattr(key, "__index__"):
+            raise TypeError(f"a board key is an integer, got {key!r}")
         key = int(key)
         blank = key >> KEY_SHIFT
         black = key & FULL_MASK

@@ -203,7 +203,7 @@ def bfs_distances(
     target: Board, *, stop_after: int | None = None, quiet: bool | None = True
 ) -> tuple[np.ndarray, list[int]]:
     """``(dist, layers)``: the exact distance to ``target`` of every board with the
-    target's number of black knights, indexed by :func:`~bitknights.table.rank.rank`
+    target's number of black knights, indexed by :func:`~bitknights.coords.rank`
     (``uint8``; :data:`UNSEEN` for boards that cannot reach it), and ``layers[d]``, the
     number of boards at distance ``d``.
 

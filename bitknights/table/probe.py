@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..coords import KEY_SHIFT, rank, unpack
+from ..coords import KEY_SHIFT, comb_count, rank, unpack
 from ..results import OVER_LIMIT, UNREACHABLE
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
 from .store import UNREACHABLE as UNREACHABLE_BYTE
@@ -44,8 +44,29 @@ def distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
     return out
 
 
+def confirmed_distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
+    """:func:`distances`, every answer confirmed before it is returned: the board's
+    neighbours are all one nearer or one farther (as in any breadth-first distance), and
+    a path of exactly that many moves to the target is walked (:func:`walk`).  So an
+    answer is never more than the true distance, and a single damaged or forged byte is
+    caught, even one whose block checksum was recomputed; raises :class:`TableError`."""
+    out = distances(table, keys, limit)
+    data, k = table.data, table.black_count
+    for key, d in zip(keys, out):
+        if d < 0:
+            continue
+        black, blank = unpack(key)
+        for n in KNIGHT_TARGETS[blank]:
+            nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
+            if abs(data[rank(nb, n, k)] - d) != 1:
+                raise _inconsistent(table)
+        walk(table, black, blank, d)
+    return out
+
+
 def distances_array(table: TableFile, keys: np.ndarray, limit: int) -> np.ndarray:
-    """:func:`distances` with numpy: an ``int64`` array for an array of keys."""
+    """:func:`distances` with numpy, an ``int64`` array for an array of keys, each answer
+    confirmed as :func:`confirmed_distances` does (neighbours one apart)."""
     import numpy as np
 
     from ..coords.arrays import popcount, ranks
@@ -57,10 +78,40 @@ def distances_array(table: TableFile, keys: np.ndarray, limit: int) -> np.ndarra
     blank = np.where(valid, blank, 0)
     valid &= (black >> blank & 1 == 0) & (popcount(black) == table.black_count)
     idx = np.flatnonzero(valid)
-    d = table.payload[ranks(black[idx], blank[idx], table.state_count // NUM_SQUARES)]
+    ncomb = comb_count(table.black_count)
+    d = table.values(ranks(black[idx], blank[idx], ncomb))
     keep = (d != UNREACHABLE_BYTE) & (d <= limit)
-    out[idx[keep]] = d[keep]
+    idx, d = idx[keep], d[keep].astype(np.int64)
+    _confirm(table, black[idx], blank[idx], d, ncomb)
+    out[idx] = d
     return out
+
+
+def _confirm(
+    table: TableFile, black: np.ndarray, blank: np.ndarray, d: np.ndarray, ncomb: int
+) -> None:
+    """Every neighbour of every answered board is one nearer or one farther, as in any
+    breadth-first distance (and so one is nearer): a single damaged or forged byte is
+    caught even when its block checksum was recomputed.  Raises :class:`TableError`."""
+    import numpy as np
+
+    from ..coords.arrays import ranks
+    from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+
+    nearer = d == 0
+    for j in range(8):
+        has = KNIGHT_COUNTS[blank] > j
+        if not has.any():
+            break
+        b, k, dist = black[has], blank[has], d[has]
+        n = KNIGHT_NEIGHBORS[k, j]
+        moved = ((b >> n) & 1) * ((np.int64(1) << n) | (np.int64(1) << k))
+        there = table.values(ranks(b ^ moved, n, ncomb)).astype(np.int64)
+        if (np.abs(there - dist) != 1).any():
+            raise _inconsistent(table)
+        nearer[has] |= there == dist - 1
+    if not nearer.all():
+        raise _inconsistent(table)
 
 
 def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[int], int]:
