@@ -89,7 +89,7 @@ def solve(
 
     >>> s = solve("10110/01*11/10111/01001/00000")
     >>> s.steps, [str(m) for m in s.moves][:3]
-    (7, ['e1-c2', 'd3-e1', 'b4-d3'])
+    (7, ['e5-c4', 'd3-e5', 'b2-d3'])
     >>> solve("01011/110*1/01110/01010/00100").steps is None
     True
     >>> solve("01011/110*1/01110/01010/00100", max_depth=None).steps

@@ -3,16 +3,16 @@
 Everything returned is self-contained markup: no script, and nothing fetched (no fonts,
 images or style sheets; text uses the viewer's own ``sans-serif``).  The knights are inline
 SVG paths, ivory with a dark outline for white (``0``) and near-black for black (``1``); the
-blank square is drawn dashed.  Columns are labelled ``a``..``e`` left to right and rows
-``1``..``5`` top to bottom, the square names of :mod:`bitknights.squares` (``a1`` is the
-top-left corner).
+blank square is drawn dashed.  Files are labelled ``a``..``e`` left to right and ranks
+``5``..``1`` top to bottom, the square names of :mod:`bitknights.squares` (``a5`` is the
+top-left corner, the first input character).
 
 Every square is a ``<rect class="sq ..." data-square="c3">``, every knight a
 ``<g class="knight white|black" data-square="...">`` and the blank a
 ``<g class="blank" data-square="...">``, so a picture can be checked (or styled) by machine:
 
 >>> from bitknights import TARGET
->>> svg = board_svg(TARGET, move="b1-c3")
+>>> svg = board_svg(TARGET, move="b5-c3")
 >>> svg.count('class="sq '), svg.count('class="knight '), svg.count('class="blank"')
 (25, 24, 1)
 
@@ -112,7 +112,7 @@ def _square_xy(sq: int, ox: float = 0, oy: float = 0) -> tuple[float, float]:
 
 
 def _as_move(board: Board, move: Move | tuple[int, int] | str | int) -> Move:
-    """``move`` as a :class:`Move`: a :class:`Move` or ``(from, to)`` squares, ``'b1-c3'``
+    """``move`` as a :class:`Move`: a :class:`Move` or ``(from, to)`` squares, ``'b5-c3'``
     text, or the square (index or name) of a knight that may jump into ``board``'s blank."""
     if isinstance(move, str) and "-" in move:
         frm, to = move.split("-", 1)
@@ -205,14 +205,15 @@ def _squares(ox: float, oy: float, coordinates: bool) -> list[str]:
     if coordinates:
         for i in range(SIZE):
             cx = ox + M + i * S + S / 2
+            file, rank = square_name(i)[0], square_name(i * SIZE)[1:]
             out.append(
                 f'<text class="coord file" x="{_num(cx)}" y="{_num(oy + M - 10)}" '
-                f'text-anchor="middle" font-size="28" {_FONT} fill="{INK}">{"abcde"[i]}</text>'
+                f'text-anchor="middle" font-size="28" {_FONT} fill="{INK}">{file}</text>'
             )
             cy = oy + M + i * S + S / 2 + 10
             out.append(
                 f'<text class="coord rank" x="{_num(ox + M / 2)}" y="{_num(cy)}" '
-                f'text-anchor="middle" font-size="28" {_FONT} fill="{INK}">{i + 1}</text>'
+                f'text-anchor="middle" font-size="28" {_FONT} fill="{INK}">{rank}</text>'
             )
     return out
 
@@ -288,7 +289,7 @@ def board_svg(
 ) -> str:
     """``board`` as a standalone SVG document ``size`` pixels square.
 
-    ``move`` (a :class:`Move`, ``(from, to)`` squares, ``'b1-c3'`` text or the square of
+    ``move`` (a :class:`Move`, ``(from, to)`` squares, ``'b5-c3'`` text or the square of
     the knight that jumps) highlights its two squares and draws an arrow from the first to
     the second; the move is only drawn, not played, so it may be the move that *made*
     ``board`` (the knight then stands on ``to``) or one about to be made.  ``hints`` (see
@@ -297,7 +298,7 @@ def board_svg(
     >>> svg = board_svg(Board("10110/01*11/10111/01001/00000"), size=200)
     >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"')
     True
-    >>> 'data-square="c2"' in svg and svg.count('class="knight black"') == 12
+    >>> 'data-square="c4"' in svg and svg.count('class="knight black"') == 12
     True
     """
     mv = None if move is None else _as_move(board, move)

@@ -45,14 +45,14 @@ def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool 
 
     >>> from bitknights import Board, solve
     >>> print(path_text(solve(Board("11111/011*1/00111/00001/00000")), per_line=2))
-    moves (2): b1-d2 c3-b1
-    start  1 b1-d2
+    moves (2): b5-d4 c3-b5
+    start  1 b5-d4
     11111  1*111
     011*1  01111
     00111  00111
     00001  00001
     00000  00000
-    2 c3-b1
+    2 c3-b5
     11111
     01111
     00*11

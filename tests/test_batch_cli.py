@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from bitknights import SAMPLE as SAMPLE_TEXT
-from bitknights import InputError, read_batch, read_board
+from bitknights import TARGET, InputError, read_batch, read_board
 from helpers import SAMPLE
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
@@ -78,7 +78,11 @@ def test_exact_and_limits():
 def test_readable_path():
     r = run(["solve", "--path", str(SAMPLE)])
     out = r.stdout.decode()
-    assert out.startswith("7\nmoves (7): e1-c2 ")
+    assert out.startswith("7\nmoves (7): ")
+    board = read_batch(SAMPLE_TEXT)[0]
+    for move in out.splitlines()[1].split(": ")[1].split():  # chess names, replayed
+        board = board.play(move)
+    assert board == TARGET
     assert "\n-1\nno solution (over limit)\n" in out
 
 

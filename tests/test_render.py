@@ -50,14 +50,15 @@ def translate(el: ET.Element) -> tuple[float, float]:
 
 
 def name_cr(name: str) -> tuple[int, int]:
-    """(column, row) of a square name, from the name alone: a..e, then 1..5 from the top."""
+    """(column, row from the top) of a square name, from the name alone: the chess
+    convention, file a..e left to right, rank 1..5 from the bottom."""
     assert re.fullmatch(r"[a-e][1-5]", name), name
-    return "abcde".index(name[0]), int(name[1]) - 1
+    return "abcde".index(name[0]), 5 - int(name[1])
 
 
 def board_squares(board: Board) -> dict[str, str]:
     """Square name -> '0' / '1' / '*', decoded from the 25-character form."""
-    return {f"{'abcde'[i % 5]}{i // 5 + 1}": ch for i, ch in enumerate(board.compact)}
+    return {f"{'abcde'[i % 5]}{5 - i // 5}": ch for i, ch in enumerate(board.compact)}
 
 
 def check_board(group: ET.Element, board: Board) -> dict[str, tuple[float, float]]:
@@ -70,7 +71,7 @@ def check_board(group: ET.Element, board: Board) -> dict[str, tuple[float, float
     corner = {r.get("data-square"): (float(r.get("x")), float(r.get("y"))) for r in rects}
     assert set(corner) == set(cells)
     side = float(rects[0].get("width"))
-    x0, y0 = corner["a1"]
+    x0, y0 = corner["a5"]  # the top-left corner: the first input character
     for name, (x, y) in corner.items():
         c, r = name_cr(name)
         assert (x, y) == (x0 + c * side, y0 + r * side), name
@@ -133,33 +134,34 @@ def test_board_svg_has_every_square_and_knight_in_place(board):
     assert board._repr_svg_() == render.board_svg(board)
 
 
-def test_coordinates_run_a_to_e_across_and_1_to_5_down():
+def test_coordinates_run_a_to_e_across_and_5_to_1_down():
     root = parse(render.board_svg(TARGET))
     files = find(root, "file")
     ranks = find(root, "rank")
     assert [t.text for t in sorted(files, key=lambda t: float(t.get("x")))] == list("abcde")
-    assert [t.text for t in sorted(ranks, key=lambda t: float(t.get("y")))] == list("12345")
+    assert [t.text for t in sorted(ranks, key=lambda t: float(t.get("y")))] == list("54321")
     corner = check_board(root, TARGET)
-    # a1 is the top-left corner, e5 the bottom-right one
-    assert corner["a1"] == min(corner.values())
-    assert corner["e5"] == max(corner.values())
-    assert corner["e1"][0] > corner["a1"][0] and corner["e1"][1] == corner["a1"][1]
+    # a5 is the top-left corner, e1 the bottom-right one, a1 the bottom-left one
+    assert corner["a5"] == min(corner.values())
+    assert corner["e1"] == max(corner.values())
+    assert corner["e5"][0] > corner["a5"][0] and corner["e5"][1] == corner["a5"][1]
+    assert corner["a1"][0] == corner["a5"][0] and corner["a1"][1] > corner["a5"][1]
     assert not find(parse(render.board_svg(TARGET, coordinates=False)), "coord")
 
 
-@pytest.mark.parametrize("move", ["e1-c2", Move(4, 7), (4, 7), "e1", 4])
+@pytest.mark.parametrize("move", ["e5-c4", Move(4, 7), (4, 7), "e5", 4])
 def test_move_is_highlighted_from_and_to(move):
-    board = BOARDS[1]  # blank on c2, so e1-c2 is legal
+    board = BOARDS[1]  # blank on c4, so e5-c4 is legal
     root = parse(render.board_svg(board, move=move))
     check_board(root, board)
     hl = {el.get("data-square"): classes(el) for el in find(root, "hl")}
-    assert set(hl) == {"e1", "c2"}
-    assert "from" in hl["e1"] and "to" in hl["c2"]
+    assert set(hl) == {"e5", "c4"}
+    assert "from" in hl["e5"] and "to" in hl["c4"]
     (arrow,) = find(root, "arrow")
-    assert (arrow.get("data-from"), arrow.get("data-to")) == ("e1", "c2")
+    assert (arrow.get("data-from"), arrow.get("data-to")) == ("e5", "c4")
 
 
-@pytest.mark.parametrize("move", ["zz-c2", "b1", 99, "c2"])
+@pytest.mark.parametrize("move", ["zz-c4", "b5", 99, "c4"])
 def test_bad_moves_are_board_errors(move):
     with pytest.raises(BoardError):
         render.board_svg(BOARDS[1], move=move)
@@ -288,7 +290,7 @@ def anim_frame(root: ET.Element, corner: dict[str, tuple[float, float]], f: floa
         kind = "*" if "blank" in classes(p) else "1" if "black" in classes(p) else "0"
         cells[at_corner[pos]] = kind
     assert len(cells) == 25
-    return "".join(cells[f"{'abcde'[i % 5]}{i // 5 + 1}"] for i in range(25))
+    return "".join(cells[f"{'abcde'[i % 5]}{5 - i // 5}"] for i in range(25))
 
 
 def anim_caption(root: ET.Element, f: float) -> str:
@@ -384,7 +386,7 @@ def test_hints_of_a_board_that_never_arrives():
 def test_hints_must_be_legal_moves():
     board = BOARDS[1]
     with pytest.raises(BoardError):
-        render.hints_svg(board, [("a1-b1", None, 3, True)])
+        render.hints_svg(board, [("a5-b5", None, 3, True)])
     with pytest.raises(BoardError):
         render.hints_svg(board, [(Move(0, 12), None, 3, True)])
 
@@ -469,8 +471,8 @@ def test_pictures_need_neither_numba_nor_matplotlib():
 import sys
 import bitknights
 from bitknights import TARGET, Solution
-b = TARGET.play("b1").play("d2")
-s = Solution(start=b, target=TARGET, steps=2, boards=[b, b.play("b1"), TARGET])
+b = TARGET.play("b5").play("d4")
+s = Solution(start=b, target=TARGET, steps=2, boards=[b, b.play("b5"), TARGET])
 s.verify()
 out = [TARGET._repr_svg_(), TARGET._repr_html_(), s._repr_svg_(), s._repr_html_()]
 from bitknights import render, textview

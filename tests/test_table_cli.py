@@ -118,7 +118,7 @@ def test_hint(classic, table_dir, tmp_path):
     assert lines[:5] == B1.split()
     assert lines[5] == "distance 7; 1 of 6 moves optimal"
     starred = [x for x in lines[6:] if x.startswith("*")]
-    assert len(starred) == 1 and "e1-c2" in starred[0] and " 6 " in starred[0]
+    assert len(starred) == 1 and "e5-c4" in starred[0] and " 6 " in starred[0]
     r = run(["hint"], table_dir, stdin=board.compact + "\n")
     assert r.stdout == run(["hint", str(f)], table_dir).stdout
     assert_usage_error(run(["hint"], table_dir, stdin="10110\n01*11\n"), "5 rows")
