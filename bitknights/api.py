@@ -117,7 +117,7 @@ def iter_solve(
     Boards are solved on ``workers`` threads (0: one per CPU; the kernels release the
     GIL).  With ``timeout`` each board gets at most that many seconds; a board that runs
     out comes back with ``steps=None`` and ``status='timeout'``.  ``count_solutions``
-    (table engine only) adds ``optimal_solutions`` to each solved result's ``extra``.
+    (table engine only) sets each solved result's ``optimal_solutions``.
     """
     from .engines.common import default_workers, ordered_map
 

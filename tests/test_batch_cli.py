@@ -111,13 +111,13 @@ BAD = [
     ("0\n", "line 1: the number of boards T must be positive"),
     ("\n\n3\n" + B1 + B2, "line 14: expected 3 boards, found 2"),
     ("2\n" + B1 + "01011\n110*1\n", "line 9: board 2 is cut short: expected row 3 of 5"),
-    ("1\n" + B1 + B2, "line 7: unexpected content after the 1 boards"),
+    ("1\n" + B1 + B2, "line 7: unexpected content after the 1 board"),
     ("1\n10110\n01*11\n1011\n01001\n00000\n", "line 4: board 1, row 3: expected a row of five"),
     ("1\n10110\n01*11\n10121\n01001\n00000\n", "line 4: board 1, row 3: expected a row of five"),
     ("1\n10110\n01*11\n1 0111\n01001\n00000\n", "line 4: board 1, row 3: expected a row of five"),
     ("1\n10110\n01011\n10111\n01001\n00000\n", "line 2: board 1: a board needs exactly one blank '*', found 0"),
     ("1\n10110\n01*11\n10*11\n01001\n00000\n", "line 2: board 1: a board needs exactly one blank '*', found 2"),
-    ("1\n10110\n01*11\n10111\n01001\n00000\nxyz\n", "line 7: unexpected content after the 1 boards: 'xyz'"),
+    ("1\n10110\n01*11\n10111\n01001\n00000\nxyz\n", "line 7: unexpected content after the 1 board: 'xyz'"),
     ("\u0661\n" + B1, "line 1: expected the number of boards T"),
 ]  # fmt: skip
 

@@ -35,8 +35,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
+    """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted).
+    With no arguments at all it prints the commands on standard error and returns 2."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        # no command: the list of commands, as a usage error (status 2, like argparse's)
+        parser.print_help(sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     try:
         return args.run(args, sys.stdout)
