@@ -21,6 +21,7 @@ def test_import_compiles_nothing():
     assert r.stdout.strip() == "False"
 
 
+@pytest.mark.slow
 def test_second_process_loads_kernels_from_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "NUMBA_DEBUG_CACHE": "1",
            "BITKNIGHTS_NATIVE": "0"}  # fmt: skip
