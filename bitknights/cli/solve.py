@@ -93,7 +93,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="give up on a board after SECONDS (reported as timed out: -1, "
                    "status 'timeout' in JSON)")  # fmt: skip
     p.add_argument("--workers", type=non_negative, default=0, metavar="N",
-                   help="threads for the search engines (default 0: one per CPU)")  # fmt: skip
+                   help="threads for the search engines (default 0: one per CPU; at most 4 "
+                   "per CPU, a larger N is lowered to that)")  # fmt: skip
     p.add_argument("--ascii", action="store_true",
                    help="with --path: draw boards with 0 1 * even on a UTF-8 terminal")  # fmt: skip
     p.add_argument(
