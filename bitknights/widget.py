@@ -113,8 +113,12 @@ class PlayWidget(anywidget.AnyWidget):
         return moves
 
     def new(self, distance: int | None = None) -> Board:
-        """A fresh board ``distance`` moves from the target (default :attr:`new_distance`)."""
-        return self._do(lambda: self._game.new(self.new_distance if distance is None else distance))
+        """A fresh board ``distance`` moves from the target (default :attr:`new_distance`,
+        which then becomes ``distance``)."""
+        d = self.new_distance if distance is None else distance
+        board = self._do(lambda: self._game.new(d))
+        self.new_distance = d
+        return board
 
     def reset(self) -> None:
         """Back to the start board."""

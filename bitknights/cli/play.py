@@ -4,10 +4,11 @@ script through a pipe), and the checker of a proposed solution."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO
 
 from ..batch import read_board
@@ -116,7 +117,8 @@ def _cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
     oracle = DistanceOracle(target, cache_dir=args.cache_dir)
     if oracle.source != "table":
         sys.stderr.write(f"bitknights: {oracle.describe()}\n")
-    game = Game(start, target=target, oracle=oracle, distance=args.distance, seed=args.seed)
+    with _dealing(start is None):
+        game = Game(start, target=target, oracle=oracle, distance=args.distance, seed=args.seed)
     interactive = sys.stdin.isatty() and out.isatty()
     unicode = (
         not args.ascii
@@ -241,7 +243,8 @@ class Session:
             raise BitknightsError(
                 f"new takes one distance, a non-negative integer, got {' '.join(rest)!r}"
             )
-        self.game.new(int(rest[0]) if rest else None)
+        with _dealing():
+            self.game.new(int(rest[0]) if rest else None)
         self._say("new board")
         self.show()
 
@@ -250,6 +253,22 @@ class Session:
         self.game.reset()
         self._say("back to the start")
         self.show()
+
+
+@contextlib.contextmanager
+def _dealing(show: bool = True) -> Iterator[None]:
+    """Say on a terminal's standard error that a fresh board is being dealt (far ones are
+    drawn from the table, a second or two the first time); the note is erased after."""
+    note = show and sys.stderr.isatty()
+    if note:
+        sys.stderr.write("dealing a fresh board...")
+        sys.stderr.flush()
+    try:
+        yield
+    finally:
+        if note:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 def _looks_like_move(word: str) -> bool:
