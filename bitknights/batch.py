@@ -40,6 +40,9 @@ ROWS = 5  # rows a board
 WIDTH = 5  # cells a row
 CELLS = ROWS * WIDTH
 BLOCK_SIZE = 1 << 22
+MAX_LINE = 4096
+"""The longest line read: longer is an error naming the line, read no further (a row is 5
+characters, ``T`` at most 15 digits; this leaves room for any spacing)."""
 
 # consecutive whole boards: their cells (25 bytes each, concatenated), the line of each of
 # their rows, and the 0-based index of the first of them in the batch
@@ -115,6 +118,11 @@ class BatchReader:
                 data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
             cut = data.rfind(b"\n") + 1
             self._tail = data[cut:] + self._tail
+            if len(self._tail) > MAX_LINE:
+                raise InputError(
+                    self._line + data[:cut].count(b"\n") + 1,
+                    f"a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)",
+                )
             if cut:
                 yield self._emit(data[:cut])
 
@@ -309,11 +317,8 @@ def read_batch(text: str | bytes) -> list[Board]:
 
 def read_board(text: str) -> Board:
     """One board (five rows, blank lines and spaces ignored), e.g. a ``--target`` file."""
-    rows = [
-        (no, s)
-        for no, line in enumerate(text.lstrip("\ufeff").splitlines(), 1)
-        if (s := line.strip())
-    ]
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    rows = [(no, s) for no, line in enumerate(lines, 1) if (s := line.strip(" \t\f\v"))]
     if len(rows) != ROWS:
         where = rows[ROWS][0] if len(rows) > ROWS else (rows[-1][0] + 1 if rows else 1)
         raise InputError(where, f"a board has 5 rows, found {len(rows)}")

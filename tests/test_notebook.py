@@ -72,7 +72,7 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
     assert "None over_limit" in exact and "18 moves without a limit" in exact
 
     setup = outputs(cell("scratch = None"))
-    hints = outputs(cell("HTML(picture)"))
+    hints = outputs(cell("render.hints_html(board, hints)"))
     badges = re.findall(
         r'class="hint( optimal)?" data-square="([a-e][1-5])" data-distance="(\d+)"', hints
     )

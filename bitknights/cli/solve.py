@@ -17,6 +17,9 @@ from ..solution import Solution
 from . import streams
 from .common import UsageError, add_target_options, non_negative, positive_float, read_target, where
 
+CONFIRM_WALKS = 1000
+"""Beyond this many boards, answers deeper than the classic limit come from the numpy
+path: confirming each by a walk in plain Python would cost more than importing numpy."""
 PIECE_SEARCH = 512  # boards per write for the search engines: answers appear as found
 
 
@@ -132,7 +135,10 @@ def _answer_from_table(
         keys = [k for chunk in BatchReader(io.BytesIO(data)).key_lists() for k in chunk]
     except InputError as e:
         raise UsageError(f"{where(path)}{e}") from None
-    steps = lookup.distances(table, keys, depth_limit(max_depth))
+    limit = depth_limit(max_depth)
+    if len(keys) > CONFIRM_WALKS and limit > DEFAULT_MAX_DEPTH:
+        return False  # deep answers for many boards: the numpy path confirms them faster
+    steps = lookup.confirmed_distances(table, keys, limit)
     out.write("\n".join(map(str, steps)) + "\n")
     return True
 
@@ -179,7 +185,7 @@ def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:
 
 
 def _classic_with_paths(solutions: Iterable[Solution], unicode: bool) -> Iterator[str]:
-    from ..textview import path_text
+    from ..render.text import path_text
 
     for s in solutions:
         yield f"{-1 if s.steps is None else s.steps}\n{path_text(s, unicode=unicode)}\n\n"
