@@ -170,10 +170,8 @@ class PlayWidget(anywidget.AnyWidget):
     def _picture(self, board: Board, move: Move | None, *, hints: bool) -> str:
         from .render import board_svg
 
-        records = None
-        if hints and board == self._game.board:
-            records = [(h.move, h.board, h.distance, h.optimal) for h in self._game.hints()]
-        return board_svg(board, move=move, hints=records, size=SIZE)
+        shown = self._game.hints() if hints and board == self._game.board else ()
+        return str(board_svg(board, move=move, hints=shown, size=SIZE))
 
     def _sync(self) -> None:
         g = self._game
@@ -204,7 +202,7 @@ class PlayWidget(anywidget.AnyWidget):
         if isinstance(data, dict):
             from .render import board_svg
 
-            svg = board_svg(self._game.board, size=SIZE)
+            svg = str(board_svg(self._game.board, size=SIZE))
             d = self.distance
             caption = "never reaches the target" if d is None else f"distance {d}"
             data.setdefault("image/svg+xml", svg)

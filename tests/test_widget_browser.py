@@ -177,7 +177,7 @@ def session(browser, server, monkeypatch, tmp_path):
 def test_clicks_move_knights_and_reach_python(session, ball8):
     w, page, bridge = session
     assert board_in_page(page) == SAMPLE.compact
-    assert page.locator("g.knight").count() == 24
+    assert page.locator(".knight").count() == 24
     assert status(page) == f"distance {naive.distance(SAMPLE.compact)}"
     shot(page, "01-start")
 
@@ -185,7 +185,7 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
     here = ball8[SAMPLE.compact]
     best = next(m for m, child in SAMPLE.children() if ball8.get(child.compact) == here - 1)
     name = square_name(best.from_square)
-    page.click(f'g.knight[data-square="{name}"]')
+    page.click(f'.knight[data-square="{name}"]')
     child = SAMPLE.play(best)
     page.wait_for_function(f"document.querySelector('g.board').dataset.board === '{child.compact}'")
     assert bridge.received == [{"op": "move", "square": name}]
@@ -220,7 +220,7 @@ def test_illegal_click_changes_nothing(session):
     far = next(sq for sq in range(25) if sq != SAMPLE.blank and sq not in
                {m.from_square for m in SAMPLE.moves()})  # fmt: skip
     before = (w.board, list(w.history), board_in_page(page))
-    page.click(f'g.knight[data-square="{square_name(far)}"]')
+    page.click(f'.knight[data-square="{square_name(far)}"]')
     page.wait_for_function("document.querySelector('.bk-message').textContent !== ''")
     assert bridge.received == [{"op": "move", "square": square_name(far)}]
     assert (w.board, list(w.history), board_in_page(page)) == before

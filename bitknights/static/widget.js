@@ -64,7 +64,7 @@ function render({ model, el: host }) {
     if (animating) return;
     picture.innerHTML = model.get("svg");
     const legal = new Set(model.get("legal"));
-    for (const knight of picture.querySelectorAll("g.knight[data-square]")) {
+    for (const knight of picture.querySelectorAll(".knight[data-square]")) {
       knight.classList.toggle("bk-legal", legal.has(knight.dataset.square));
     }
   }
