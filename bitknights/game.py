@@ -80,10 +80,11 @@ class DistanceOracle:
         if source != "search":
             from .table import store
 
-            if store.available(self.target, cache_dir):
+            try:
                 self._file = store.load(self.target, cache_dir)
-            elif source == "table":
-                store.load(self.target, cache_dir)  # raises TableError saying why
+            except store.TableError:
+                if source == "table":
+                    raise
         self.source = "table" if self._file is not None else "search"
         self._dist: dict[Board, int | None] = {self.target: 0}
         self._next: dict[Board, Board] = {}
