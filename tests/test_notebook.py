@@ -91,6 +91,11 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
         assert not list(cache.iterdir())  # the tour's table went to its own temporary dir
     else:
         assert "largest distance 8" in dist
+    play = outputs(cell("game = bk.Game(board)"))
+    assert "the optimal rest scores 1.0" in play and "detour of two moves: 0.777" in play
+    widget = cell("w = bk.play(board)")
+    assert {"application/vnd.jupyter.widget-view+json", "image/svg+xml"} <= mimes(widget)
+
     plot = cell("render.distribution_plot(layers)")
     if importlib.util.find_spec("matplotlib") is not None:
         assert "image/png" in mimes(plot)

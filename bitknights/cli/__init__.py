@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import BitknightsError
-from . import solve, table
+from . import play, solve, table
 from .common import UsageError
 
-COMMANDS = (solve, table)
+COMMANDS = (solve, table, play)
 
 
 def build_parser() -> argparse.ArgumentParser:

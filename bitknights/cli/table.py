@@ -9,7 +9,7 @@ import os
 import time
 from typing import IO, Any
 
-from ..board import Board
+from ..board import Board, Move
 from ..errors import BitknightsError, InputError
 from .common import (
     UsageError,
@@ -86,6 +86,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--count", type=non_negative, required=True, metavar="N", help="how many boards")
     p.add_argument("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="json: one record a line with the board, its distance and one optimal solution",
+    )
     add_target_options(p)
     p.set_defaults(run=_cmd_random)
 
@@ -263,6 +269,13 @@ def _cmd_random(args: argparse.Namespace, out: IO[str]) -> int:
         raise UsageError("--count must be at least 1")
     table = _load(args)
     boards = table.random_boards(args.distance, args.count, args.seed)
+    if args.format == "json":
+        for b in boards:
+            path = table.path(b)
+            moves = [str(Move(y.blank, x.blank)) for x, y in zip(path, path[1:])]
+            record = {"board": b.compact, "distance": len(moves), "moves": moves}
+            out.write(json.dumps(record) + "\n")
+        return 0
     out.write(f"{len(boards)}\n")
     for b in boards:
         out.write(f"{b}\n")
