@@ -21,6 +21,8 @@ class Solution:
     ``status`` is a :class:`~bitknights.results.Status` (a string enum): ``'solved'``,
     ``'over_limit'`` (farther than ``max_depth``), ``'unreachable'`` (knight counts differ
     from the target's) or ``'timeout'``; a plain string is converted.
+    ``optimal_solutions`` is the number of distinct optimal move sequences when they were
+    counted (``count_solutions=True``, which needs the distance table), else ``None``.
     """
 
     start: Board
@@ -33,6 +35,7 @@ class Solution:
     max_depth: int | None = None
     status: Status = Status.SOLVED
     extra: dict[str, Any] = field(default_factory=dict)
+    optimal_solutions: int | None = None
 
     def __post_init__(self) -> None:
         if type(self.status) is not Status:
@@ -65,7 +68,7 @@ class Solution:
     def to_dict(self, *, path: bool = False) -> dict[str, Any]:
         """The JSON Lines record: ``steps``, ``status``, ``nodes``, ``seconds``,
         ``engine``, and with ``path`` the ``boards`` (25-character strings, start first)
-        and ``moves`` (square names)."""
+        and ``moves`` (square names); ``optimal_solutions`` when they were counted."""
         d: dict[str, Any] = {
             "board": self.start.compact,
             "steps": self.steps,
@@ -74,6 +77,8 @@ class Solution:
         if path:
             d["boards"] = [b.compact for b in self.boards]
             d["moves"] = [str(m) for m in self.moves]
+        if self.optimal_solutions is not None:
+            d["optimal_solutions"] = self.optimal_solutions
         d.update(self.extra)
         d["nodes"] = self.nodes
         d["seconds"] = round(self.seconds, 6)

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import BitknightsError
-from . import solve, table
+from . import play, solve, table
 from .common import UsageError
 
-COMMANDS = (solve, table)
+COMMANDS = (solve, table, play)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,8 +40,13 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = 0, 1, 2, 3
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (see :data:`EXIT_RESOURCES`)."""
+    """Run the command line; returns the exit status (see :data:`EXIT_RESOURCES`).
+    With no arguments at all it prints the commands on standard error and returns 2."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        # no command: the list of commands, as a usage error (status 2, like argparse's)
+        parser.print_help(sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if sys.stdout is None:
         return _fail("standard output is closed", EXIT_RESOURCES)

@@ -1,14 +1,24 @@
 """What every command shares: the error a command reports, argument types, reading a
-file or standard input, and the ``--target``/``--cache-dir`` options."""
+file, a board given as an argument or standard input, the ``--target``/``--cache-dir`` and
+``--format`` options, and one JSON style."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+from typing import Any
 
 from ..batch import decode, read_board
 from ..board import TARGET, Board
-from ..errors import InputError
+from ..errors import BitknightsError, InputError
+
+FORMATS = ("text", "json")
+"""The ``--format`` names every command takes: ``text`` for people (``solve``'s is the
+classic output), ``json`` for one JSON object per line."""
+
+BOARD_CHARS = frozenset("01*/")
 
 
 class UsageError(Exception):
@@ -103,3 +113,64 @@ def read_target(args: argparse.Namespace) -> Board:
         return read_board(read_source(args.target, "target "))
     except InputError as e:
         raise UsageError(f"target {args.target}: {e}") from None
+
+
+def add_format_option(p: argparse.ArgumentParser, text: str, json_: str) -> None:
+    """``--format text|json``, the same names on every command (``classic`` is accepted
+    as another name for ``solve``'s text output)."""
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        type=lambda name: "text" if name == "classic" else name,
+        help=f"text (the default; 'classic' is the same): {text}; json: {json_}",
+    )
+
+
+def json_line(record: dict[str, Any]) -> str:
+    """One JSON Lines record in the style every command writes (compact separators, as
+    :func:`bitknights.batch.json_lines`)."""
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
+def plural(n: int, noun: str) -> str:
+    """``'1 board'``, ``'2 boards'``, ``'1,234 boards'``."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def board_argument(text: str) -> Board | None:
+    """The board ``text`` spells when a command's FILE argument is a board rather than a
+    file: 25 characters of ``0 1 *``, or five rows joined by ``/``.  ``None`` when it
+    names a file (or is ``-``).
+
+    >>> board_argument("10110/01*11/10111/01001/00000").compact
+    '1011001*11101110100100000'
+    >>> board_argument("-") is None
+    True
+    """
+    if text == "-" or os.path.exists(text) or not text or not set(text) <= BOARD_CHARS:
+        return None
+    try:
+        return Board(text)
+    except BitknightsError as e:
+        raise UsageError(f"{text!r} is neither a file nor a board: {e}") from None
+
+
+def stdin_notice(path: str, what: str, form: str, quiet: bool = False) -> None:
+    """When FILE is standard input and that is a terminal, say at once on standard error
+    what is being read, in what form and how to end it (silent with ``--quiet`` or when
+    standard error is not a terminal)."""
+    if path != "-" or quiet or not sys.stdin.isatty() or not sys.stderr.isatty():
+        return
+    sys.stderr.write(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
+    sys.stderr.flush()
+
+
+def terminal_input() -> bytes:
+    """Everything typed on the terminal that is standard input, up to one Ctrl-D at the
+    start of a line.  (A buffered read may swallow that end of input while filling its
+    buffer and then wait for a second one; reading the descriptor stops at the first.)"""
+    chunks = []
+    while chunk := os.read(sys.stdin.fileno(), 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -38,8 +38,8 @@ def solve(
     """Solve ``start`` exactly from the distance table of ``target``: fewest moves if at
     most ``max_depth`` (``None``: no limit), one optimal path, probes made.  ``timeout``
     is accepted for the engines' common signature; a table answer takes microseconds.
-    ``count_solutions`` adds ``optimal_solutions`` (distinct optimal move sequences) to a
-    solved result's ``extra``, and so to its JSON record.  The path is walked in plain
+    ``count_solutions`` sets a solved result's ``optimal_solutions`` (distinct optimal
+    move sequences), and so its JSON record's.  The path is walked in plain
     Python (:mod:`bitknights.table.probe`); only counting solutions needs numba."""
     t0 = time.perf_counter()
     file = store.load(target, cache_dir)
@@ -50,13 +50,12 @@ def solve(
     if steps < 0:
         return Solution(start, target, None, nodes=probes, seconds=time.perf_counter() - t0,
                         engine="table", max_depth=max_depth, status=Status.of(steps))  # fmt: skip
-    extra = {}
+    counted = None
     if count_solutions:
-        table = load_table(target, cache_dir=cache_dir)
-        extra["optimal_solutions"] = table.count_solutions(start)
+        counted = load_table(target, cache_dir=cache_dir).count_solutions(start)
     boards = boards_from_blanks(start, blanks)
     return Solution(start, target, steps, boards, probes, time.perf_counter() - t0, "table",
-                    max_depth, extra=extra)  # fmt: skip
+                    max_depth, optimal_solutions=counted)  # fmt: skip
 
 
 def steps_many(

@@ -47,16 +47,15 @@ def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool 
     side by side (default 8 plain, 6 with ``unicode``: both fit 80 columns).
 
     >>> from bitknights import Board, solve
-    >>> s = solve(Board("11111/011*1/00111/00001/00000"))
-    >>> print(path_text(s, per_line=2))  # doctest: +ELLIPSIS
-    moves (2): ...
-    start  1 ...
+    >>> print(path_text(solve(Board("11111/011*1/00111/00001/00000")), per_line=2))
+    moves (2): b5-d4 c3-b5
+    start  1 b5-d4
     11111  1*111
     011*1  01111
     00111  00111
     00001  00001
     00000  00000
-    2 ...
+    2 c3-b5
     11111
     01111
     00*11
