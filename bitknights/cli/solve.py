@@ -6,16 +6,18 @@ import argparse
 import codecs
 import io
 from collections.abc import Iterable, Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..api import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, choose_engine, iter_solve
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board
-from ..engines import SEARCH_ENGINES, get_module
+from ..engines import PLAIN_ENGINES, SEARCH_ENGINES, get_module
 from ..errors import InputError
-from ..solution import Solution
 from . import streams
 from .common import UsageError, add_target_options, non_negative, positive_float, read_target, where
+
+if TYPE_CHECKING:
+    from ..solution import Solution
 
 PIECE_SEARCH = 512  # boards per write for the search engines: answers appear as found
 
@@ -97,9 +99,9 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
     counts_only = args.format == "classic" and not args.path and args.timeout is None
     with streams.open_input(args.file) as stream:
         prefix = b""
-        if counts_only and args.engine in ("auto", "table"):
+        if counts_only and args.engine in ("auto", "table", *PLAIN_ENGINES):
             prefix = streams.small_input(stream, args.file)
-            if prefix is not None and _answer_from_table(prefix, args.file, target, max_depth, out):
+            if prefix is not None and _answer_small(prefix, args, target, max_depth, out):
                 return 0
         engine = choose_engine(args.engine, max_depth, target, counts_only=counts_only)
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
@@ -114,25 +116,32 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
     return 0
 
 
-def _answer_from_table(
-    data: bytes, path: str, target: Board, max_depth: int | None, out: IO[str]
+def _answer_small(
+    data: bytes, args: argparse.Namespace, target: Board, max_depth: int | None, out: IO[str]
 ) -> bool:
-    """Answer a small input from the distance table in plain Python (no numpy); False,
-    having written nothing, when the input is not small or there is no valid table."""
-    from ..engines import depth_limit
-    from ..table import lookup, store
-
+    """Answer a small input in plain Python (no numpy): from the distance table, or by
+    meeting in the middle where ``auto`` chooses that; False, having written nothing, when
+    the input is not small or neither applies."""
     if len(data) > streams.SMALL_INPUT:
-        return False
-    try:
-        table = store.load(target)
-    except store.TableError:
         return False
     try:
         keys = [k for chunk in BatchReader(io.BytesIO(data)).key_lists() for k in chunk]
     except InputError as e:
-        raise UsageError(f"{where(path)}{e}") from None
-    steps = lookup.distances(table, keys, depth_limit(max_depth))
+        raise UsageError(f"{where(args.file)}{e}") from None
+    engine = choose_engine(args.engine, max_depth, target, counts_only=True, boards=len(keys))
+    if engine == "table":
+        from ..engines import depth_limit
+        from ..table import lookup, store
+
+        try:
+            table = store.load(target)
+        except store.TableError:
+            return False  # the normal path reports it
+        steps = lookup.distances(table, keys, depth_limit(max_depth))
+    elif engine in PLAIN_ENGINES:
+        steps = get_module(engine).steps_many(keys, target, max_depth)
+    else:
+        return False
     out.write("\n".join(map(str, steps)) + "\n")
     return True
 
@@ -140,12 +149,13 @@ def _answer_from_table(
 def _solve_steps(chunks, engine, target, max_depth, workers, out, progress) -> None:
     """Classic output through the engine's batch entry point, written in bulk."""
     module = get_module(engine)
-    piece = PIECE_SEARCH if engine in SEARCH_ENGINES else None
+    piece = PIECE_SEARCH if engine in (*SEARCH_ENGINES, *PLAIN_ENGINES) else None
     for chunk in chunks:
         for lo in range(0, len(chunk), piece or len(chunk)):
             keys = chunk[lo : lo + piece] if piece else chunk
             steps = module.steps_many(keys, target, max_depth, workers=workers)
-            out.write("\n".join(map(str, steps.tolist())) + "\n")
+            steps = steps.tolist() if hasattr(steps, "tolist") else steps  # plain: a list
+            out.write("\n".join(map(str, steps)) + "\n")
             out.flush()
             progress.update(len(keys))
 

@@ -17,9 +17,11 @@ if TYPE_CHECKING:
     EngineFn = Callable[[Board, Board, "int | None"], Solution]
 
 SEARCH_ENGINES = ("ida", "bidir")
-ENGINES = (*SEARCH_ENGINES, "table")
+PLAIN_ENGINES = ("mitm",)
+"""Engines in plain Python (no numpy, no numba): quick to start, slow per board."""
+ENGINES = (*SEARCH_ENGINES, *PLAIN_ENGINES, "table")
 
-_MODULES = {"ida": "ida", "bidir": "bidir", "table": "table"}
+_MODULES = {"ida": "ida", "bidir": "bidir", "mitm": "mitm", "table": "table"}
 
 # Exact search never needs more moves than this: the puzzle's farthest board is far
 # closer (a property the distance table checks); it only sizes the kernels' stacks.
