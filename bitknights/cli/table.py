@@ -5,7 +5,6 @@ exit status."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from typing import IO, Any
@@ -13,6 +12,12 @@ from typing import IO, Any
 from ..board import Board
 from ..errors import BitknightsError, InputError
 from .common import UsageError, add_target_options, non_negative, read_source, read_target
+
+
+def _json_line(record: dict[str, Any]) -> str:
+    import json  # only these commands need it: not imported on `solve`'s path
+
+    return json.dumps(record) + "\n"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -144,7 +149,7 @@ def _cmd_info(args: argparse.Namespace, out: IO[str]) -> int:
             built=time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(st.st_mtime)),
         )
     if args.format == "json":
-        out.write(json.dumps(record) + "\n")
+        out.write(_json_line(record))
     elif record["valid"]:
         out.write(
             f"path: {record['path']}\n"
@@ -179,7 +184,7 @@ def _cmd_stats(args: argparse.Namespace, out: IO[str]) -> int:
             "max_distance": table.max_distance,
             "example": example.compact,
         }
-        out.write(json.dumps(record) + "\n")
+        out.write(_json_line(record))
         return 0
     reach = sum(layers)
     out.write(
@@ -234,7 +239,7 @@ def _cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
              "optimal": h.optimal}
             for h in hints
         ]  # fmt: skip
-        out.write(json.dumps(record) + "\n")
+        out.write(_json_line(record))
         return 0
     out.write(f"{board}\n")
     if here is None:
