@@ -137,3 +137,63 @@ def test_cache_file_is_checked(tmp_path, monkeypatch):
         assert path.read_bytes() == good
     finally:
         pdb._TABLES.clear()
+
+
+def _forge(path, tables):
+    """Write ``tables`` as a pattern database with every checksum right (what someone
+    with write access to the cache could do)."""
+    from bitknights.engines import pdb
+
+    pdb._save(path, TARGET, tables)
+
+
+def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
+    """Scaled or shifted tables pass every checksum but not the consistency check: they
+    are rebuilt, and IDA* stays optimal (issue 15, S4)."""
+    from bitknights.engines import ida, pdb
+
+    monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
+    white, black = pattern_tables(TARGET.key)
+    path = pdb._cache_path(TARGET)
+    rng = random.Random(4)
+    start = random_walk(TARGET, 30, rng)
+    expected = ida.solve(start, TARGET, None, use_pdb=False).steps
+    for forged in ((white * 2, black * 2), (white + 1, black), (white, np.minimum(black, 1))):
+        _forge(path, forged)
+        assert pdb._load(path, TARGET) is None
+        pdb._TABLES.clear()
+        try:
+            assert ida.solve(start, TARGET, None, use_pdb=True).steps == expected
+            assert (pattern_tables(TARGET.key)[0] == white).all()
+        finally:
+            pdb._TABLES.clear()
+
+
+def test_cache_file_that_others_may_write_is_refused(tmp_path, monkeypatch):
+    from bitknights.cache import UntrustedError
+    from bitknights.engines import pdb
+
+    monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
+    path = pdb._cache_path(TARGET)
+    pdb._save(path, TARGET, pattern_tables(TARGET.key))
+    path.chmod(0o666)
+    with pytest.raises(UntrustedError, match=f"{path} is writable by group and others.*chmod go-w"):
+        pdb._load(path, TARGET)
+    path.chmod(0o644)
+    tmp_path.chmod(0o775)
+    try:
+        with pytest.raises(UntrustedError, match=f"{tmp_path} is writable by its group"):
+            pdb._load(path, TARGET)
+    finally:
+        tmp_path.chmod(0o755)
+    assert pdb._load(path, TARGET) is not None
+
+
+def test_fifo_at_the_cache_path_does_not_hang(tmp_path):
+    import os
+
+    from bitknights.engines import pdb
+
+    path = tmp_path / "patterns.bkp"
+    os.mkfifo(path)
+    assert pdb._load(path, TARGET) is None  # not a regular file: rebuilt, not waited on

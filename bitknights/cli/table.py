@@ -108,6 +108,7 @@ def _rows(board: Board) -> str:
 
 
 def _cmd_build(args: argparse.Namespace, out: IO[str]) -> int:
+    from ..table import store
     from ..table.bfs import build_table
 
     target = read_target(args)
@@ -115,7 +116,8 @@ def _cmd_build(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         file = build_table(target, args.cache_dir, quiet=True if args.quiet else None)
     except OSError as e:
-        raise BitknightsError(f"cannot write the table: {e.strerror or e}") from None
+        path = store.table_path(target, args.cache_dir)
+        raise BitknightsError(f"cannot write distance table {path}: {e.strerror or e}") from None
     seconds = time.perf_counter() - t0
     size = os.path.getsize(file.path)
     out.write(
@@ -134,6 +136,7 @@ def _cmd_info(args: argparse.Namespace, out: IO[str]) -> int:
     record: dict[str, Any] = {"path": str(path), "target": target.compact}
     try:
         file = store.load(target, args.cache_dir)
+        file.verify()
     except store.TableError as e:
         record.update(valid=False, problem=str(e))
     else:
@@ -173,6 +176,7 @@ def _cmd_stats(args: argparse.Namespace, out: IO[str]) -> int:
     from ..table import store
 
     table = store.load(read_target(args), args.cache_dir)  # the header has it all: no numba
+    table.verify()  # but a damaged file is reported, not summarised
     layers = list(table.layers)
     example = table.example()
     if args.format == "json":

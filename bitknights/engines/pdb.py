@@ -10,22 +10,24 @@ respects crowding).
 Each colour's table is indexed by the colex rank of the colour's 25-bit mask among the
 ``C(25, k)`` masks with ``k`` bits (5,200,300 for the classic 12) and holds the relaxed
 distance in one byte.  A table is built by breadth-first search (seconds) and kept in
-the cache directory next to the distance tables, checked on every load.
+the cache directory next to the distance tables, checked on every load: header and
+payload checksums (accidents), who may write the file (:mod:`bitknights.cache`), and a
+sampled consistency check of the distances themselves (:func:`_consistent`), so a table
+whose values were scaled or shifted is rebuilt, never used to prune.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import struct
-import tempfile
 import zlib
 from math import comb
 from pathlib import Path
 
 import numpy as np
 
+from .. import cache
 from ..board import Board
 from ..squares import NUM_SQUARES
 
@@ -83,7 +85,7 @@ def pattern_tables(target_key: int) -> tuple[np.ndarray, np.ndarray]:
             build(target.white, target.white.bit_count()),
             build(target.black, target.black.bit_count()),
         )
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, cache.CacheError):  # unwritable: keep them in memory
             _save(_cache_path(target), target, tables)
         _remember(target_key, tables)
     return tables
@@ -109,69 +111,118 @@ def _remember(target_key: int, tables: tuple[np.ndarray, np.ndarray]) -> None:
     _TABLES[target_key] = tables
 
 
-# Cache file: magic, format version u32, target key u64, white and black table sizes
-# u64, CRC-32 of the payload (zero-padded to 16 bytes: 3 ms instead of blake2b's 20), blake2b-128
-# of the header before it; then the white
-# table's bytes and the black table's.
+# Cache file (through :mod:`bitknights.cache`): a checked header (magic, format version,
+# target key u64, white and black table sizes u64, CRC-32 of the payload u32), then the
+# white table's bytes and the black table's.
 _MAGIC = b"BKNPATTN"
-_VERSION = 2
-_HEAD = struct.Struct("<8sIQQQ16s")
+_VERSION = 3
+_FIELDS = struct.Struct("<QQQI")
+_HEADER_SIZE = 16 + _FIELDS.size + 4
+_SAMPLES = 64
 
 
-def _cache_path(target: Board) -> Path:
+def _cache_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Path:
     from ..table.store import default_cache_dir
 
-    return default_cache_dir() / f"patterns-{'-'.join(target.rows()).replace('*', 'x')}.bkp"
+    directory = cache.cache_directory(cache_dir) if cache_dir else default_cache_dir()
+    return directory / f"patterns-{'-'.join(target.rows()).replace('*', 'x')}.bkp"
 
 
 def _sizes(target: Board) -> tuple[int, int]:
     return comb(NUM_SQUARES, target.white.bit_count()), comb(NUM_SQUARES, target.black.bit_count())
 
 
-def _payload_digest(payload: bytes | memoryview) -> bytes:
-    return struct.pack("<I", zlib.crc32(payload)).ljust(16, b"\0")
+def _unrank_mask(r: int, k: int) -> int:
+    """The 25-bit mask with ``k`` bits of colex rank ``r`` (inverse of :func:`mask_rank`)."""
+    mask = 0
+    p = NUM_SQUARES - 1
+    for i in range(k, 0, -1):
+        while comb(p, i) > r:
+            p -= 1
+        mask |= 1 << p
+        r -= comb(p, i)
+        p -= 1
+    return mask
 
 
-def _load(path: Path, target: Board) -> tuple[np.ndarray, np.ndarray] | None:
-    """The tables in ``path`` if it is complete, intact and for ``target``; else None."""
+def _consistent(table: np.ndarray, goal: int, k: int, seed: int) -> bool:
+    """Whether ``table`` looks like the relaxed distances to ``goal``: 0 there, and at
+    :data:`_SAMPLES` sampled patterns the distance differs by at most one from every
+    relaxed neighbour's and, above 0, one neighbour is one nearer (what a breadth-first
+    distance satisfies everywhere).  A table scaled, shifted or built for another goal
+    fails at once; a single changed byte may pass, which the checksum catches."""
+    import random
+
+    from ..squares import KNIGHT_TARGETS
+
+    if table[mask_rank(goal)] != 0:
+        return False
+    rng = random.Random(seed)
+    for _ in range(_SAMPLES):
+        r = rng.randrange(len(table))
+        mask, here = _unrank_mask(r, k), int(table[r])
+        nearer = here == 0
+        for s in range(NUM_SQUARES):
+            if not mask >> s & 1:
+                continue
+            for n in KNIGHT_TARGETS[s]:
+                if mask >> n & 1:
+                    continue
+                there = int(table[mask_rank(mask ^ (1 << s) ^ (1 << n))])
+                if abs(there - here) > 1:
+                    return False
+                nearer |= there == here - 1
+        if not nearer:
+            return False
+    return True
+
+
+def _load(path: Path, target: Board, *, check: bool = True) -> tuple[np.ndarray, np.ndarray] | None:
+    """The tables in ``path`` if it is complete, intact, for ``target`` and consistent
+    (:func:`_consistent`); else None, and the caller rebuilds.  A file or directory that
+    others may write raises :class:`~bitknights.cache.UntrustedError`."""
+    n_w, n_b = _sizes(target)
     try:
-        data = path.read_bytes()
+        fd, _ = cache.open_cached(path, "pattern database", sizes=[_HEADER_SIZE + n_w + n_b])
+    except cache.UntrustedError:
+        raise
+    except (OSError, cache.CacheError):
+        return None
+    try:
+        data = cache.read_at(fd, _HEADER_SIZE + n_w + n_b, 0)
     except OSError:
         return None
-    n_w, n_b = _sizes(target)
-    head = _HEAD.size + 16
-    if len(data) != head + n_w + n_b:
+    finally:
+        os.close(fd)
+    try:
+        fields = cache.unpack_header(data[:_HEADER_SIZE], _MAGIC, _VERSION, cache.CacheError)
+    except cache.CacheError:
         return None
-    magic, version, key, size_w, size_b, digest = _HEAD.unpack_from(data)
-    payload = memoryview(data)[head:]
-    if (
-        (magic, version, key, size_w, size_b) != (_MAGIC, _VERSION, target.key, n_w, n_b)
-        or hashlib.blake2b(data[: _HEAD.size], digest_size=16).digest() != data[_HEAD.size : head]
-        or _payload_digest(payload) != digest
+    if len(fields) != _FIELDS.size or len(data) != _HEADER_SIZE + n_w + n_b:
+        return None
+    key, size_w, size_b, crc = _FIELDS.unpack(fields)
+    if (key, size_w, size_b) != (target.key, n_w, n_b):
+        return None
+    if zlib.crc32(memoryview(data)[_HEADER_SIZE:]) != crc:
+        return None
+    white = np.frombuffer(data, np.uint8, n_w, _HEADER_SIZE).copy()
+    black = np.frombuffer(data, np.uint8, n_b, _HEADER_SIZE + n_w).copy()
+    if (white == UNSEEN).any() or (black == UNSEEN).any():
+        return None  # intact but not a finished build (a build always reaches every pattern)
+    if check and not (
+        _consistent(white, target.white, target.white.bit_count(), crc)
+        and _consistent(black, target.black, target.black.bit_count(), crc)
     ):
         return None
-    white = np.frombuffer(data, np.uint8, n_w, head).copy()
-    black = np.frombuffer(data, np.uint8, n_b, head + n_w).copy()
-    if (white == UNSEEN).any() or (black == UNSEEN).any() or white.min() or black.min():
-        return None  # intact but not a finished build (a build always reaches every pattern)
     return white, black
 
 
 def _save(path: Path, target: Board, tables: tuple[np.ndarray, np.ndarray]) -> None:
-    """Write atomically: a temporary file beside ``path``, then rename."""
+    """Write atomically (:func:`bitknights.cache.atomic_write`)."""
     payload = tables[0].tobytes() + tables[1].tobytes()
-    head = _HEAD.pack(_MAGIC, _VERSION, target.key, tables[0].size, tables[1].size,
-                      _payload_digest(payload))  # fmt: skip
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".bkp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(head + hashlib.blake2b(head, digest_size=16).digest() + payload)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    fields = _FIELDS.pack(target.key, tables[0].size, tables[1].size, zlib.crc32(payload))
+    cache.atomic_write(path, [cache.pack_header(_MAGIC, _VERSION, fields), payload],
+                       "pattern database")  # fmt: skip
 
 
 def pattern_bound(board: Board, target: Board) -> int:

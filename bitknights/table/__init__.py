@@ -43,8 +43,9 @@ def _board(board: Board | str) -> Board:
 def load_table(
     target: Board | str = TARGET, *, cache_dir: str | os.PathLike[str] | None = None
 ) -> DistanceTable:
-    """The verified table of ``target`` as a :class:`~bitknights.table.query.DistanceTable`
-    (read and checked once per process while the file is unchanged).  Raises
+    """The table of ``target`` as a :class:`~bitknights.table.query.DistanceTable` (its
+    header checked once per process while the file is unchanged, its payload as it is
+    read: see :mod:`bitknights.table.store`).  Raises
     :class:`TableError` when it is missing, corrupt, stale or for another target."""
     global _last
     from . import store
@@ -78,9 +79,12 @@ def ensure(
     cache_dir: str | os.PathLike[str] | None = None,
     quiet: bool | None = None,
 ) -> DistanceTable:
-    """The table of ``target``: loaded when a valid file is present, else built."""
+    """The table of ``target``: loaded when a valid file is present (checked in full),
+    else built."""
     try:
-        return load_table(target, cache_dir=cache_dir)
+        table = load_table(target, cache_dir=cache_dir)
+        table.file.verify()
+        return table
     except TableError:
         return build(target, cache_dir=cache_dir, quiet=quiet)
 

@@ -48,7 +48,7 @@ def distances(table: TableFile, keys: np.ndarray, limit: int) -> np.ndarray:
     blank = np.where(valid, blank, 0)
     valid &= (black >> blank & 1 == 0) & (_popcount(black) == table.black_count)
     idx = np.flatnonzero(valid)
-    d = table.payload[ranks(black[idx], blank[idx], comb_count(table.black_count))]
+    d = table.values(ranks(black[idx], blank[idx], comb_count(table.black_count)))
     keep = (d != UNREACHABLE) & (d <= limit)
     out[idx[keep]] = d[keep]
     return out

@@ -106,8 +106,12 @@ class DistanceTable:
         self.target = file.target
         self.black_count = file.black_count
         self._ncomb = comb_count(file.black_count)
-        self._payload = file.payload
         self._consts = (KNIGHT_NEIGHBORS, KNIGHT_COUNTS)
+
+    @property
+    def _payload(self) -> np.ndarray:
+        """The whole payload, read and checked on first use (numba code reads anywhere)."""
+        return self.file.payload
 
     # -- header facts -----------------------------------------------------------------
 

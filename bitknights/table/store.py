@@ -1,4 +1,5 @@
-"""The distance table on disk: one byte per board, a checked header, atomic writes.
+"""The distance table on disk: one byte per board, a checked header, per-block checksums,
+atomic writes (through :mod:`bitknights.cache`).
 
 Pure Python (numpy is imported only to hand the payload to numpy code): the command line
 answers small batches from here without importing numpy at all (:mod:`.lookup`).
@@ -12,42 +13,45 @@ File layout (little-endian), one file per target in the cache directory::
     black knights    u32      k: the table covers the 25 * C(24, k) boards with k black
     layer count      u32      n = farthest distance + 1
     state count      u64      25 * C(24, k)
-    payload size     u64      state count (one byte a board)
     unreachable      u64      boards that cannot reach the target
     example rank     u64      one board at the farthest distance
+    block bits       u32      the payload is checked in blocks of 2**bits bytes
     layers           n * u64  boards at distance 0, 1, ..., n - 1
-    payload digest   16 bytes CRC-32 of the payload (little-endian u32, zero-padded)
-    header digest    16 bytes blake2b of every header byte before it
+    block checksums  u32 each CRC-32 of each payload block, in order
+    header checksum  u32      CRC-32 of every header byte before it
     payload          byte r: the exact distance of the board of rank r
                      (:func:`~bitknights.table.rank.rank`), or 255 if it cannot reach
 
 One byte a board (68 MB for the classic 12 black knights) makes every answer one read:
-a distance is ``payload[rank]``, an optimal path steps to any neighbour one less.  (Format
-2 stored distance mod 3 in 2 bits, 17 MB, and walked every board to the target.)
+a distance is ``payload[rank]``, an optimal path steps to any neighbour one less.
 
-The file is memory-mapped, so processes share one copy in the page cache, and checked in
-full (header digest, sizes, payload CRC-32: about 45 ms) on every load.
+What a load checks, and when.  Opening a table reads and checks only its header (magic,
+version, checksum, target, counts, the file's size and kind, who may write it: see
+:mod:`bitknights.cache`), about 0.1 ms.  A payload block (64 KiB) is read with ``pread``
+and checked against its CRC-32 the first time a lookup touches it, once per process, so
+the cost grows with the boards asked, not with the file.  Code that reads most of the
+table (numba batches, counting, ``table info``) reads and checks all of it at once
+(:attr:`TableFile.payload`, :meth:`TableFile.verify`, about 60 ms).  The file is read,
+not memory-mapped: another process truncating it makes a read come up short (an error),
+never a crash.
 
-The directory is the ``cache_dir`` argument, else ``BITKNIGHTS_CACHE_DIR``, else
-platformdirs' user cache directory for ``bitknights`` (which honours ``XDG_CACHE_HOME``).
-A file that is short, long, corrupt, of another format version or built for another
-target is never used: :func:`load` raises :class:`TableError` saying what is wrong.
+A file that is short, long, corrupt, of another format version, built for another
+target, or writable by others is never used: :func:`load` (or the lookup that touches a
+bad block) raises :class:`TableError` saying what is wrong.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import mmap
 import os
 import struct
-import tempfile
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import cache
 from ..board import Board
 from ..errors import BitknightsError
 from ..squares import NUM_SQUARES
@@ -56,32 +60,26 @@ if TYPE_CHECKING:
     import numpy as np
 
 MAGIC = b"BKNTABLE"
-FORMAT_VERSION = 3
-CACHE_ENV = "BITKNIGHTS_CACHE_DIR"
+FORMAT_VERSION = 4
+CACHE_ENV = cache.CACHE_ENV
 UNREACHABLE = 255
+BLOCK_BITS = 16
+"""Payload blocks of 64 KiB: 1,032 for the classic table, each checked on first use."""
 
-_FIXED = struct.Struct("<8sIIQIIQQQQ")
-_DIGEST = 16
+_FIELDS = struct.Struct("<QIIQQQI")  # target, k, layer count, states, unreachable, example, bits
+_MAX_LAYERS = 256
 
 _override_dir: Path | None = None
 
 
-class TableError(BitknightsError):
+class TableError(cache.CacheError):
     """The distance table a request needs is missing or unusable."""
 
 
 def default_cache_dir() -> Path:
     """The directory tables live in when no ``cache_dir`` is given: an active
-    :func:`using_cache_dir`, else ``$BITKNIGHTS_CACHE_DIR``, else the user cache directory
-    (``$XDG_CACHE_HOME/bitknights`` or ``~/.cache/bitknights`` on Linux)."""
-    if _override_dir is not None:
-        return _override_dir
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("bitknights"))
+    :func:`using_cache_dir`, else :func:`bitknights.cache.cache_directory`."""
+    return _override_dir if _override_dir is not None else cache.cache_directory()
 
 
 @contextlib.contextmanager
@@ -89,7 +87,7 @@ def using_cache_dir(path: str | os.PathLike[str] | None) -> Iterator[None]:
     """Within the block, tables are looked for in ``path`` (no effect for ``None``)."""
     global _override_dir
     saved = _override_dir
-    if path is not None:
+    if path is not None and os.fspath(path) != "":
         _override_dir = Path(path)
     try:
         yield
@@ -105,13 +103,12 @@ def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -
     '/c/distances-11111-01111-00x11-00001-00000.bkt'
     """
     name = "-".join(target.rows()).replace("*", "x")
-    directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    directory = (
+        cache.cache_directory(cache_dir)
+        if cache_dir is not None and os.fspath(cache_dir) != ""
+        else default_cache_dir()
+    )
     return directory / f"distances-{name}.bkt"
-
-
-def payload_digest(payload: np.ndarray | bytes | memoryview) -> bytes:
-    """The payload's check value as stored in the header (CRC-32, padded to 16 bytes)."""
-    return struct.pack("<I", zlib.crc32(payload)).ljust(_DIGEST, b"\0")
 
 
 def payload_size(state_count: int) -> int:
@@ -119,27 +116,77 @@ def payload_size(state_count: int) -> int:
     return state_count
 
 
-@dataclass(frozen=True, eq=False)
+def block_count(size: int, bits: int = BLOCK_BITS) -> int:
+    """Blocks of ``2**bits`` bytes that hold ``size`` bytes."""
+    return -(-size // (1 << bits))
+
+
+def block_checksums(payload: bytes | memoryview | np.ndarray, bits: int = BLOCK_BITS) -> list[int]:
+    """CRC-32 of each block of the payload, as stored in the header."""
+    view = memoryview(payload).cast("B")
+    step = 1 << bits
+    return [zlib.crc32(view[i : i + step]) for i in range(0, len(view), step)]
+
+
+def unrank(rank: int, black_count: int) -> Board:
+    """The board of ``rank`` among boards with ``black_count`` black knights (pure
+    Python; the inverse of :func:`bitknights.table.rank.rank`)."""
+    per_blank = comb(NUM_SQUARES - 1, black_count)
+    blank, r = divmod(rank, per_blank)
+    positions = []
+    p = NUM_SQUARES - 2
+    for i in range(black_count, 0, -1):  # colex unranking, largest first
+        while comb(p, i) > r:
+            p -= 1
+        positions.append(p)
+        r -= comb(p, i)
+        p -= 1
+    black = sum(1 << (q if q < blank else q + 1) for q in positions)
+    return Board.from_key(black | blank << NUM_SQUARES)
+
+
+class _LazyPayload:
+    """The payload as a sequence of ints: ``data[rank]`` reads and checks the rank's
+    block on first use (pure Python, no numpy)."""
+
+    __slots__ = ("_blocks", "_file")
+
+    def __init__(self, file: TableFile) -> None:
+        self._file = file
+        self._blocks: list[bytes | memoryview | None] = [None] * len(file._crcs)
+
+    def __getitem__(self, rank: int) -> int:
+        block = self._blocks[rank >> BLOCK_BITS]
+        if block is None:
+            block = self._blocks[rank >> BLOCK_BITS] = self._file._block(rank >> BLOCK_BITS)
+        return block[rank & ((1 << BLOCK_BITS) - 1)]
+
+    def __len__(self) -> int:
+        return self._file.state_count
+
+
 class TableFile:
-    """A loaded, verified table: header fields and the payload (one distance byte a
-    board, read-only, memory-mapped).  ``data`` is the payload as a ``memoryview`` (no
-    numpy needed); ``payload`` is the same bytes as a numpy array."""
+    """An open table: header fields (checked), and the payload, read and checked block by
+    block as lookups touch it (:attr:`data`) or all at once (:attr:`payload`).  Any read
+    that finds a bad block raises :class:`TableError`; nothing unchecked is returned."""
 
-    path: Path
-    target: Board
-    black_count: int
-    state_count: int
-    layers: tuple[int, ...]
-    unreachable: int
-    example_rank: int
-    data: memoryview
+    def __init__(self, path: Path, fd: int, fields: dict, offset: int) -> None:
+        self.path = path
+        self.target: Board = fields["target"]
+        self.black_count: int = fields["black_count"]
+        self.state_count: int = fields["state_count"]
+        self.layers: tuple[int, ...] = fields["layers"]
+        self.unreachable: int = fields["unreachable"]
+        self.example_rank: int = fields["example_rank"]
+        self._fd = fd
+        self._offset = offset
+        self._crcs: tuple[int, ...] = fields["crcs"]
+        self._full: np.ndarray | None = None
+        self.data = _LazyPayload(self)
 
-    @property
-    def payload(self) -> np.ndarray:
-        """The payload as a read-only ``uint8`` array (no copy)."""
-        import numpy as np
-
-        return np.frombuffer(self.data, dtype=np.uint8)
+    def __del__(self) -> None:
+        with contextlib.suppress(OSError, AttributeError):
+            os.close(self._fd)
 
     @property
     def max_distance(self) -> int:
@@ -148,20 +195,63 @@ class TableFile:
 
     def example(self) -> Board:
         """The board at :attr:`max_distance` the header names (pure Python, no numba)."""
-        from math import comb
+        return unrank(self.example_rank, self.black_count)
 
-        per_blank = comb(NUM_SQUARES - 1, self.black_count)
-        blank, r = divmod(self.example_rank, per_blank)
-        positions = []
-        p = NUM_SQUARES - 2
-        for i in range(self.black_count, 0, -1):  # colex unranking, largest first
-            while comb(p, i) > r:
-                p -= 1
-            positions.append(p)
-            r -= comb(p, i)
-            p -= 1
-        black = sum(1 << (q if q < blank else q + 1) for q in positions)
-        return Board.from_key(black | blank << NUM_SQUARES)
+    def _corrupt(self, i: int) -> TableError:
+        return _fail(self.path, f"is corrupt (payload checksum mismatch in block {i})")
+
+    def _block(self, i: int) -> bytes | memoryview:
+        if self._full is not None:
+            return memoryview(self._full)[i << BLOCK_BITS : (i + 1) << BLOCK_BITS]
+        want = min(1 << BLOCK_BITS, self.state_count - (i << BLOCK_BITS))
+        data = cache.read_at(self._fd, want, self._offset + (i << BLOCK_BITS))
+        if len(data) != want:
+            raise _fail(self.path, "was truncated while in use")
+        if zlib.crc32(data) != self._crcs[i]:
+            raise self._corrupt(i)
+        return data
+
+    @property
+    def payload(self) -> np.ndarray:
+        """The whole payload as a read-only ``uint8`` array, read and checked in full on
+        first use (about 60 ms for the classic table)."""
+        if self._full is None:
+            import numpy as np
+
+            full = np.empty(self.state_count, dtype=np.uint8)
+            view = memoryview(full)
+            done = 0
+            while done < len(full):
+                n = os.preadv(self._fd, [view[done:]], self._offset + done)
+                if n <= 0:
+                    raise _fail(self.path, "was truncated while in use")
+                done += n
+            for i, crc in enumerate(block_checksums(full)):
+                if crc != self._crcs[i]:
+                    raise self._corrupt(i)
+            full.setflags(write=False)
+            self._full = full
+        return self._full
+
+    def verify(self) -> None:
+        """Read and check the whole payload now (raises :class:`TableError`)."""
+        self.payload  # noqa: B018 - reading it checks it
+
+    def values(self, ranks: np.ndarray) -> np.ndarray:
+        """``payload[ranks]``, reading and checking only the blocks the ranks fall in when
+        they are few; the whole payload when they touch most of it."""
+        import numpy as np
+
+        if self._full is not None or len(ranks) > len(self._crcs) // 4:
+            return self.payload[ranks]
+        out = np.empty(len(ranks), dtype=np.uint8)
+        blocks = ranks >> BLOCK_BITS
+        for b in np.unique(blocks).tolist():
+            hit = blocks == b
+            block = self.data._blocks[b] or self._block(b)
+            self.data._blocks[b] = block
+            out[hit] = np.frombuffer(block, dtype=np.uint8)[ranks[hit] & ((1 << BLOCK_BITS) - 1)]
+        return out
 
 
 def _header(
@@ -170,24 +260,19 @@ def _header(
     layers: list[int],
     unreachable: int,
     example_rank: int,
-    payload_digest: bytes,
+    crcs: list[int],
 ) -> bytes:
-    k = target.black.bit_count()
-    size = _FIXED.size + 8 * len(layers) + 2 * _DIGEST
-    fixed = _FIXED.pack(
-        MAGIC,
-        FORMAT_VERSION,
-        size,
+    fields = _FIELDS.pack(
         target.key,
-        k,
+        target.black.bit_count(),
         len(layers),
         state_count,
-        payload_size(state_count),
         unreachable,
         example_rank,
+        BLOCK_BITS,
     )
-    body = fixed + struct.pack(f"<{len(layers)}Q", *layers) + payload_digest
-    return body + hashlib.blake2b(body, digest_size=_DIGEST).digest()
+    fields += struct.pack(f"<{len(layers)}Q{len(crcs)}I", *layers, *crcs)
+    return cache.pack_header(MAGIC, FORMAT_VERSION, fields)
 
 
 def write(
@@ -198,8 +283,8 @@ def write(
     unreachable: int,
     example_rank: int,
 ) -> None:
-    """Write a table file atomically: a temporary file in the same directory, flushed to
-    disk, then renamed over ``path`` (readers see the old file or the new, never half)."""
+    """Write a table file atomically (:func:`bitknights.cache.atomic_write`): readers see
+    the old file or the new, never half."""
     import numpy as np
 
     from .rank import state_count
@@ -208,29 +293,9 @@ def write(
     data = np.ascontiguousarray(payload, dtype=np.uint8)
     if data.shape != (payload_size(count),):
         raise ValueError(f"payload has {data.size} bytes, expected {payload_size(count)}")
-    digest = payload_digest(data)
-    header = _header(target, count, layers, unreachable, example_rank, digest)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".bkt", dir=path.parent)
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp gives 0600; use the usual mode
-        with os.fdopen(fd, "wb") as f:
-            f.write(header)
-            f.write(data.tobytes())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    header = _header(target, count, layers, unreachable, example_rank, block_checksums(data))
+    cache.atomic_write(path, [header, memoryview(data)], "distance table")
     _loaded.pop(path, None)
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def _fail(path: Path, problem: str) -> TableError:
@@ -241,26 +306,13 @@ def _fail(path: Path, problem: str) -> TableError:
 
 def _parse_header(path: Path, head: bytes, target: Board | None) -> tuple[dict, int]:
     """The header's fields and its size; raises :class:`TableError` naming the problem."""
-    if len(head) < _FIXED.size:
-        raise _fail(path, "is truncated (no complete header)")
-    (magic, version, size, key, k, nlayers, count, psize, unreachable, example) = (
-        _FIXED.unpack_from(head)
-    )
-    if magic != MAGIC:
-        raise _fail(path, "is not a bitknights distance table (bad magic)")
-    expected_size = _FIXED.size + 8 * nlayers + 2 * _DIGEST
-    if size != expected_size or nlayers > 256:
+    fields_raw = cache.unpack_header(head, MAGIC, FORMAT_VERSION, lambda p: _fail(path, p))
+    size = cache.header_size(head) or 0
+    if len(fields_raw) < _FIELDS.size:
         raise _fail(path, "has a corrupt header")
-    if len(head) < size:
-        raise _fail(path, "is truncated (header cut short)")
-    body = head[: size - _DIGEST]
-    if hashlib.blake2b(body, digest_size=_DIGEST).digest() != head[size - _DIGEST : size]:
-        raise _fail(path, "has a corrupt header (checksum mismatch)")
-    if version != FORMAT_VERSION:
-        raise _fail(
-            path,
-            f"has format version {version}, this bitknights reads version {FORMAT_VERSION}",
-        )
+    key, k, nlayers, count, unreachable, example, bits = _FIELDS.unpack_from(fields_raw)
+    if bits != BLOCK_BITS or not 0 < nlayers <= _MAX_LAYERS:
+        raise _fail(path, "has a corrupt header")
     try:
         file_target = Board.from_key(key)
     except BitknightsError:
@@ -270,45 +322,62 @@ def _parse_header(path: Path, head: bytes, target: Board | None) -> tuple[dict, 
             path,
             f"was built for target {'/'.join(file_target.rows())}, not {'/'.join(target.rows())}",
         )
-    from math import comb
-
-    layers = struct.unpack_from(f"<{nlayers}Q", head, _FIXED.size)
-    if (
-        k != file_target.black.bit_count()
-        or count != NUM_SQUARES * comb(NUM_SQUARES - 1, k)
-        or psize != payload_size(count)
-        or sum(layers) + unreachable != count
-        or not 0 <= example < count
-    ):
+    if k != file_target.black.bit_count() or count != NUM_SQUARES * comb(NUM_SQUARES - 1, k):
+        raise _fail(path, "has a corrupt header (inconsistent counts)")
+    nblocks = block_count(count)
+    if len(fields_raw) != _FIELDS.size + 8 * nlayers + 4 * nblocks:
+        raise _fail(path, "has a corrupt header")
+    layers = struct.unpack_from(f"<{nlayers}Q", fields_raw, _FIELDS.size)
+    crcs = struct.unpack_from(f"<{nblocks}I", fields_raw, _FIELDS.size + 8 * nlayers)
+    if sum(layers) + unreachable != count or not 0 <= example < count:
         raise _fail(path, "has a corrupt header (inconsistent counts)")
     fields = {
         "target": file_target,
         "black_count": k,
         "state_count": count,
-        "payload_size": psize,
+        "payload_size": payload_size(count),
         "layers": tuple(layers),
         "unreachable": unreachable,
         "example_rank": example,
-        "payload_digest": head[size - 2 * _DIGEST : size - _DIGEST],
+        "crcs": crcs,
     }
     return fields, size
 
 
-def read_header(path: Path, target: Board | None = None) -> dict:
-    """The header fields of a table file, checked (magic, version, header checksum,
-    target, counts, file size) without reading the payload."""
+_HEAD_MAX = 16 + _FIELDS.size + 8 * _MAX_LAYERS + 4 * block_count(NUM_SQUARES * comb(24, 12)) + 4
+
+
+def _open(path: Path, target: Board | None) -> tuple[int, dict, int]:
+    """Open and check the header and size: ``(fd, fields, header size)``."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(_FIXED.size + 8 * 256 + 2 * _DIGEST)
-            file_size = os.fstat(f.fileno()).st_size
+        fd, st = cache.open_cached(path, "distance table")
     except FileNotFoundError:
         raise _missing(path) from None
+    except TableError:
+        raise
+    except cache.CacheError as e:
+        raise TableError(f"{e}") from None
+    try:
+        head = cache.read_at(fd, min(st.st_size, _HEAD_MAX), 0)
+        fields, size = _parse_header(path, head, target)
+        expected = size + fields["payload_size"]
+        if st.st_size != expected:
+            what = "is truncated" if st.st_size < expected else "is too long"
+            raise _fail(path, f"{what} ({st.st_size} bytes, expected {expected})")
     except OSError as e:
+        os.close(fd)
         raise TableError(f"cannot read distance table {path}: {e.strerror or e}") from None
-    fields, size = _parse_header(path, head, target)
-    if file_size != size + fields["payload_size"]:
-        what = "is truncated" if file_size < size + fields["payload_size"] else "is too long"
-        raise _fail(path, f"{what} ({file_size} bytes, expected {size + fields['payload_size']})")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, fields, size
+
+
+def read_header(path: Path, target: Board | None = None) -> dict:
+    """The header fields of a table file, checked (magic, version, header checksum,
+    target, counts, file size and kind, trust) without reading the payload."""
+    fd, fields, _ = _open(path, target)
+    os.close(fd)
     return fields
 
 
@@ -319,18 +388,18 @@ def _missing(path: Path) -> TableError:
     )
 
 
-# path -> ((mtime_ns, size, inode), TableFile): a file is read and verified once per
-# process unless it changes on disk.
+# path -> ((mtime_ns, size, inode), TableFile): a file is opened and its header checked
+# once per process unless it changes on disk.
 _loaded: dict[Path, tuple[tuple[int, int, int], TableFile]] = {}
 
 
 def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> TableFile:
-    """The verified table of ``target``: the header is checked as in :func:`read_header`
-    and the payload against its digest.  Raises :class:`TableError` when there is none or
-    it is unusable; never returns a table that failed a check."""
+    """The table of ``target``, its header checked as in :func:`read_header`; its payload
+    is checked block by block as it is read.  Raises :class:`TableError` when there is
+    none or it is unusable."""
     path = table_path(target, cache_dir)
     try:
-        st = path.stat()
+        st = os.stat(path)
     except FileNotFoundError:
         raise _missing(path) from None
     except OSError as e:
@@ -339,36 +408,15 @@ def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Tabl
     hit = _loaded.get(path)
     if hit is not None and hit[0] == stamp:
         return hit[1]
-    try:
-        with open(path, "rb") as f:
-            raw = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if st.st_size else b""
-    except OSError as e:
-        raise TableError(f"cannot read distance table {path}: {e.strerror or e}") from None
-    fields, size = _parse_header(path, raw[: _FIXED.size + 8 * 256 + 2 * _DIGEST], target)
-    expected = size + fields["payload_size"]
-    if len(raw) != expected:
-        what = "is truncated" if len(raw) < expected else "is too long"
-        raise _fail(path, f"{what} ({len(raw)} bytes, expected {expected})")
-    data = memoryview(raw)[size:]
-    if payload_digest(data) != fields["payload_digest"]:
-        raise _fail(path, "is corrupt (payload checksum mismatch)")
-    table = TableFile(
-        path=path,
-        target=fields["target"],
-        black_count=fields["black_count"],
-        state_count=fields["state_count"],
-        layers=fields["layers"],
-        unreachable=fields["unreachable"],
-        example_rank=fields["example_rank"],
-        data=data,
-    )
-    _loaded.clear()  # keep at most one table (68 MB) alive through this cache
+    fd, fields, size = _open(path, target)
+    table = TableFile(path, fd, fields, size)
+    _loaded.clear()  # keep at most one table alive through this cache
     _loaded[path] = (stamp, table)
     return table
 
 
 def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-    """Whether a valid table of ``target`` is present (verified in full, once per process
+    """Whether a usable table of ``target`` is present (header checked, once per process
     per file version, as :func:`load` does)."""
     try:
         load(target, cache_dir)

@@ -1,0 +1,253 @@
+"""The cache layer: where bitknights keeps the files it builds (distance tables, pattern
+databases) and the rules every such file follows.  One place for all of them:
+
+* **Where.**  :func:`cache_directory`: an explicit ``cache_dir``, else
+  ``$BITKNIGHTS_CACHE_DIR``, else the user cache directory (``$XDG_CACHE_HOME/bitknights``
+  or ``~/.cache/bitknights`` on Linux).  An empty string means "not set" everywhere, for
+  the argument as for the variable.
+* **Reading.**  :func:`open_cached` opens without blocking (a FIFO there cannot hang a
+  reader) and checks with ``fstat`` before a byte is read that the file is a regular file
+  that this user may trust (below) and, where the caller knows it, of the right size.
+* **Writing.**  :func:`atomic_write`: a temporary file beside the target, locked while it
+  is written, created with mode ``0644`` less the user's umask, flushed and fsynced, then
+  renamed over the target (and the directory fsynced): readers see the old file or the
+  new one, never half.  Temporary files a killed writer left behind (unlocked and older
+  than :data:`STALE_SECONDS`) are removed by the next write.
+* **Headers.**  :func:`pack_header`/:func:`unpack_header`: magic, format version, size,
+  fields, CRC-32 of it all.
+
+Trust model, as ssh has for its files
+-------------------------------------
+A cache file is used only when it and its directory are owned by this user (or root) and
+writable by nobody else; otherwise it is refused with a message saying how to fix it.
+Checksums (CRC-32 of the header and of every payload block) protect against accidents: a
+torn write, a truncated copy, a flipped bit.  They do not protect against someone who
+can write the cache directory as this user: such a person can rewrite a file and its
+checksums.  What the engines check on top of that is documented where they read the file
+(:mod:`bitknights.table.store`, :mod:`bitknights.engines.pdb`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import struct
+import time
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+
+from .errors import BitknightsError
+
+CACHE_ENV = "BITKNIGHTS_CACHE_DIR"
+STALE_SECONDS = 2.0
+"""A temporary file nobody holds locked and older than this is a killed writer's."""
+
+_PREFIX = ".tmp-"
+_HEAD = struct.Struct("<8sII")  # magic, format version, header size (CRC included)
+
+
+class CacheError(BitknightsError):
+    """A cache file is missing, unusable or not trusted; the message names the path."""
+
+
+class UntrustedError(CacheError):
+    """A cache file or directory others could have written; the message says the fix."""
+
+
+def cache_directory(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The directory cache files live in (see the module docstring).
+
+    >>> cache_directory("/data/bk").as_posix()
+    '/data/bk'
+    """
+    if cache_dir is not None and os.fspath(cache_dir) != "":
+        return Path(cache_dir)
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("bitknights"))
+
+
+def _mode(st: os.stat_result) -> str:
+    return oct(stat.S_IMODE(st.st_mode)).replace("0o", "0")
+
+
+def trust_problem(path: Path, st: os.stat_result, *, directory: bool = False) -> str | None:
+    """Why ``path`` (with stat ``st``) is not trusted, or ``None`` when it is."""
+    if st.st_uid not in (os.geteuid(), 0):
+        return (
+            f"{path} is owned by another user (uid {st.st_uid}); "
+            f"{'use a cache directory of your own' if directory else 'remove it'}"
+        )
+    if st.st_mode & 0o022:
+        return (
+            f"{path} is writable by {'group and others' if st.st_mode & 0o002 else 'its group'} "
+            f"(mode {_mode(st)}), so anyone there could change the answers; "
+            f"fix it with `chmod go-w {path}`"
+        )
+    return None
+
+
+def open_cached(
+    path: Path, what: str, *, sizes: Iterable[int] | None = None
+) -> tuple[int, os.stat_result]:
+    """Open a cache file for reading: ``(fd, stat)``.  Raises ``FileNotFoundError`` when
+    there is none, and :class:`CacheError` (naming ``what`` and the path) when it is not a
+    regular file, not trusted, or (``sizes`` given) of none of those sizes.  Never blocks:
+    a FIFO at the path is refused, not waited on."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        raise CacheError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
+            raise CacheError(f"{what} {path} is {kind}; remove it and build again")
+        for p, s, is_dir in ((path, st, False), (path.parent, os.stat(path.parent), True)):
+            problem = trust_problem(p, s, directory=is_dir)
+            if problem:
+                raise UntrustedError(f"not trusting {what}: {problem}")
+        if sizes is not None and st.st_size not in set(sizes):
+            raise CacheError(
+                f"{what} {path} has the wrong size ({st.st_size:,} bytes); "
+                "remove it and build again"
+            )
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def read_at(fd: int, size: int, offset: int) -> bytes:
+    """``size`` bytes at ``offset`` (fewer only at the end of the file)."""
+    parts = []
+    while size > 0:
+        chunk = os.pread(fd, size, offset)
+        if not chunk:
+            break
+        parts.append(chunk)
+        size -= len(chunk)
+        offset += len(chunk)
+    return b"".join(parts)
+
+
+def ensure_directory(directory: Path) -> None:
+    """Create ``directory`` (mode ``0755`` less the umask) if it is missing, and refuse
+    one that others may write."""
+    try:
+        directory.mkdir(mode=0o755, parents=True, exist_ok=True)
+        st = os.stat(directory)
+    except OSError as e:
+        raise CacheError(f"cannot use cache directory {directory}: {e.strerror or e}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise CacheError(f"cache directory {directory} is not a directory")
+    problem = trust_problem(directory, st, directory=True)
+    if problem:
+        raise UntrustedError(f"not using cache directory: {problem}")
+
+
+def clean_stale(directory: Path) -> list[Path]:
+    """Remove temporary files killed writers left in ``directory``; returns them."""
+    import fcntl
+
+    removed = []
+    with contextlib.suppress(OSError):
+        names = [n for n in os.listdir(directory) if n.startswith(_PREFIX)]
+        for name in names:
+            path = directory / name
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode) or time.time() - st.st_mtime < STALE_SECONDS:
+                    continue
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a live writer: raises
+                os.unlink(path)
+                removed.append(path)
+            except OSError:
+                continue
+            finally:
+                os.close(fd)
+    return removed
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write(path: Path, parts: Iterable[bytes | memoryview], what: str) -> None:
+    """Write ``parts`` to ``path`` atomically (see the module docstring).  Raises
+    :class:`CacheError` naming the path when the directory cannot take the file."""
+    import fcntl
+    import tempfile
+
+    directory = path.parent
+    ensure_directory(directory)
+    clean_stale(directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=_PREFIX, suffix=path.suffix, dir=directory)
+    except OSError as e:
+        raise CacheError(f"cannot write {what} {path}: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            os.fchmod(f.fileno(), 0o644 & ~_umask())
+            for part in parts:
+                f.write(part)
+            f.flush()
+            os.fsync(f.fileno())
+            os.replace(tmp, path)
+        with contextlib.suppress(OSError):
+            dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise CacheError(f"cannot write {what} {path}: {e.strerror or e}") from None
+        raise
+
+
+def pack_header(magic: bytes, version: int, fields: bytes) -> bytes:
+    """A header: ``magic`` (8 bytes), ``version``, total size, ``fields``, then the CRC-32
+    of everything before it."""
+    body = _HEAD.pack(magic, version, _HEAD.size + len(fields) + 4) + fields
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def header_size(head: bytes) -> int | None:
+    """The total header size a header's first bytes announce (``None``: too short)."""
+    return _HEAD.unpack_from(head)[2] if len(head) >= _HEAD.size else None
+
+
+def unpack_header(head: bytes, magic: bytes, version: int, fail) -> bytes:  # noqa: ANN001
+    """The ``fields`` of a header written by :func:`pack_header`.  ``fail(problem)``
+    builds the exception to raise: wrong magic, version or size, or a checksum that does
+    not match."""
+    if len(head) < _HEAD.size:
+        raise fail("is truncated (no complete header)")
+    got_magic, got_version, size = _HEAD.unpack_from(head)
+    if got_magic != magic:
+        raise fail("is not a bitknights file of this kind (bad magic)")
+    if size < _HEAD.size + 4 or size > len(head):
+        raise fail("is truncated or has a corrupt header")
+    body, crc = head[: size - 4], struct.unpack_from("<I", head, size - 4)[0]
+    if zlib.crc32(body) != crc:
+        raise fail("has a corrupt header (checksum mismatch)")
+    if got_version != version:
+        raise fail(f"has format version {got_version}, this bitknights reads version {version}")
+    return body[_HEAD.size :]
