@@ -125,10 +125,15 @@ def _answer_small(
     if len(data) > streams.SMALL_INPUT:
         return False
     try:
-        keys = [k for chunk in BatchReader(io.BytesIO(data)).key_lists() for k in chunk]
+        reader = BatchReader(io.BytesIO(data))
+        engine = choose_engine(
+            args.engine, max_depth, target, counts_only=True, boards=reader.count
+        )
+        if engine != "table" and engine not in PLAIN_ENGINES:
+            return False  # numpy parses it faster
+        keys = [k for chunk in reader.key_lists() for k in chunk]
     except InputError as e:
         raise UsageError(f"{where(args.file)}{e}") from None
-    engine = choose_engine(args.engine, max_depth, target, counts_only=True, boards=len(keys))
     if engine == "table":
         from ..engines import depth_limit
         from ..table import lookup, store
@@ -138,10 +143,8 @@ def _answer_small(
         except store.TableError:
             return False  # the normal path reports it
         steps = lookup.distances(table, keys, depth_limit(max_depth))
-    elif engine in PLAIN_ENGINES:
-        steps = get_module(engine).steps_many(keys, target, max_depth)
     else:
-        return False
+        steps = get_module(engine).steps_many(keys, target, max_depth)
     out.write("\n".join(map(str, steps)) + "\n")
     return True
 
