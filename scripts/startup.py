@@ -5,9 +5,9 @@ environment) and any --reference programs (which read FILE on standard input) in
 interleaved rounds, and prints the median wall time of each and its ratio to
 `python -c pass`.  Every command must print the same answers.
 
-Inputs: the 2-board sample (always) and a seeded batch of --boards random boards (random
-walks of 10-150 moves from the target, so most answers are -1: the slow case for a search),
-plus any FILEs given.  Two situations for bitknights:
+Inputs: the 2-board sample (always), a seeded batch of N random boards for each --boards N
+(random walks of 10-150 moves from the target, so most answers are -1: the slow case for a
+search), and any FILEs given.  Two situations for bitknights:
 
   table     --table-dir DIR holds a built distance table (`bitknights table build
             --cache-dir DIR`); skipped without --table-dir
@@ -18,7 +18,7 @@ install run with PYTHONDONTWRITEBYTECODE would otherwise compile every module on
 run (--no-compile skips that).
 
     python scripts/startup.py --table-dir ~/.cache/bitknights --runs 21
-    python scripts/startup.py --reference /tmp/bitknights-reference/seed_ida
+    python scripts/startup.py --boards 10 50 200 --reference path/to/seed_ida
 """
 
 from __future__ import annotations
@@ -74,8 +74,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="more batches to time")
-    parser.add_argument("--boards", type=int, default=10, help="random boards (default 10)")
-    parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--boards", type=int, nargs="*", default=[10], metavar="N",
+                        help="a random batch of N boards for each N (default: 10)")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--runs", type=int, default=11, help="interleaved rounds (default 11)")
     parser.add_argument("--table-dir", metavar="DIR", help="a cache directory with the table")
     parser.add_argument("--reference", action="append", default=[], metavar="CMD",
@@ -93,10 +94,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         inputs = {"sample (2)": Path(tmp, "sample.txt")}
         inputs["sample (2)"].write_text(SAMPLE)
-        if args.boards:
-            name = f"random ({args.boards})"
-            inputs[name] = Path(tmp, "random.txt")
-            inputs[name].write_text(random_batch(args.boards, args.seed))
+        for n in args.boards:
+            inputs[f"random ({n})"] = Path(tmp, f"random{n}.txt")
+            inputs[f"random ({n})"].write_text(random_batch(n, args.seed + n))
         for f in args.files:
             inputs[Path(f).name] = Path(f)
 
@@ -142,8 +142,9 @@ def main() -> None:
             if len(outs) > 1:
                 sys.exit(f"{label}: the commands disagree: {answers}")
             floor = statistics.median(times["python -c pass"])
-            print(f"\n{label}: {args.runs} interleaved runs, medians"
-                  f" (answers: {' '.join(outs.pop().split()) if outs else '-'})")  # fmt: skip
+            shown = outs.pop().split() if outs else []
+            shown = " ".join(shown[:12]) + (" ..." if len(shown) > 12 else "")
+            print(f"\n{label}: {args.runs} interleaved runs, medians (answers: {shown})")
             for name, ts in times.items():
                 m = statistics.median(ts)
                 print(f"  {name:<46} {m * 1000:7.1f} ms  {m / floor:5.2f}x")

@@ -109,3 +109,12 @@ def test_with_table(tmp_path, table_dir):
     assert out == "7\n-1\n"
     _check(modules, OWN_TABLE, USES)
     assert "bitknights.engines.mitm" not in modules
+
+
+def test_startup_script_runs_and_checks_answers():
+    script = Path(__file__).parent.parent / "scripts" / "startup.py"
+    r = subprocess.run([sys.executable, str(script), "--runs", "1", "--boards", "3"],
+                       capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "sample (2): 1 interleaved runs" in r.stdout and "answers: 7 -1)" in r.stdout
+    assert "random (3)" in r.stdout and "no table, nothing cached" in r.stdout
