@@ -50,10 +50,10 @@ OWN_TABLE = OWN | {"bitknights.table.lookup"}
 
 # standard-library entry points the path uses: the command line, paths, the table file and
 # its checksums, the shipped ball (and what each of them imports in turn)
-USES = ["argparse", "gettext", "locale", "shutil", "typing", "pathlib", "contextlib",
+USES = ["argparse", "gettext", "locale", "typing", "pathlib", "contextlib",
         "struct", "zlib", "array", "bisect", "math"]  # fmt: skip
 
-NEVER = ["numpy", "numba", "platformdirs", "tqdm", "hashlib", "tempfile", "dataclasses",
+NEVER = ["numpy", "numba", "platformdirs", "tqdm", "hashlib", "tempfile", "shutil", "dataclasses",
          "inspect", "json", "random", "bitknights.solution", "bitknights.table.query"]  # fmt: skip
 
 
@@ -118,3 +118,38 @@ def test_startup_script_runs_and_checks_answers():
     assert r.returncode == 0, r.stderr
     assert "sample (2): 1 interleaved runs" in r.stdout and "answers: 7 -1)" in r.stdout
     assert "random (3)" in r.stdout and "no table, nothing cached" in r.stdout
+
+
+def _outcome(parser, argv, capsys):
+    try:
+        result = {k: v for k, v in vars(parser.parse_args(argv)).items() if k != "run"}
+    except SystemExit as e:
+        result = e.code
+    return result, capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["solve", "--help"], ["solve", "f.txt", "--exact", "--engine", "mitm"], ["table", "info", "--help"],
+     ["stats", "--help"], ["solve", "--bogus"], ["bogus"], ["--help"], ["--version"], []],
+)  # fmt: skip
+def test_parser_built_for_one_command_acts_as_the_whole_one(argv, capsys):
+    """The start-up shortcut (only the command being run builds its parsers) changes
+    nothing a user sees: help, errors and parsed values."""
+    from bitknights import cli
+
+    assert _outcome(cli.build_parser(argv), argv, capsys) == _outcome(
+        cli.build_parser(), argv, capsys
+    )
+
+
+@pytest.mark.parametrize("columns", [None, "123", "0", "junk"])
+def test_help_width_as_shutil_gives_it(columns, monkeypatch):
+    import shutil
+
+    from bitknights.cli import _columns
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    if columns is not None:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert _columns() == shutil.get_terminal_size().columns
