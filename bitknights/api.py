@@ -32,8 +32,9 @@ radius-10 ball plus at most 5 forward layers (see :mod:`bitknights.engines.mitm`
 MITM_MAX_BOARDS = 200
 """Most boards ``auto`` hands to the meet-in-the-middle engine.  It needs no numpy
 (whose import alone takes 0.1 s) but spends about 0.3 ms a board where numpy
-bidirectional search spends microseconds; measured whole process with nothing cached,
-the two cross near 400 boards of far (``-1``) boards, so this keeps a margin."""
+bidirectional search spends microseconds; measured whole process with nothing cached on
+random boards (most of them ``-1``), the two cross between 400 and 800 boards, so this
+keeps a margin."""
 
 
 def choose_engine(
