@@ -13,7 +13,7 @@ line's classic path loads only the modules it needs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .board import TARGET, Board, Move
 from .errors import BitknightsError, BoardError, InputError
@@ -23,8 +23,18 @@ if TYPE_CHECKING:
     from . import table
     from .api import DEFAULT_MAX_DEPTH, iter_solve, solve, solve_many
     from .batch import read_batch, read_board
+    from .checker import CheckResult, check
+    from .game import Game
     from .solution import Solution
+    from .widget import play
 
+__version__ = "0.1.0"
+
+SAMPLE = "2\n10110\n01*11\n10111\n01001\n00000\n01011\n110*1\n01110\n01010\n00100\n"
+"""The classic sample batch (answers ``7`` and ``-1``)."""
+
+# imported on first use: the command line's classic path needs none of them, and the
+# widget needs anywidget (the ``notebook`` extra)
 _LAZY = {
     "DEFAULT_MAX_DEPTH": "api",
     "iter_solve": "api",
@@ -33,22 +43,21 @@ _LAZY = {
     "read_batch": "batch",
     "read_board": "batch",
     "Solution": "solution",
+    "check": "checker",
+    "CheckResult": "checker",
+    "Game": "game",
+    "play": "widget",
 }
 
-__version__ = "0.1.0"
 
-SAMPLE = "2\n10110\n01*11\n10111\n01001\n00000\n01011\n110*1\n01110\n01010\n00100\n"
-"""The classic sample batch (answers ``7`` and ``-1``)."""
-
-
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     """The names imported on first use (see the module docstring)."""
     import importlib
 
     if name == "table":
         return importlib.import_module(f"{__name__}.table")
     if name in _LAZY:
-        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -66,11 +75,15 @@ __all__ = [
     "BitknightsError",
     "Board",
     "BoardError",
+    "CheckResult",
+    "Game",
     "InputError",
     "Move",
     "Solution",
+    "check",
     "iter_solve",
     "parse_square",
+    "play",
     "read_batch",
     "read_board",
     "solve",

@@ -125,7 +125,7 @@ def solve(
 
     >>> s = solve("10110/01*11/10111/01001/00000")
     >>> s.steps, [str(m) for m in s.moves][:3]
-    (7, ['e1-c2', 'd3-e1', 'b4-d3'])
+    (7, ['e5-c4', 'd3-e5', 'b2-d3'])
     >>> solve("01011/110*1/01110/01010/00100").steps is None
     True
     >>> solve("01011/110*1/01110/01010/00100", max_depth=None).steps
@@ -153,7 +153,7 @@ def iter_solve(
     Boards are solved on ``workers`` threads (0: one per CPU; the kernels release the
     GIL).  With ``timeout`` each board gets at most that many seconds; a board that runs
     out comes back with ``steps=None`` and ``status='timeout'``.  ``count_solutions``
-    (table engine only) adds ``optimal_solutions`` to each solved result's ``extra``.
+    (table engine only) sets each solved result's ``optimal_solutions``.
     """
     from .engines.common import default_workers, ordered_map
 

@@ -40,6 +40,9 @@ ROWS = 5  # rows a board
 WIDTH = 5  # cells a row
 CELLS = ROWS * WIDTH
 BLOCK_SIZE = 1 << 22
+MAX_LINE = 4096
+"""The longest line read: longer is an error naming the line, read no further (a row is 5
+characters, ``T`` at most 15 digits; this leaves room for any spacing)."""
 
 # consecutive whole boards: their cells (25 bytes each, concatenated), the line of each of
 # their rows, and the 0-based index of the first of them in the batch
@@ -80,6 +83,9 @@ class BatchReader:
         self._tail = b""  # an incomplete last line carried to the next block
         self._bom_checked = False
         self._pending: list[tuple[int, bytes]] = []  # header-search leftovers
+        self._count_line = 1  # the line T was read from
+        self._count_like_row = False  # T's line is five characters of 0 and 1: a board row?
+        self._rows_seen = 0  # board rows accepted so far
         self.count = self._read_count()
 
     # -- raw lines ----------------------------------------------------------------
@@ -115,6 +121,11 @@ class BatchReader:
                 data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
             cut = data.rfind(b"\n") + 1
             self._tail = data[cut:] + self._tail
+            if len(self._tail) > MAX_LINE:
+                raise InputError(
+                    self._line + data[:cut].count(b"\n") + 1,
+                    f"a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)",
+                )
             if cut:
                 yield self._emit(data[:cut])
 
@@ -136,6 +147,16 @@ class BatchReader:
                 if not word:
                     continue
                 _utf8(no, word)
+                self._count_line = no
+                self._count_like_row = parse_row(word.decode()) is None
+                if self._count_like_row and not word.strip(b"0").isdigit():
+                    raise InputError(
+                        no,
+                        f"expected the number of boards T (a positive integer), got "
+                        f"{_show(word)}, which looks like a board row: the input seems to lack "
+                        "its count line; add a first line with the number of boards ('1' for "
+                        "one board)",
+                    )
                 if not word.isdigit():
                     raise InputError(
                         no,
@@ -158,14 +179,35 @@ class BatchReader:
         come."""
         import numpy as np
 
-        for runs in self._runs():
-            keys = [_pack(*run) for run in runs]
-            yield keys[0] if len(keys) == 1 else np.concatenate(keys)
+        try:
+            for runs in self._runs():
+                keys = [_pack(*run) for run in runs]
+                yield keys[0] if len(keys) == 1 else np.concatenate(keys)
+        except InputError as e:
+            raise self._explained(e) from None
 
     def key_lists(self) -> Iterator[list[int]]:
         """:meth:`chunks` as lists of ints, without numpy (a few µs a board)."""
-        for runs in self._runs():
-            yield [key for run in runs for key in _pack_list(*run)]
+        try:
+            for runs in self._runs():
+                yield [key for run in runs for key in _pack_list(*run)]
+        except InputError as e:
+            raise self._explained(e) from None
+
+    def _explained(self, e: InputError) -> InputError:
+        """``e``, or, when T was read from what looks like a board row and the boards do
+        not line up (too few rows, a board without exactly one blank), the likelier
+        mistake: a batch without its count line, reported on the line T came from."""
+        if not self._count_like_row or not _misaligned(e.problem):
+            return e
+        rows = self._rows_seen + 1  # the count's line is a row too
+        at_end = "one blank" not in e.problem  # then every row has been seen
+        fix = f"'{rows // ROWS}'" if at_end and rows % ROWS == 0 else "with the number of boards"
+        return InputError(
+            self._count_line,
+            f"this line was read as the number of boards T ({self.count}), but it looks like "
+            f"a board row: the input seems to lack its count line; add a first line {fix}",
+        )
 
     def _runs(self) -> Iterator[list[Run]]:
         """Per block of input, the whole boards it completes (one or two runs: a board
@@ -173,6 +215,7 @@ class BatchReader:
         after the boards before it."""
         done = 0  # rows accepted so far
         total = ROWS * self.count
+        self._rows_seen = 0
         carry, carry_lines = b"", []  # the rows so far of a board cut by a block's end
         last_line = self._line
         for first, block in _chain(self._pending, self._gen):
@@ -181,6 +224,7 @@ class BatchReader:
                 last_line = lines[-1]
             board = (done - len(carry_lines)) // ROWS
             done += len(lines)
+            self._rows_seen = done
             runs: list[Run] = []
             if carry_lines:
                 need = ROWS - len(carry_lines)
@@ -208,7 +252,7 @@ class BatchReader:
                     f"board {k + 1} is cut short: expected row {r + 1} of 5, "
                     "found the end of the input",
                 )
-            raise InputError(last_line + 1, f"expected {self.count} boards, found {k}")
+            raise InputError(last_line + 1, f"expected {_boards(self.count)}, found {k}")
 
     def _rows(
         self, first: int, block: bytes, done: int, total: int
@@ -235,7 +279,7 @@ class BatchReader:
             g = done + len(rows)
             if g >= total:
                 err = InputError(
-                    no, f"unexpected content after the {self.count} boards: {_show(row)}"
+                    no, f"unexpected content after the {_boards(self.count)}: {_show(row)}"
                 )
                 break
             text = _utf8(no, row)
@@ -246,6 +290,16 @@ class BatchReader:
             rows.append(row)
             numbers.append(no)
         return b"".join(rows), numbers, err
+
+
+def _misaligned(problem: str) -> bool:
+    """The problems a batch without its count line shows: its rows, read one line late,
+    run out early or make boards without exactly one blank."""
+    return problem.startswith("expected ") or "is cut short" in problem or "one blank" in problem
+
+
+def _boards(n: int) -> str:
+    return "1 board" if n == 1 else f"{n} boards"
 
 
 def _utf8(line: int, data: bytes) -> str:
@@ -309,11 +363,8 @@ def read_batch(text: str | bytes) -> list[Board]:
 
 def read_board(text: str) -> Board:
     """One board (five rows, blank lines and spaces ignored), e.g. a ``--target`` file."""
-    rows = [
-        (no, s)
-        for no, line in enumerate(text.lstrip("\ufeff").splitlines(), 1)
-        if (s := line.strip())
-    ]
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    rows = [(no, s) for no, line in enumerate(lines, 1) if (s := line.strip(" \t\f\v"))]
     if len(rows) != ROWS:
         where = rows[ROWS][0] if len(rows) > ROWS else (rows[-1][0] + 1 if rows else 1)
         raise InputError(where, f"a board has 5 rows, found {len(rows)}")

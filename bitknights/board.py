@@ -12,11 +12,11 @@ the *key*: ``black | blank << 25``, which every engine uses as the state encodin
 10111
 01001
 00000
->>> b.blank, square_name(b.blank)
-(7, 'c2')
+>>> square_name(b.blank)
+'c4'
 >>> [str(m) for m in b.moves()][:3]
-['a1-c2', 'e1-c2', 'a3-c2']
->>> b.play("a1")
+['a5-c4', 'e5-c4', 'a3-c4']
+>>> b.play("a5")
 Board('*0110/01111/10111/01001/00000')
 >>> TARGET == Board(TARGET.compact) == eval(repr(TARGET))
 True
@@ -46,8 +46,10 @@ KEY_BLANK_SHIFT = NUM_SQUARES
 class Move(NamedTuple):
     """The knight on ``from_square`` jumps into the blank on ``to_square``.
 
-    >>> str(Move(0, 7))
-    'a1-c2'
+    Written with the squares' chess names (see :mod:`bitknights.squares`):
+
+    >>> str(Move(parse_square("a5"), parse_square("c4")))
+    'a5-c4'
     """
 
     from_square: Square
@@ -79,6 +81,8 @@ class Board:
     @classmethod
     def from_key(cls, key: int) -> Board:
         """The board with packed key ``black | blank << 25`` (see :attr:`key`)."""
+        if isinstance(key, bool) or not hasattr(key, "__index__"):
+            raise TypeError(f"a board key is an integer, got {key!r}")
         key = int(key)
         blank = key >> KEY_BLANK_SHIFT
         black = key & FULL_MASK
@@ -148,7 +152,8 @@ class Board:
 
     def play(self, move: Move | Square | str) -> Board:
         """The board after ``move``: a :class:`Move`, the square of the knight that jumps
-        (index or name), or ``'b1-c3'`` text.  Raises :class:`BoardError` if illegal."""
+        (index or chess name such as ``'b5'``), or ``'b5-c3'`` text.  Raises
+        :class:`BoardError` if illegal."""
         frm = self._move_source(move)
         if not KNIGHT_TARGET_MASKS[self._blank] >> frm & 1:
             raise BoardError(

@@ -142,6 +142,8 @@ def ensure_directory(directory: Path) -> None:
     """Create ``directory`` (mode ``0755`` less the umask) if it is missing, and refuse
     one that others may write."""
     try:
+        if directory.exists() and not directory.is_dir():
+            raise CacheError(f"cache directory {directory} is a file, not a directory")
         directory.mkdir(mode=0o755, parents=True, exist_ok=True)
         st = os.stat(directory)
     except OSError as e:

@@ -19,6 +19,8 @@ class Solution:
     ``steps`` is ``None``); ``nodes`` is the engine's work count; ``seconds`` wall time.
     ``status`` is ``'solved'``, ``'over_limit'`` (farther than ``max_depth``),
     ``'unreachable'`` (knight counts differ from the target's) or ``'timeout'``.
+    ``optimal_solutions`` is the number of distinct optimal move sequences when they were
+    counted (``count_solutions=True``, which needs the distance table), else ``None``.
     """
 
     start: Board
@@ -31,6 +33,7 @@ class Solution:
     max_depth: int | None = None
     status: str = "solved"
     extra: dict[str, Any] = field(default_factory=dict)
+    optimal_solutions: int | None = None
 
     @property
     def moves(self) -> list[Move]:
@@ -59,7 +62,7 @@ class Solution:
     def to_dict(self, *, path: bool = False) -> dict[str, Any]:
         """The JSON Lines record: ``steps``, ``status``, ``nodes``, ``seconds``,
         ``engine``, and with ``path`` the ``boards`` (25-character strings, start first)
-        and ``moves`` (square names)."""
+        and ``moves`` (square names); ``optimal_solutions`` when they were counted."""
         d: dict[str, Any] = {
             "board": self.start.compact,
             "steps": self.steps,
@@ -68,6 +71,8 @@ class Solution:
         if path:
             d["boards"] = [b.compact for b in self.boards]
             d["moves"] = [str(m) for m in self.moves]
+        if self.optimal_solutions is not None:
+            d["optimal_solutions"] = self.optimal_solutions
         d.update(self.extra)
         d["nodes"] = self.nodes
         d["seconds"] = round(self.seconds, 6)

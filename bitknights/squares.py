@@ -1,16 +1,25 @@
 """Squares, bitboard constants and the knight-move tables every engine shares.
 
-Square index ``r * 5 + c``: row ``r`` 0..4 counts from the top (row 0 is the first
-line of a board as read), column ``c`` 0..4 from the left.
+Squares are named as chess players name them: a file letter ``a``..``e`` from left to
+right and a rank number ``1``..``5`` from the bottom, so the first line of a board as read
+is rank 5 (as FEN lists rank 8 first), ``a5`` is the first character of the input, ``e1``
+the last and ``c3`` the centre::
 
-For people a square is named by its column letter ``a``..``e`` (left to right) and its
-row number ``1``..``5`` counted from the top, so ``a1`` is the top-left corner (the first
-character of the input), ``e1`` the top-right one and ``c3`` the centre:
+      a b c d e
+    5 . . . . .  <- the first input line
+    4 . . . . .
+    3 . . . . .
+    2 . . . . .
+    1 . . . . .  <- the last input line
 
->>> square_name(0), square_name(4), square_name(12), square_name(24)
-('a1', 'e1', 'c3', 'e5')
->>> parse_square("c3")
-12
+>>> square_name(0), square_name(4), square_name(12), square_name(20), square_name(24)
+('a5', 'e5', 'c3', 'a1', 'e1')
+>>> parse_square("c3"), parse_square("a5"), parse_square("e1")
+(12, 0, 24)
+
+Inside, a square is an index ``r * 5 + c``: row ``r`` 0..4 counts input lines from the top
+and column ``c`` 0..4 from the left.  Only :func:`square_name` and :func:`parse_square`
+translate between the two; nothing else should build a name from an index.
 
 A bitboard is a Python ``int`` (or a numpy ``int64`` inside kernels) whose bit ``sq`` is
 set when square ``sq`` belongs to the set.
@@ -36,8 +45,9 @@ NUM_SQUARES = SIZE * SIZE
 FULL_MASK: Bitboard = (1 << NUM_SQUARES) - 1
 
 SQUARE_NAMES: tuple[str, ...] = tuple(
-    f"{'abcde'[sq % SIZE]}{sq // SIZE + 1}" for sq in range(NUM_SQUARES)
+    f"{'abcde'[sq % SIZE]}{SIZE - sq // SIZE}" for sq in range(NUM_SQUARES)
 )
+"""``SQUARE_NAMES[sq]`` is :func:`square_name` ``(sq)``: ``('a5', 'b5', ..., 'e1')``."""
 _SQUARE_BY_NAME = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
 
 KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
@@ -47,12 +57,16 @@ MAX_DEGREE = len(KNIGHT_OFFSETS)
 
 
 def square_name(sq: Square) -> str:
-    """The people's name of square ``sq`` (``0`` -> ``'a1'``)."""
+    """The chess name of square ``sq``: file ``a``..``e`` left to right, rank ``1``..``5``
+    from the bottom (``0``, the first input character, -> ``'a5'``)."""
     return SQUARE_NAMES[sq]
 
 
 def parse_square(name: str) -> Square:
-    """The index of a square named like ``'c3'``; raises ``ValueError`` otherwise."""
+    """The index of the square with chess name ``name`` (``'a5'`` -> ``0``, ``'e1'`` ->
+    ``24``); raises ``ValueError`` for anything else."""
+    if not isinstance(name, str):
+        raise TypeError(f"a square name is text such as 'c3', not {type(name).__name__}")
     try:
         return _SQUARE_BY_NAME[name.strip().lower()]
     except KeyError:

@@ -4,6 +4,8 @@ by pytest)."""
 from __future__ import annotations
 
 import random
+import struct
+import zlib
 from pathlib import Path
 
 from bitknights import TARGET, Board
@@ -26,4 +28,23 @@ def random_board(rng: random.Random, black: int = 12) -> Board:
     return Board("".join(cells))
 
 
-__all__ = ["SAMPLE", "TARGET", "random_board", "random_walk"]
+def forge(path, rank, value):
+    """Change one payload byte of a table file and recompute every checksum: a file that
+    passes every integrity check but lies (what someone with write access could make)."""
+    from bitknights.table import store
+
+    raw = bytearray(path.read_bytes())
+    size = struct.unpack_from("<I", raw, 12)[0]
+    nlayers = struct.unpack_from("<I", raw, 28)[0]
+    raw[size + rank] = value
+    block = rank >> store.BLOCK_BITS
+    crc_at = 16 + store._FIELDS.size + 8 * nlayers + 4 * block
+    start = size + (block << store.BLOCK_BITS)
+    chunk = bytes(raw[start : start + (1 << store.BLOCK_BITS)])
+    struct.pack_into("<I", raw, crc_at, zlib.crc32(chunk))
+    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
+    path.write_bytes(bytes(raw))
+    store._loaded.clear()
+
+
+__all__ = ["SAMPLE", "TARGET", "forge", "random_board", "random_walk"]

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from bitknights import SAMPLE as SAMPLE_TEXT
-from bitknights import InputError, read_batch, read_board
+from bitknights import TARGET, InputError, read_batch, read_board
 from helpers import SAMPLE
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
@@ -78,7 +78,11 @@ def test_exact_and_limits():
 def test_readable_path():
     r = run(["solve", "--path", str(SAMPLE)])
     out = r.stdout.decode()
-    assert out.startswith("7\nmoves (7): e1-c2 ")
+    assert out.startswith("7\nmoves (7): ")
+    board = read_batch(SAMPLE_TEXT)[0]
+    for move in out.splitlines()[1].split(": ")[1].split():  # chess names, replayed
+        board = board.play(move)
+    assert board == TARGET
     assert "\n-1\nno solution (over limit)\n" in out
 
 
@@ -107,13 +111,13 @@ BAD = [
     ("0\n", "line 1: the number of boards T must be positive"),
     ("\n\n3\n" + B1 + B2, "line 14: expected 3 boards, found 2"),
     ("2\n" + B1 + "01011\n110*1\n", "line 9: board 2 is cut short: expected row 3 of 5"),
-    ("1\n" + B1 + B2, "line 7: unexpected content after the 1 boards"),
+    ("1\n" + B1 + B2, "line 7: unexpected content after the 1 board"),
     ("1\n10110\n01*11\n1011\n01001\n00000\n", "line 4: board 1, row 3: expected a row of five"),
     ("1\n10110\n01*11\n10121\n01001\n00000\n", "line 4: board 1, row 3: expected a row of five"),
     ("1\n10110\n01*11\n1 0111\n01001\n00000\n", "line 4: board 1, row 3: expected a row of five"),
     ("1\n10110\n01011\n10111\n01001\n00000\n", "line 2: board 1: a board needs exactly one blank '*', found 0"),
     ("1\n10110\n01*11\n10*11\n01001\n00000\n", "line 2: board 1: a board needs exactly one blank '*', found 2"),
-    ("1\n10110\n01*11\n10111\n01001\n00000\nxyz\n", "line 7: unexpected content after the 1 boards: 'xyz'"),
+    ("1\n10110\n01*11\n10111\n01001\n00000\nxyz\n", "line 7: unexpected content after the 1 board: 'xyz'"),
     ("\u0661\n" + B1, "line 1: expected the number of boards T"),
 ]  # fmt: skip
 

@@ -167,7 +167,7 @@ def test_unreachable_counts():
 def test_zero_and_depth_zero():
     assert bidir.solve(TARGET, TARGET, 0).steps == 0
     assert checked(bidir.solve(TARGET, TARGET, None), TARGET).boards == [TARGET]
-    one = TARGET.play("b1")
+    one = TARGET.play("b5")
     assert bidir.solve(one, TARGET, 0).status == "over_limit"
     assert bidir.solve(one, TARGET, 1).steps == 1
     assert bidir.steps_many(keys_of([one, TARGET]), TARGET, 0).tolist() == [-1, 0]

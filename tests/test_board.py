@@ -1,5 +1,7 @@
+import importlib.util
 import pickle
 import random
+from pathlib import Path
 
 import pytest
 
@@ -77,16 +79,47 @@ def test_moves_match_naive():
 
 def test_illegal_moves():
     with pytest.raises(BoardError):
-        TARGET.play("c1")  # not a knight's jump from c3
+        TARGET.play("c5")  # not a knight's jump from c3
     with pytest.raises(BoardError):
-        TARGET.play(Move(0, 7))  # the blank is not on c2
+        TARGET.play(Move(0, 7))  # the blank is not on c4
     with pytest.raises(BoardError):
         TARGET.play("z9")
 
 
+def test_square_names_are_chess_names():
+    """Files a-e left to right, rank 1 at the bottom: the first input line is rank 5."""
+    rows = [["."] * 5 for _ in range(5)]
+    for name in ("a5", "e5", "c3", "a1", "e1"):
+        board = Board("".join("*" if square_name(sq) == name else "0" for sq in range(25)))
+        row, col = divmod(board.blank, 5)
+        rows[row][col] = name
+    assert rows[0][0] == "a5" and rows[0][4] == "e5"  # the first input line
+    assert rows[4][0] == "a1" and rows[4][4] == "e1"  # the last input line
+    assert rows[2][2] == "c3"
+    assert [square_name(sq) for sq in range(5)] == ["a5", "b5", "c5", "d5", "e5"]
+    assert [square_name(sq * 5) for sq in range(5)] == ["a5", "a4", "a3", "a2", "a1"]
+    assert str(TARGET.moves()[0]).endswith("-c3")
+    # a knight on b5 (second character of the first line) jumps into the blank on c3
+    assert TARGET.play("b5").cell(1) == "*" and str(Move(1, TARGET.blank)) == "b5-c3"
+
+
+def test_squares_picture_is_current():
+    """docs/squares.svg (the README's picture) is what scripts/squares_svg.py draws now."""
+    root = Path(__file__).parent.parent
+    spec = importlib.util.spec_from_file_location("squares_svg", root / "scripts/squares_svg.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (root / "docs/squares.svg").read_text(encoding="utf-8") == module.squares_svg()
+
+
 def test_squares_and_tables():
-    assert [square_name(s) for s in (0, 4, 12, 20, 24)] == ["a1", "e1", "c3", "a5", "e5"]
     assert all(parse_square(square_name(s)) == s for s in range(25))
+    for sq in range(25):
+        assert parse_square(square_name(sq).upper()) == sq
+    with pytest.raises(ValueError):
+        parse_square("a6")
+    with pytest.raises(TypeError):
+        parse_square(3)  # type: ignore[arg-type]
     for sq in range(25):
         r, c = divmod(sq, 5)
         expect = {(r + dr) * 5 + c + dc for dr, dc in

@@ -77,7 +77,7 @@ def test_unreachable_counts():
 def test_zero_and_depth_limits():
     assert solve(TARGET, engine="ida").steps == 0
     assert solve(TARGET, engine="ida", max_depth=0).steps == 0
-    one = TARGET.play("b1")
+    one = TARGET.play("b5")
     assert solve(one, engine="ida", max_depth=0).steps is None
     assert solve(one, engine="ida", max_depth=1).steps == 1
     with pytest.raises(ValueError):

@@ -11,6 +11,8 @@ import nbclient
 import nbformat
 import pytest
 
+from bitknights import SAMPLE, read_batch, solve, square_name
+
 TOUR = Path(__file__).parent.parent / "docs" / "tour.ipynb"
 
 
@@ -72,12 +74,14 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
     assert "None over_limit" in exact and "18 moves without a limit" in exact
 
     setup = outputs(cell("scratch = None"))
-    hints = outputs(cell("HTML(picture)"))
+    hints = outputs(cell("render.hints_html(board, hints)"))
     badges = re.findall(
         r'class="hint( optimal)?" data-square="([a-e][1-5])" data-distance="(\d+)"', hints
     )
-    assert len(badges) == 6  # six knights stand a jump from the sample board's blank on c2
-    assert {(sq, d) for opt, sq, d in badges if opt} == {("e1", "6")}
+    assert len(badges) == 6  # six knights stand a jump from the sample board's blank on c4
+    sample = read_batch(SAMPLE)[0]
+    (best,) = [m for m in sample.moves() if solve(sample.play(m), max_depth=None).steps == 6]
+    assert {(sq, d) for opt, sq, d in badges if opt} == {(square_name(best.from_square), "6")}
     assert {d for opt, sq, d in badges if not opt} == {"8"}
 
     dist = outputs(cell("render.distribution_text(layers"))
@@ -87,6 +91,11 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
         assert not list(cache.iterdir())  # the tour's table went to its own temporary dir
     else:
         assert "largest distance 8" in dist
+    play = outputs(cell("game = bk.Game(board)"))
+    assert "the optimal rest scores 1.0" in play and "detour of two moves: 0.777" in play
+    widget = cell("w = bk.play(board)")
+    assert {"application/vnd.jupyter.widget-view+json", "image/svg+xml"} <= mimes(widget)
+
     plot = cell("render.distribution_plot(layers)")
     if importlib.util.find_spec("matplotlib") is not None:
         assert "image/png" in mimes(plot)

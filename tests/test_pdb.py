@@ -92,6 +92,7 @@ def test_pdb_search_agrees(ball11):
         a.verify()
 
 
+@pytest.mark.slow
 def test_pdb_for_custom_targets():
     rng = random.Random(3)
     for black in (12, 9):
@@ -104,6 +105,7 @@ def test_pdb_for_custom_targets():
             a.verify()
 
 
+@pytest.mark.slow
 def test_cache_file_is_checked(tmp_path, monkeypatch):
     from bitknights.engines import pdb
 

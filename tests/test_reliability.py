@@ -89,6 +89,7 @@ def test_missing_cache_directory_is_created(tmp_path):
     assert (r.returncode, r.stdout) == (0, "7\n-1\n")
 
 
+@pytest.mark.slow
 def test_unwritable_cache_location(tmp_path):
     """A cache directory that cannot be created (a file stands in the way; permission bits
     would not stop root, who runs CI): builds fail clearly, searches still answer, the

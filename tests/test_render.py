@@ -1,24 +1,26 @@
 """Pictures: SVG/HTML boards, solutions, the animation, hints, the distribution, text views.
 
-Positions are checked through the markup's own geometry (every knight's translation is
-its square's corner), and square names are decoded from the names themselves (column
-letter, row number counted from the top), independently of ``bitknights.squares``.
+Positions are checked through the markup's own geometry (every piece stands at its
+square's corner in the document's grid), and square names come from
+``bitknights.square_name``/``parse_square`` whatever convention they follow.
 """
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 import subprocess
 import sys
-import types
 import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
-import bitknights
-from bitknights import TARGET, Board, BoardError, Move, Solution, render, solve
-from bitknights.textview import board_rows, board_text, path_text
+from bitknights import TARGET, Board, BoardError, Move, Solution, parse_square, render, solve
+from bitknights import square_name as name
+from bitknights.render import board_rows, board_text, path_text
 from helpers import random_board, random_walk
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -49,47 +51,78 @@ def translate(el: ET.Element) -> tuple[float, float]:
     return float(m[1]), float(m[2])
 
 
-def name_cr(name: str) -> tuple[int, int]:
-    """(column, row) of a square name, from the name alone: a..e, then 1..5 from the top."""
-    assert re.fullmatch(r"[a-e][1-5]", name), name
-    return "abcde".index(name[0]), int(name[1]) - 1
+def position(el: ET.Element) -> tuple[float, float]:
+    """Where a ``<use>`` places its glyph: its ``x``/``y``, or its translation."""
+    if el.get("transform"):
+        assert el.get("x") is None and el.get("y") is None
+        return translate(el)
+    return float(el.get("x", 0)), float(el.get("y", 0))
+
+
+def uses(el: ET.Element) -> str:
+    href = el.get("href")
+    assert el.tag == SVG + "use" and href and href.startswith("#"), (el.tag, href)
+    return href[1:]
+
+
+def by_id(doc: ET.Element, ident: str) -> ET.Element:
+    (found,) = [e for e in doc.iter() if e.get("id") == ident]
+    return found
+
+
+def name_cr(square: str) -> tuple[int, int]:
+    """(column, row) of a square name, through ``parse_square``."""
+    r, c = divmod(parse_square(square), 5)
+    assert name(r * 5 + c) == square
+    return c, r
 
 
 def board_squares(board: Board) -> dict[str, str]:
     """Square name -> '0' / '1' / '*', decoded from the 25-character form."""
-    return {f"{'abcde'[i % 5]}{i // 5 + 1}": ch for i, ch in enumerate(board.compact)}
+    return {name(i): ch for i, ch in enumerate(board.compact)}
 
 
-def check_board(group: ET.Element, board: Board) -> dict[str, tuple[float, float]]:
-    """Assert ``group`` draws ``board``: 25 squares on a checkered 5×5 grid in name order,
-    24 knights of the right colours standing on their squares, the blank on its square.
-    Returns square name -> corner."""
+def check_board(
+    group: ET.Element, board: Board, doc: ET.Element | None = None
+) -> dict[str, tuple[float, float]]:
+    """Assert ``group`` (in document ``doc``) draws ``board``: a grid of 25 squares,
+    checkered 5×5 in name order, 24 knights of the right colours standing on their squares,
+    the blank on its square.  Returns square name -> corner in the group's coordinates."""
+    doc = group if doc is None else doc
+    if group.tag == SVG + "svg":
+        (group,) = find(group, "board")
+    (grid_use,) = [u for u in group if u.tag == SVG + "use" and "grid" in u.get("href")]
+    grid = by_id(doc, uses(grid_use))
+    assert grid.tag == SVG + "g" and "grid" in classes(grid)
+    gx, gy = position(grid_use)
     cells = board_squares(board)
-    rects = find(group, "sq")
+    rects = find(grid, "sq")
     assert len(rects) == 25
-    corner = {r.get("data-square"): (float(r.get("x")), float(r.get("y"))) for r in rects}
+    corner = {r.get("data-square"): (gx + float(r.get("x")), gy + float(r.get("y"))) for r in rects}
     assert set(corner) == set(cells)
     side = float(rects[0].get("width"))
-    x0, y0 = corner["a1"]
-    for name, (x, y) in corner.items():
-        c, r = name_cr(name)
-        assert (x, y) == (x0 + c * side, y0 + r * side), name
-        rect = next(e for e in rects if e.get("data-square") == name)
+    x0, y0 = corner[name(0)]
+    for square, (x, y) in corner.items():
+        c, r = name_cr(square)
+        assert (x, y) == (x0 + c * side, y0 + r * side), square
+        rect = next(e for e in rects if e.get("data-square") == square)
         assert ("dark" if (r + c) % 2 else "light") in classes(rect)
     knights = find(group, "knight")
     assert len(knights) == 24
     seen = {}
     for k in knights:
-        name = k.get("data-square")
+        square = k.get("data-square")
         colour = "black" if "black" in classes(k) else "white"
         assert ({"black", "white"} & classes(k)) == {colour}
-        assert k.get("data-color") == colour
-        assert translate(k) == corner[name]
-        seen[name] = "1" if colour == "black" else "0"
+        glyph = by_id(doc, uses(k))  # the knight's glyph, defined once
+        assert glyph.get("id") == f"bk-{colour}"
+        assert position(k) == corner[square]
+        seen[square] = "1" if colour == "black" else "0"
     blanks = find(group, "blank")
     assert len(blanks) == 1
     seen[blanks[0].get("data-square")] = "*"
-    assert translate(blanks[0]) == corner[blanks[0].get("data-square")]
+    assert by_id(doc, uses(blanks[0])).get("id") == "bk-blank"
+    assert position(blanks[0]) == corner[blanks[0].get("data-square")]
     assert seen == cells
     return corner
 
@@ -101,13 +134,24 @@ def parse(markup: str) -> ET.Element:
 
 
 def self_contained(markup: str) -> None:
-    """Nothing fetched, nothing run: the only URL is the SVG namespace."""
+    """Nothing fetched, nothing run: the only URL is the SVG namespace, and every ``href``
+    points at an id in the same ``<svg>`` document."""
     urls = re.findall(r"https?://[^\s\"'<>)]*", markup)
     assert set(urls) <= {"http://www.w3.org/2000/svg"}, urls
     low = markup.lower()
-    for bad in ("<script", "<image", "<img", "href", "url(", "@import", "@font-face", "<link"):
+    for bad in ("<script", "<image", "<img", "url(", "@import", "@font-face", "<link", "xlink"):
         assert bad not in low, bad
     assert not re.search(r"\son[a-z]+\s*=", low)
+    root = ET.fromstring(markup)
+    docs = [root] if root.tag == SVG + "svg" else list(root.iter(SVG + "svg"))
+    for doc in docs:
+        ids = {e.get("id") for e in doc.iter()} - {None}
+        for e in doc.iter():
+            href = e.get("href")
+            if href is not None:
+                assert href.startswith("#") and href[1:] in ids, href
+    hrefs = sum(1 for e in root.iter() if e.get("href") is not None)
+    assert hrefs == len(re.findall(r"href", low))  # no href outside the SVG documents
 
 
 # -- one board ------------------------------------------------------------------------------
@@ -133,36 +177,73 @@ def test_board_svg_has_every_square_and_knight_in_place(board):
     assert board._repr_svg_() == render.board_svg(board)
 
 
-def test_coordinates_run_a_to_e_across_and_1_to_5_down():
+def test_edge_labels_and_square_names_follow_square_name():
     root = parse(render.board_svg(TARGET))
-    files = find(root, "file")
-    ranks = find(root, "rank")
-    assert [t.text for t in sorted(files, key=lambda t: float(t.get("x")))] == list("abcde")
-    assert [t.text for t in sorted(ranks, key=lambda t: float(t.get("y")))] == list("12345")
     corner = check_board(root, TARGET)
-    # a1 is the top-left corner, e5 the bottom-right one
-    assert corner["a1"] == min(corner.values())
-    assert corner["e5"] == max(corner.values())
-    assert corner["e1"][0] > corner["a1"][0] and corner["e1"][1] == corner["a1"][1]
+    # square 0 is the top-left corner, square 24 the bottom-right one, 4 the top-right
+    assert corner[name(0)] == min(corner.values())
+    assert corner[name(24)] == max(corner.values())
+    assert corner[name(4)][0] > corner[name(0)][0] and corner[name(4)][1] == corner[name(0)][1]
+    # the label over each column is the letter part of its squares' names, the label left
+    # of each row the digit part
+    files = sorted(find(root, "file"), key=lambda t: float(t.get("x")))
+    ranks = sorted(find(root, "rank"), key=lambda t: float(t.get("y")))
+    assert [t.text for t in files] == [name(c).rstrip("0123456789") for c in range(5)]
+    assert [t.text for t in ranks] == [name(5 * r).lstrip("abcde") for r in range(5)]
+    for sq in range(25):
+        r, c = divmod(sq, 5)
+        assert name(sq) == files[c].text + ranks[r].text
+    side = 100
+    for t in files:  # centred over its column
+        c = [c for c in range(5) if files[c] is t][0]
+        assert float(t.get("x")) == corner[name(c)][0] + side / 2
     assert not find(parse(render.board_svg(TARGET, coordinates=False)), "coord")
+    assert not find(root, "name")
 
 
-@pytest.mark.parametrize("move", ["e1-c2", Move(4, 7), (4, 7), "e1", 4])
-def test_move_is_highlighted_from_and_to(move):
-    board = BOARDS[1]  # blank on c2, so e1-c2 is legal
-    root = parse(render.board_svg(board, move=move))
-    check_board(root, board)
-    hl = {el.get("data-square"): classes(el) for el in find(root, "hl")}
-    assert set(hl) == {"e1", "c2"}
-    assert "from" in hl["e1"] and "to" in hl["c2"]
-    (arrow,) = find(root, "arrow")
-    assert (arrow.get("data-from"), arrow.get("data-to")) == ("e1", "c2")
+@pytest.mark.parametrize("board", BOARDS[:3])
+def test_every_square_named_on_request(board):
+    svg = render.board_svg(board, names=True, size=400)
+    self_contained(svg)
+    root = parse(svg)
+    corner = check_board(root, board)
+    labels = find(root, "name")
+    assert sorted(t.text for t in labels) == sorted(name(sq) for sq in range(25))
+    for t in labels:
+        assert t.get("data-square") == t.text
+        x, y = corner[t.text]  # inside its own square
+        assert x < float(t.get("x")) < x + 100 and y < float(t.get("y")) < y + 100
 
 
-@pytest.mark.parametrize("move", ["zz-c2", "b1", 99, "c2"])
-def test_bad_moves_are_board_errors(move):
+def test_move_is_highlighted_from_and_to():
+    board = BOARDS[1]
+    for move in board.moves():
+        root = parse(render.board_svg(board, move=move))
+        check_board(root, board)
+        frm, to = name(move.from_square), name(move.to_square)
+        hl = {el.get("data-square"): classes(el) for el in find(root, "hl")}
+        assert set(hl) == {frm, to}
+        assert "from" in hl[frm] and "to" in hl[to]
+        (arrow,) = find(root, "arrow")
+        assert (arrow.get("data-from"), arrow.get("data-to")) == (frm, to)
+
+
+def test_bad_moves_are_refused():
     with pytest.raises(BoardError):
-        render.board_svg(BOARDS[1], move=move)
+        render.board_svg(BOARDS[1], move=Move(0, 12))  # not a knight's jump
+    with pytest.raises(BoardError):
+        render.board_svg(BOARDS[1], move=Move(4, 99))
+    with pytest.raises(TypeError):
+        render.board_svg(BOARDS[1], move=str(BOARDS[1].moves()[0]))
+
+
+def test_pictures_are_strings_that_display_themselves():
+    svg = render.board_svg(TARGET)
+    assert isinstance(svg, render.SvgPicture) and isinstance(svg, str)
+    assert svg._repr_svg_() == str(svg) and "characters of SVG" in repr(svg)
+    html = render.board_html(TARGET)
+    assert isinstance(html, render.HtmlPicture) and html._repr_html_() == str(html)
+    assert "characters of HTML" in repr(html)
 
 
 def test_board_html_wraps_the_svg():
@@ -171,7 +252,7 @@ def test_board_html_wraps_the_svg():
     root = ET.fromstring(html)  # well-formed
     (svg,) = root.iter(SVG + "svg")
     check_board(svg, TARGET)
-    assert "11111 / 01111 / 00*11 / 00001 / 00000" in html
+    assert " / ".join(TARGET.rows()) in html
 
 
 # -- solutions ------------------------------------------------------------------------------
@@ -201,14 +282,14 @@ def test_solution_svg_draws_every_board_of_the_path(solved):
         assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
         assert [g.get("data-step") for g in groups] == [str(k) for k in range(len(s.boards))]
         for k, (g, b) in enumerate(zip(groups, s.boards)):
-            check_board(g, b)
+            check_board(g, b, root)
             hl = {el.get("data-square") for el in find(g, "hl")}
             arrows = [(a.get("data-from"), a.get("data-to")) for a in find(g, "arrow")]
             if k == 0:
                 assert hl == set() and arrows == []
             else:
                 m = s.moves[k - 1]
-                names = bitknights.square_name(m.from_square), bitknights.square_name(m.to_square)
+                names = name(m.from_square), name(m.to_square)
                 assert hl == set(names) and arrows == [names]
                 # the move that made this board: its knight now stands on `to`
                 assert b.blank == m.from_square and b.cell(m.to_square) != "*"
@@ -238,8 +319,41 @@ def test_unsolved_solution_shows_start_and_reason():
         root = ET.fromstring(markup)
         (group,) = find(root, "board")
         assert group.get("data-board") == s.start.compact
-        check_board(group, s.start)
+        check_board(group, s.start, root)
     assert "no solution within 15 moves (over limit)" in s._repr_svg_()
+
+
+def long_solution(moves: int, seed: int) -> Solution:
+    """A ``moves``-move path that ends on the target and never repeats a board (a random
+    walk back from the target; the pictures do not care whether it is optimal)."""
+    rng = random.Random(seed)
+    while True:
+        path = [TARGET]
+        while len(path) <= moves:
+            ahead = [c for _, c in path[-1].children() if c not in path]
+            if not ahead:
+                break
+            path.append(rng.choice(ahead))
+        if len(path) == moves + 1:
+            path.reverse()
+            s = Solution(start=path[0], target=TARGET, steps=moves, boards=path, engine="walk")
+            s.verify()
+            return s
+
+
+def test_a_long_solutions_notebook_view_stays_small():
+    s = long_solution(36, seed=36)
+    html = s._repr_html_()
+    assert len(html.encode()) <= 150_000  # 562 KB when every knight carried its outline
+    self_contained(html)
+    root = ET.fromstring(html)
+    animation, strip = root.iter(SVG + "svg")
+    groups = find(strip, "board")
+    assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
+    for g, b in zip(groups, s.boards):
+        check_board(g, b, strip)
+    assert len(find(animation, "hl-step")) == 36
+    assert len([e for e in strip.iter() if e.get("d")]) == 1  # one knight outline
 
 
 def test_solution_from_a_bad_path_is_refused():
@@ -288,7 +402,7 @@ def anim_frame(root: ET.Element, corner: dict[str, tuple[float, float]], f: floa
         kind = "*" if "blank" in classes(p) else "1" if "black" in classes(p) else "0"
         cells[at_corner[pos]] = kind
     assert len(cells) == 25
-    return "".join(cells[f"{'abcde'[i % 5]}{i // 5 + 1}"] for i in range(25))
+    return "".join(cells[name(i)] for i in range(25))
 
 
 def anim_caption(root: ET.Element, f: float) -> str:
@@ -311,7 +425,7 @@ def test_animation_steps_through_the_path(solved):
         assert len({_times(a)[2] for a in anims}) <= 1  # one clock for everything
         (group,) = find(root, "board")
         assert group.get("data-board") == s.start.compact
-        corner = check_board(group, s.start)  # what a viewer without animation shows
+        corner = check_board(group, s.start, root)  # what a viewer without animation shows
         seen = []
         for i in range(1000):
             b = anim_frame(root, corner, i / 1000)
@@ -333,46 +447,70 @@ def test_animation_needs_a_positive_step():
 # -- hints ----------------------------------------------------------------------------------
 
 
-def true_hints(board: Board, ball: dict[str, int]) -> list[tuple[Move, Board, int, bool]]:
+class TableHint(NamedTuple):
+    """The shape of ``bitknights.table``'s hints (move, board, distance, optimal)."""
+
+    move: Move
+    board: Board
+    distance: int | None
+    optimal: bool
+
+
+def true_hints(board: Board, ball: dict[str, int]) -> list[TableHint]:
     """Every legal move, its board and exact distance (from the naive BFS ``ball``),
     optimal when one closer."""
     here = ball[board.compact]
     out = []
     for m, child in board.children():
         d = ball[child.compact]
-        out.append((m, child, d, d == here - 1))
+        out.append(TableHint(m, child, d, d == here - 1))
     return out
+
+
+def test_the_tables_hint_type_fits():
+    from bitknights.table.query import Hint
+
+    assert Hint._fields == TableHint._fields
+    b = BOARDS[1]
+    records = [Hint(m, c, 3, False) for m, c in b.children()]
+    assert render.hints_svg(b, records) == render.hints_svg(b, [TableHint(*r) for r in records])
 
 
 @pytest.mark.parametrize("walk", [0, 4, 7])
 def test_hints_mark_every_move_with_its_distance(walk, ball8):
     board = random_walk(TARGET, walk, random.Random(walk))
     records = true_hints(board, ball8)
-    as_dicts = [dict(move=str(m), board=c.compact, distance=d, optimal=o) for m, c, d, o in records]
-    as_objects = [render.Hint(*r) for r in records]
-    pictures = {render.hints_svg(board, r) for r in (records, as_dicts, as_objects)}
-    assert len(pictures) == 1
-    svg = pictures.pop()
+    by_hand = [render.Hint(r.move, r.distance, r.optimal) for r in records]
+    svg = render.hints_svg(board, records)
+    assert svg == render.hints_svg(board, by_hand) == render.board_svg(board, hints=records)
     self_contained(svg)
     root = parse(svg)
     check_board(root, board)
     badges = {h.get("data-square"): h for h in find(root, "hint")}
-    want = {bitknights.square_name(m.from_square): (d, o) for m, _, d, o in records}
-    assert set(badges) == set(want) and len(badges) == len(board.moves())
-    for name, (d, opt) in want.items():
-        assert badges[name].get("data-distance") == str(d)
-        assert ("optimal" in classes(badges[name])) == opt
-        assert "".join(badges[name].itertext()) == str(d)
+    frames = {h.get("data-square"): h for h in find(root, "hint-sq")}
+    want = {name(r.move.from_square): (r.distance, r.optimal) for r in records}
+    assert set(badges) == set(frames) == set(want) and len(badges) == len(board.moves())
+    for square, (d, opt) in want.items():
+        assert badges[square].get("data-distance") == str(d)
+        assert (
+            ("optimal" in classes(badges[square])) == opt == ("optimal" in classes(frames[square]))
+        )
+        assert "".join(badges[square].itertext()) == str(d)
     if board != TARGET:
-        assert any(o for *_, o in records)
+        assert any(r.optimal for r in records)
     html = render.hints_html(board, records)
-    ET.fromstring(html)
     self_contained(html)
+    root = ET.fromstring(html)
+    rows = [["".join(td.itertext()) for td in tr.iter("td")] for tr in root.iter("tr")][1:]
+    assert sorted(rows) == sorted(
+        [str(r.move), str(r.distance)] + (["optimal"] if r.optimal else []) for r in records
+    )
+    assert [int(r[1]) for r in rows] == sorted(int(r[1]) for r in rows)
 
 
 def test_hints_of_a_board_that_never_arrives():
     board = BOARDS[3]  # 24 white knights: no move ever reaches the classic target
-    records = [(m, c, None, False) for m, c in board.children()]
+    records = [render.Hint(m, None, False) for m in board.moves()]
     root = parse(render.hints_svg(board, records))
     badges = find(root, "hint")
     assert len(badges) == len(records) == 2  # the blank sits in a corner
@@ -383,35 +521,34 @@ def test_hints_of_a_board_that_never_arrives():
 
 def test_hints_must_be_legal_moves():
     board = BOARDS[1]
-    with pytest.raises(BoardError):
-        render.hints_svg(board, [("a1-b1", None, 3, True)])
-    with pytest.raises(BoardError):
-        render.hints_svg(board, [(Move(0, 12), None, 3, True)])
+    jumps = {m.from_square for m in board.moves()}
+    near = next(sq for sq in range(25) if sq not in jumps and sq != board.blank)
+    elsewhere = next(sq for sq in range(25) if sq not in (board.blank, min(jumps)))
+    with pytest.raises(BoardError):  # the blank is not where the move goes
+        render.hints_svg(board, [render.Hint(Move(min(jumps), elsewhere), 3, True)])
+    with pytest.raises(BoardError):  # not a knight's jump
+        render.hints_svg(board, [render.Hint(Move(near, board.blank), 3, True)])
+    with pytest.raises(TypeError):
+        render.hints_svg(board)  # hints are data: nothing is looked up
 
 
-def test_hints_without_records_ask_the_table_lazily(monkeypatch, ball8):
-    board = BOARDS[1]
-    calls = []
-
-    def fake_hints(b):
-        calls.append(b)
-        return true_hints(b, ball8)
-
-    monkeypatch.setitem(sys.modules, "bitknights.table", types.SimpleNamespace(hints=fake_hints))
-    monkeypatch.setattr(bitknights, "table", sys.modules["bitknights.table"], raising=False)
-    assert render.hints_svg(board) == render.hints_svg(board, true_hints(board, ball8))
-    assert calls == [board]
-
-
-def test_hints_without_records_or_table_is_a_clear_error(monkeypatch):
-    monkeypatch.delattr(bitknights, "table", raising=False)
-    monkeypatch.setitem(sys.modules, "bitknights.table", None)
-    with pytest.raises(render.TableUnavailableError, match="table"):
-        render.hints_svg(TARGET)
-    monkeypatch.setitem(sys.modules, "bitknights.table", types.SimpleNamespace())
-    monkeypatch.setattr(bitknights, "table", sys.modules["bitknights.table"], raising=False)
-    with pytest.raises(render.TableUnavailableError, match="hints"):
-        render.hints_svg(TARGET)
+def test_render_imports_only_the_value_types():
+    """Render sits above board, solution, squares and errors and imports nothing else of
+    bitknights (not even lazily): hints and counts come in as data."""
+    allowed = {"board", "solution", "squares", "errors"}
+    package = Path(render.__file__).parent
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level >= 1:
+                if node.level == 1:
+                    assert node.module is None or (package / f"{node.module}.py").exists()
+                else:
+                    assert node.level == 2 and node.module in allowed, (path.name, node.module)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                mods = (
+                    [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                )
+                assert not any(m.startswith("bitknights") for m in mods), (path.name, mods)
 
 
 # -- the distance distribution --------------------------------------------------------------
@@ -425,7 +562,6 @@ def layers(ball8) -> list[int]:
 def test_distribution_text(layers):
     text = render.distribution_text(layers, width=40)
     assert text == render.distribution_text(dict(enumerate(layers)), width=40)
-    assert text == render.distribution_text({"layers": layers, "max_distance": 8}, width=40)
     lines = text.splitlines()
     assert len(lines) == 1 + len(layers) + 1
     for d, (line, count) in enumerate(zip(lines[1:], layers)):
@@ -469,13 +605,14 @@ def test_pictures_need_neither_numba_nor_matplotlib():
 import sys
 import bitknights
 from bitknights import TARGET, Solution
-b = TARGET.play("b1").play("d2")
-s = Solution(start=b, target=TARGET, steps=2, boards=[b, b.play("b1"), TARGET])
+back = TARGET.moves()[0].from_square
+b = TARGET.play(back)
+s = Solution(start=b, target=TARGET, steps=1, boards=[b, TARGET])
 s.verify()
 out = [TARGET._repr_svg_(), TARGET._repr_html_(), s._repr_svg_(), s._repr_html_()]
-from bitknights import render, textview
+from bitknights import render
 out.append(render.distribution_text([1, 8]))
-out.append(textview.path_text(s, unicode=True))
+out.append(render.path_text(s, unicode=True))
 heavy = [m for m in ("numba", "matplotlib") if m in sys.modules]
 print(heavy, sum(map(len, out)) > 0)
 """

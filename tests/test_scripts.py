@@ -61,6 +61,7 @@ def test_bench_bidir(tmp_path):
     assert out.strip()
 
 
+@pytest.mark.slow
 def test_bench_table(tmp_path):
     out = script("bench_table.py", "--cache-dir", tmp_path, "--builds", "1", "--boards", "2000",
                  "--singles", "50")  # fmt: skip

@@ -36,6 +36,7 @@ OWN = {
     "bitknights.cache",
     "bitknights.cli",
     "bitknights.cli.common",
+    "bitknights.cli.play",
     "bitknights.cli.solve",
     "bitknights.cli.streams",
     "bitknights.cli.table",

@@ -144,7 +144,7 @@ def test_command_line_without_table(tmp_path):
     rng = random.Random(5)
     boards = [random_walk(TARGET, rng.randrange(5, 60), rng) for _ in range(30)]
     long = tmp_path / "long.txt"
-    long.write_text(f"{len(boards)}\n" + "\n".join(str(b) for b in boards) + "\n" + " " * 300_000)
+    long.write_text(f"{len(boards)}\n" + "\n".join(str(b) for b in boards) + "\n" + "\n" * 300_000)
     want = ida.steps_many(np.array([b.key for b in boards]), TARGET, 15, workers=1).tolist()
     r = run(long, "--engine", "mitm")
     assert r.returncode == 0 and r.stdout.split() == [str(d) for d in want], r.stderr

@@ -22,7 +22,7 @@ from bitknights.engines.ida import solve as ida_solve
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
 from bitknights.table.rank import state_count, unrank
-from helpers import random_board, random_walk
+from helpers import forge, random_board, random_walk
 
 STATES = 25 * math.comb(24, 12)
 # a target with two black knights: 25 * C(24, 2) = 6900 boards, built in milliseconds
@@ -125,23 +125,6 @@ def test_small_target_against_naive(tmp_path, small_ball):
     far = [b for b, x in small_ball.items() if x == t.max_distance]
     got = t.random_boards(t.max_distance, len(far), seed=1)
     assert sorted(b.compact for b in got) == sorted(far)
-
-
-def forge(path, rank, value):
-    """Change one payload byte of a table file and recompute every checksum: a file that
-    passes every integrity check but lies (what someone with write access could make)."""
-    raw = bytearray(path.read_bytes())
-    size = struct.unpack_from("<I", raw, 12)[0]
-    nlayers = struct.unpack_from("<I", raw, 28)[0]
-    raw[size + rank] = value
-    block = rank >> store.BLOCK_BITS
-    crc_at = 16 + store._FIELDS.size + 8 * nlayers + 4 * block
-    start = size + (block << store.BLOCK_BITS)
-    chunk = bytes(raw[start : start + (1 << store.BLOCK_BITS)])
-    struct.pack_into("<I", raw, crc_at, zlib.crc32(chunk))
-    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
-    path.write_bytes(bytes(raw))
-    store._loaded.clear()
 
 
 def test_contradictions_in_the_table_are_reported(tmp_path, small_ball):
@@ -589,9 +572,11 @@ def test_solve_many_counts_solutions(classic, table_dir):
     with store.using_cache_dir(table_dir):
         sols = bitknights.solve_many(boards, max_depth=None, count_solutions=True)
         assert [s.engine for s in sols] == ["table", "table"]
-        assert [s.extra["optimal_solutions"] for s in sols] == [
+        assert [s.optimal_solutions for s in sols] == [
             classic.count_solutions(Board(b)) for b in boards
         ]
-        assert all(s.extra["optimal_solutions"] >= 1 for s in sols)
+        assert all(s.optimal_solutions >= 1 for s in sols)
+        assert bitknights.solve(boards[0], engine="table").optimal_solutions is None
+        assert "optimal_solutions" not in bitknights.solve(boards[0]).to_dict()
         with pytest.raises(ValueError, match="needs the table engine"):
             bitknights.solve_many(boards, engine="ida", count_solutions=True)

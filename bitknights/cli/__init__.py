@@ -15,10 +15,10 @@ from typing import Any
 
 from .. import __version__
 from ..errors import BitknightsError
-from . import solve, table
+from . import play, solve, table
 from .common import UsageError
 
-COMMANDS = (solve, table)
+COMMANDS = (solve, table, play)
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -106,29 +106,68 @@ def _names(module: Any) -> set[str]:
     return names.names
 
 
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+"""Exit statuses: 0 done; 1 ``table info`` found no valid table; 2 bad input or request;
+3 the system refused (output not writable, out of memory, no threads); 130 interrupted."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
+    """Run the command line; returns the exit status (see :data:`EXIT_RESOURCES`).
+    With no arguments at all it prints the commands on standard error and returns 2."""
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(argv)
+    if not argv:
+        # no command: the list of commands, as a usage error (status 2, like argparse's)
+        parser.print_help(sys.stderr)
+        return 2
     args = parser.parse_args(argv)
+    if sys.stdout is None:
+        return _fail("standard output is closed", EXIT_RESOURCES)
     try:
         return args.run(args, sys.stdout)
     except (UsageError, BitknightsError) as e:
-        sys.stderr.write(f"bitknights: error: {e}\n")
-        return 2
+        return _fail(str(e), EXIT_USAGE)
     except KeyboardInterrupt:
         # worker threads may be deep in a kernel: leave without waiting for them
-        sys.stderr.write("bitknights: interrupted\n")
-        sys.stderr.flush()
-        with contextlib.suppress(BrokenPipeError):
+        _say("bitknights: interrupted\n")
+        with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()
-        os._exit(130)
+        os._exit(EXIT_INTERRUPTED)
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
+        _silence_stdout()
+        return EXIT_OK
+    except MemoryError:
+        _silence_stdout()
+        return _fail("out of memory (try fewer --workers, or a smaller batch)", EXIT_RESOURCES)
+    except RuntimeError as e:
+        if "thread" not in str(e):
+            raise
+        return _fail(f"cannot start worker threads ({e}); try fewer --workers", EXIT_RESOURCES)
+    except OSError as e:
+        # reading errors are reported as UsageError where they happen: this is the output
+        _silence_stdout()
+        return _fail(f"cannot write the output: {e.strerror or e}", EXIT_RESOURCES)
+
+
+def _say(text: str) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+
+def _fail(message: str, status: int) -> int:
+    _say(f"bitknights: error: {message}\n")
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that nothing more is tried on it (the
+    interpreter flushes it again on the way out)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
 
 
 def entry() -> None:
@@ -136,10 +175,14 @@ def entry() -> None:
     teardown (numba and LLVM take 0.1-0.2 s to unload); everything is flushed first."""
     status = main()
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:
+            sys.stdout.flush()
     except BrokenPipeError:
-        status = 0
-    sys.stderr.flush()
+        status = EXIT_OK
+    except OSError as e:
+        status = _fail(f"cannot write the output: {e.strerror or e}", EXIT_RESOURCES)
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.flush()
     os._exit(status)
 
 

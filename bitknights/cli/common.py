@@ -1,29 +1,56 @@
 """What every command shares: the error a command reports, argument types, reading a
-file or standard input, and the ``--target``/``--cache-dir`` options."""
+file, a board given as an argument or standard input, the ``--target``/``--cache-dir`` and
+``--format`` options, and one JSON style."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import Any
 
 from ..batch import decode, read_board
 from ..board import TARGET, Board
-from ..errors import InputError
+from ..errors import BitknightsError, InputError
+
+FORMATS = ("text", "json")
+"""The ``--format`` names every command takes: ``text`` for people (``solve``'s is the
+classic output), ``json`` for one JSON object per line."""
+
+BOARD_CHARS = frozenset("01*/")
 
 
 class UsageError(Exception):
     """A problem the command line reports as ``bitknights: error: ...`` with status 2."""
 
 
-def read_source(path: str, what: str = "") -> str:
+BOARD_FILE_LIMIT = 1 << 16
+"""The most bytes read from a file that holds one board (``--target``, ``hint``): a board
+is 30 bytes; generous room for blank lines and spaces, never a whole device."""
+
+
+def read_source(path: str, what: str = "", *, limit: int = BOARD_FILE_LIMIT) -> str:
+    """The text of ``path`` (``-``: standard input), at most ``limit`` bytes: a longer
+    input is an error, read no further than that; so is a file that is not a regular
+    file (FIFO, device), which is refused before a byte is read."""
+    import os
+    import stat
+
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            if sys.stdin is None:
+                raise UsageError("standard input is closed")
+            data = sys.stdin.buffer.read(limit + 1)
         else:
-            with open(path, "rb") as f:
-                data = f.read()
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            with open(fd, "rb") as f:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise UsageError(f"{what}{path}: not a regular file")
+                data = f.read(limit + 1)
     except OSError as e:
         raise UsageError(f"cannot read {what}{path}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise UsageError(f"{what}{where(path) or 'standard input: '}more than {limit:,} bytes")
     try:
         return decode(data)
     except InputError as e:
@@ -49,9 +76,16 @@ def positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    if not 0 < value <= MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of seconds up to {MAX_TIMEOUT:,.0f}, got {text!r}"
+        )
     return value
+
+
+MAX_TIMEOUT = 1e6
+"""The longest ``--timeout`` (11.6 days): longer is no limit at all, and beyond what the
+operating system's timers take."""
 
 
 def add_target_options(p: argparse.ArgumentParser, *, cache_dir_help: str | None = None) -> None:
@@ -78,3 +112,66 @@ def read_target(args: argparse.Namespace) -> Board:
         return read_board(read_source(args.target, "target "))
     except InputError as e:
         raise UsageError(f"target {args.target}: {e}") from None
+
+
+def add_format_option(p: argparse.ArgumentParser, text: str, json_: str) -> None:
+    """``--format text|json``, the same names on every command (``classic`` is accepted
+    as another name for ``solve``'s text output)."""
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        type=lambda name: "text" if name == "classic" else name,
+        help=f"text (the default; 'classic' is the same): {text}; json: {json_}",
+    )
+
+
+def json_line(record: dict[str, Any]) -> str:
+    """One JSON Lines record in the style every command writes (compact separators, as
+    :func:`bitknights.batch.json_lines`)."""
+    import json  # not at the top: `solve`'s classic path does without it
+
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
+def plural(n: int, noun: str) -> str:
+    """``'1 board'``, ``'2 boards'``, ``'1,234 boards'``."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def board_argument(text: str) -> Board | None:
+    """The board ``text`` spells when a command's FILE argument is a board rather than a
+    file: 25 characters of ``0 1 *``, or five rows joined by ``/``.  ``None`` when it
+    names a file (or is ``-``).
+
+    >>> board_argument("10110/01*11/10111/01001/00000").compact
+    '1011001*11101110100100000'
+    >>> board_argument("-") is None
+    True
+    """
+    if text == "-" or os.path.exists(text) or not text or not set(text) <= BOARD_CHARS:
+        return None
+    try:
+        return Board(text)
+    except BitknightsError as e:
+        raise UsageError(f"{text!r} is neither a file nor a board: {e}") from None
+
+
+def stdin_notice(path: str, what: str, form: str, quiet: bool = False) -> None:
+    """When FILE is standard input and that is a terminal, say at once on standard error
+    what is being read, in what form and how to end it (silent with ``--quiet`` or when
+    standard error is not a terminal)."""
+    if path != "-" or quiet or not sys.stdin.isatty() or not sys.stderr.isatty():
+        return
+    sys.stderr.write(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
+    sys.stderr.flush()
+
+
+def terminal_input() -> bytes:
+    """Everything typed on the terminal that is standard input, up to one Ctrl-D at the
+    start of a line.  (A buffered read may swallow that end of input while filling its
+    buffer and then wait for a second one; reading the descriptor stops at the first.)"""
+    chunks = []
+    while chunk := os.read(sys.stdin.fileno(), 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)

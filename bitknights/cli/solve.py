@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import io
+import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
@@ -14,10 +16,31 @@ from ..board import Board
 from ..engines import PLAIN_ENGINES, SEARCH_ENGINES, get_module
 from ..errors import InputError
 from . import streams
-from .common import UsageError, add_target_options, non_negative, positive_float, read_target, where
+from .common import (
+    UsageError,
+    add_format_option,
+    add_target_options,
+    board_argument,
+    non_negative,
+    plural,
+    positive_float,
+    read_target,
+    stdin_notice,
+    terminal_input,
+    where,
+)
 
 if TYPE_CHECKING:
     from ..solution import Solution
+
+STDIN_FORM = (
+    "first the number of boards T, then T boards of five rows of 0 1 * (one board can "
+    "also be given as an argument: bitknights solve 10110/01*11/10111/01001/00000)"
+)
+
+CONFIRM_WALKS = 1000
+"""Beyond this many boards, answers deeper than the classic limit come from the numpy
+path: confirming each by a walk in plain Python would cost more than importing numpy."""
 
 PIECE_SEARCH = 512  # boards per write for the search engines: answers appear as found
 
@@ -34,8 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "file",
         nargs="?",
         default="-",
-        metavar="FILE",
-        help="the batch to read; '-' or nothing reads standard input",
+        metavar="FILE|BOARD",
+        help="the batch to read (T, then T boards), or one board written 10110/01*11/... "
+        "or as its 25 characters; '-' or nothing reads standard input",
     )
     p.add_argument(
         "--engine", choices=ENGINE_CHOICES, default="auto", help="search engine (default: auto)"
@@ -57,26 +81,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--count-solutions",
         action="store_true",
-        help="with --format json: add optimal_solutions, the number of distinct optimal "
-        "move sequences (needs the distance table)",
+        help="also count each board's distinct optimal move sequences (needs the "
+        "distance table): after each answer in text, optimal_solutions in JSON",
     )
     p.add_argument(
         "--path", action="store_true", help="follow each answer with one optimal move sequence"
     )
-    p.add_argument(
-        "--format",
-        choices=("classic", "json"),
-        default="classic",
-        help="classic: one integer per line; json: one JSON object per line",
+    add_format_option(
+        p,
+        "the classic output, one integer per line (-1: over the limit)",
+        "one JSON object per board (steps, status, ...)",
     )
     p.add_argument("--timeout", type=positive_float, metavar="SECONDS",
                    help="give up on a board after SECONDS (reported as timed out: -1, "
                    "status 'timeout' in JSON)")  # fmt: skip
     p.add_argument("--workers", type=non_negative, default=0, metavar="N",
-                   help="threads for the search engines (default 0: one per CPU)")  # fmt: skip
+                   help="threads for the search engines (default 0: one per CPU; at most 4 "
+                   "per CPU, a larger N is lowered to that)")  # fmt: skip
     p.add_argument("--ascii", action="store_true",
                    help="with --path: draw boards with 0 1 * even on a UTF-8 terminal")  # fmt: skip
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="nothing on standard error but errors (no notices, no progress bar)",
+    )
     p.set_defaults(run=_cmd_solve)
 
 
@@ -84,9 +112,10 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
     from ..table import store
 
     target = read_target(args)
+    args.board = board_argument(args.file)
+    if args.board is None:
+        stdin_notice(args.file, "boards", STDIN_FORM, args.quiet)
     if args.count_solutions:
-        if args.format != "json":
-            raise UsageError("--count-solutions needs --format json")
         if args.engine not in ("auto", "table"):
             raise UsageError("--count-solutions needs --engine table (or auto)")
         args.engine = "table"  # which raises a clear error when there is no table
@@ -96,8 +125,13 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
 
 def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
     max_depth = None if args.exact else args.max_depth
-    counts_only = args.format == "classic" and not args.path and args.timeout is None
-    with streams.open_input(args.file) as stream:
+    counts_only = (
+        args.format == "text"
+        and not args.path
+        and args.timeout is None
+        and not args.count_solutions
+    )
+    with _open_input(args) as stream:
         prefix = b""
         if counts_only and args.engine in ("auto", "table", *PLAIN_ENGINES):
             prefix = streams.small_input(stream, args.file)
@@ -142,7 +176,10 @@ def _answer_small(
             table = store.load(target)
         except store.TableError:
             return False  # the normal path reports it
-        steps = lookup.distances(table, keys, depth_limit(max_depth))
+        limit = depth_limit(max_depth)
+        if len(keys) > CONFIRM_WALKS and limit > DEFAULT_MAX_DEPTH:
+            return False  # deep answers for many boards: the numpy path confirms them faster
+        steps = lookup.confirmed_distances(table, keys, limit)
     else:
         steps = get_module(engine).steps_many(keys, target, max_depth)
     out.write("\n".join(map(str, steps)) + "\n")
@@ -173,6 +210,8 @@ def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> No
         lines: Iterator[str] = json_lines(solutions, path=args.path)
     elif args.path:
         lines = _classic_with_paths(solutions, _unicode_ok(out, args.ascii))
+    elif args.count_solutions:
+        lines = (f"{_answer(s)}\n" for s in solutions)
     else:
         lines = classic_lines(solutions)
     for line in lines:
@@ -192,7 +231,26 @@ def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:
 
 
 def _classic_with_paths(solutions: Iterable[Solution], unicode: bool) -> Iterator[str]:
-    from ..textview import path_text
+    from ..render.text import path_text
 
     for s in solutions:
-        yield f"{-1 if s.steps is None else s.steps}\n{path_text(s, unicode=unicode)}\n\n"
+        yield f"{_answer(s)}\n{path_text(s, unicode=unicode)}\n\n"
+
+
+def _answer(s: Solution) -> str:
+    """The classic answer, and the number of optimal move sequences when counted:
+    ``7 (1 optimal move sequence)``."""
+    steps = -1 if s.steps is None else s.steps
+    if s.optimal_solutions is None:
+        return str(steps)
+    return f"{steps} ({plural(s.optimal_solutions, 'optimal move sequence')})"
+
+
+def _open_input(args: argparse.Namespace) -> contextlib.AbstractContextManager:
+    """The batch: a board given as the argument (a batch of one), else FILE or stdin (a
+    terminal read to its Ctrl-D first)."""
+    if args.board is not None:
+        return contextlib.nullcontext(io.BytesIO(f"1\n{args.board}\n".encode()))
+    if args.file == "-" and sys.stdin.isatty():
+        return contextlib.nullcontext(io.BytesIO(terminal_input()))
+    return streams.open_input(args.file)

@@ -30,6 +30,8 @@ def open_input(path: str) -> BinaryIO:
     """The batch to read, opened once: every pass reads from this one stream, so no byte
     is lost when FILE is a pipe, a FIFO or ``/dev/stdin`` (issue 15, S1)."""
     if path == "-":
+        if sys.stdin is None:
+            raise UsageError("standard input is closed (give FILE, or a batch on stdin)")
         return contextlib.nullcontext(sys.stdin.buffer)  # type: ignore[return-value]
     try:
         return open(path, "rb")  # noqa: SIM115 - closed by the caller's with

@@ -9,15 +9,23 @@ import os
 import time
 from typing import IO, Any
 
-from ..board import Board
+from ..board import Board, Move
 from ..errors import BitknightsError, InputError
-from .common import UsageError, add_target_options, non_negative, read_source, read_target
+from .common import (
+    UsageError,
+    add_format_option,
+    add_target_options,
+    board_argument,
+    json_line,
+    non_negative,
+    plural,
+    read_source,
+    read_target,
+    stdin_notice,
+    where,
+)
 
-
-def _json_line(record: dict[str, Any]) -> str:
-    import json  # only these commands need it: not imported on `solve`'s path
-
-    return json.dumps(record) + "\n"
+OPTIMAL_MARK = ">"  # marks the optimal moves in hint's text output ('*' is the blank)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "writes the table atomically, replacing any file there (valid or not).",
     )
     add_target_options(p)
-    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    p.add_argument("--quiet", action="store_true", help="nothing on standard error but errors")
     p.set_defaults(run=_cmd_build)
     p = tsub.add_parser(
         "info",
@@ -45,8 +53,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Check the table file in full; exit status 0 when valid, 1 otherwise.",
     )
     add_target_options(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p, "a few lines for people", "one JSON object")
     p.set_defaults(run=_cmd_info)
+    p = tsub.add_parser(
+        "verify",
+        help="prove every distance in the table exact (a few seconds)",
+        description="Check the checksums, then prove the table exact without trusting "
+        "them: 0 only at the target, every other board one move from a board one nearer, "
+        "neighbours never more than one apart. Exit status 0 when exact, 1 otherwise.",
+    )
+    add_target_options(p)
+    p.set_defaults(run=_cmd_verify)
 
     p = sub.add_parser(
         "stats",
@@ -55,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "distance and a board there.",
     )
     add_target_options(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p, "a table of distances", "one JSON object")
     p.set_defaults(run=_cmd_stats)
 
     p = sub.add_parser(
@@ -69,24 +86,41 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--count", type=non_negative, required=True, metavar="N", help="how many boards")
     p.add_argument("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="json: one record a line with the board, its distance and one optimal solution",
+    )
     add_target_options(p)
     p.set_defaults(run=_cmd_random)
 
     p = sub.add_parser(
         "hint",
-        help="every legal move of one board and the distance it leads to (needs the table)",
-        description="For one board (five rows, or the 25-character form), each legal move, "
-        "the board it makes and that board's distance; optimal moves are marked '*'.",
+        help="every legal move of a board and the distance it leads to (needs the table)",
+        description="For a board, each legal move, the board it makes and that board's "
+        f"distance; optimal moves are marked '{OPTIMAL_MARK}'. A batch file (T, then T "
+        "boards) is hinted board by board.",
     )
     p.add_argument(
-        "file", nargs="?", default="-", metavar="FILE", help="the board; '-' or nothing: stdin"
+        "file",
+        nargs="?",
+        default="-",
+        metavar="FILE|BOARD",
+        help="a file with a board (five rows, or its 25 characters) or a batch, or a board "
+        "itself written 10110/01*11/10111/01001/00000; '-' or nothing reads standard input",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(
+        p,
+        "the board, its distance and one line per move",
+        "one JSON object per board (distance, moves)",
+    )
     p.add_argument(
         "--count-solutions",
         action="store_true",
-        help="also count the distinct optimal move sequences (optimal_solutions in JSON)",
+        help="also count each board's distinct optimal move sequences (optimal_solutions in JSON)",
     )
+    p.add_argument("--quiet", action="store_true", help="nothing on standard error but errors")
     add_target_options(p)
     p.set_defaults(run=_cmd_hint)
 
@@ -152,7 +186,7 @@ def _cmd_info(args: argparse.Namespace, out: IO[str]) -> int:
             built=time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(st.st_mtime)),
         )
     if args.format == "json":
-        out.write(_json_line(record))
+        out.write(json_line(record))
     elif record["valid"]:
         out.write(
             f"path: {record['path']}\n"
@@ -167,6 +201,32 @@ def _cmd_info(args: argparse.Namespace, out: IO[str]) -> int:
     else:
         out.write(f"path: {record['path']}\ntarget: {_rows(target)}\nstatus: {record['problem']}\n")
     return 0 if record["valid"] else 1
+
+
+def _cmd_verify(args: argparse.Namespace, out: IO[str]) -> int:
+    from ..table import store
+    from ..table.verify import first_inconsistency
+
+    target = read_target(args)
+    try:
+        file = store.load(target, args.cache_dir)
+        file.verify()
+    except store.TableError as e:
+        out.write(f"status: {e}\n")
+        return 1
+    out.write(f"path: {file.path}\nchecksums: match\n")
+    out.flush()
+    bad = first_inconsistency(file)
+    if bad is not None:
+        out.write(
+            f"status: NOT exact: board {store.unrank(bad, file.black_count).compact} breaks "
+            "the distance rules; run `bitknights table build` to rebuild it\n"
+        )
+        return 1
+    out.write(
+        f"status: exact: all {file.state_count:,} distances proven against their neighbours\n"
+    )
+    return 0
 
 
 # -- stats / random / hint --------------------------------------------------------------
@@ -188,7 +248,7 @@ def _cmd_stats(args: argparse.Namespace, out: IO[str]) -> int:
             "max_distance": table.max_distance,
             "example": example.compact,
         }
-        out.write(_json_line(record))
+        out.write(json_line(record))
         return 0
     reach = sum(layers)
     out.write(
@@ -209,28 +269,53 @@ def _cmd_random(args: argparse.Namespace, out: IO[str]) -> int:
         raise UsageError("--count must be at least 1")
     table = _load(args)
     boards = table.random_boards(args.distance, args.count, args.seed)
+    if args.format == "json":
+        for b in boards:
+            path = table.path(b)
+            moves = [str(Move(y.blank, x.blank)) for x, y in zip(path, path[1:])]
+            record = {"board": b.compact, "distance": len(moves), "moves": moves}
+            out.write(json_line(record))
+        return 0
     out.write(f"{len(boards)}\n")
     for b in boards:
         out.write(f"{b}\n")
     return 0
 
 
-def _read_one_board(path: str) -> Board:
-    from ..batch import read_board
+def _read_boards(path: str, quiet: bool) -> list[Board]:
+    """The boards to hint: a board given as the argument, or a file (or standard input)
+    holding one board (five rows, or its 25 characters) or a classic batch."""
+    from ..batch import read_batch, read_board
+    from ..board import parse_row
 
+    board = board_argument(path)
+    if board is not None:
+        return [board]
+    form = "five rows of 0 1 *, or a batch (T, then T boards)"
+    stdin_notice(path, "a board", form, quiet)
     text = read_source(path)
     lines = [s for line in text.splitlines() if (s := line.strip())]
     try:
         if len(lines) == 1:
-            return Board(lines[0])
-        return read_board(text)
+            return [Board(lines[0])]
+        if lines[0].isdigit() and parse_row(lines[0]) is not None:
+            return read_batch(text)  # T, then T boards (a first line like 10110 is a row)
+        return [read_board(text)]
     except (InputError, BitknightsError) as e:
-        raise UsageError(f"{'' if path == '-' else f'{path}: '}{e}") from None
+        raise UsageError(f"{where(path)}{e}") from None
 
 
 def _cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
-    board = _read_one_board(args.file)
+    boards = _read_boards(args.file, args.quiet)
     table = _load(args)
+    for i, board in enumerate(boards):
+        if args.format == "text" and i:
+            out.write("\n")
+        _hint(board, table, args, out)
+    return 0
+
+
+def _hint(board: Board, table: Any, args: argparse.Namespace, out: IO[str]) -> None:
     here = table.distance(board)
     hints = table.hints(board)
     solutions = table.count_solutions(board) if args.count_solutions else None
@@ -243,19 +328,18 @@ def _cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
              "optimal": h.optimal}
             for h in hints
         ]  # fmt: skip
-        out.write(_json_line(record))
-        return 0
+        out.write(json_line(record))
+        return
     out.write(f"{board}\n")
     if here is None:
         out.write("never reaches the target (another number of black knights)\n")
     else:
         best = sum(h.optimal for h in hints)
-        tail = "" if here == 0 else f"; {best} of {len(hints)} moves optimal"
-        out.write(f"distance {here}{tail}\n")
+        tail = "" if here == 0 else f"; {best} of {plural(len(hints), 'move')} optimal"
         if solutions is not None:
-            out.write(f"optimal move sequences: {solutions:,}\n")
+            tail += f"; {plural(solutions, 'optimal move sequence')}"
+        out.write(f"distance {here}{tail}\n")
     for h in hints:
-        mark = "*" if h.optimal else " "
+        mark = OPTIMAL_MARK if h.optimal else " "
         dist = "-" if h.distance is None else str(h.distance)
         out.write(f"{mark} {h.move!s:<6} {dist:>3}  {_rows(h.board)}\n")
-    return 0

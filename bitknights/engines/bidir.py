@@ -231,6 +231,24 @@ def clear_cache() -> None:
     _numpy_ball.cache_clear()
 
 
+_SLOTS = threading.BoundedSemaphore(default_workers())
+
+
+@contextmanager
+def _search_slot(stop: np.ndarray) -> Iterator[None]:
+    """Hold one of the CPUs' worth of search slots while a start side lives: each holds
+    its own hash set and frontiers (tens of MB at depth 39), so memory is bounded by the
+    CPUs, not by ``workers`` (more threads than CPUs would only wait anyway).  Waits for
+    a slot while watching ``stop``."""
+    while not _SLOTS.acquire(timeout=_POLL_SECONDS):
+        if stop[0]:
+            raise _Stopped
+    try:
+        yield
+    finally:
+        _SLOTS.release()
+
+
 def solve(
     start: Board,
     target: Board,
@@ -259,24 +277,26 @@ def solve(
     k = _kernels()
     path = np.empty(DEPTH_CAP + 2, dtype=np.int64)
     ball = target_ball(target)
-    side = k.fresh_side(np.int64(start.key))
     nodes = 0
     fixed = (np.int64(start.key), np.int64(target.key), np.int64(parity(start, target)),
              np.int64(depth_limit(max_depth)))  # fmt: skip
     with StopFlag().arm(timeout) as stop:
         try:
-            while True:
-                with ball.reading(stop.array):
-                    depth = ball.depth
-                    steps, n, *side = k.search(
-                        *fixed, *side, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
-                        np.int64(TARGET_BIAS), bool(_FULL_LAYER), KNIGHT_NEIGHBORS,
-                        KNIGHT_COUNTS, path, stop.array,
-                    )  # fmt: skip
-                nodes += int(n)
-                if steps != k.GROW:
-                    break
-                ball.grow(depth + 1, stop.array)
+            with _search_slot(stop.array):
+                side = k.fresh_side(np.int64(start.key))
+                while True:
+                    with ball.reading(stop.array):
+                        depth = ball.depth
+                        steps, n, *side = k.search(
+                            *fixed, *side, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
+                            np.int64(TARGET_BIAS), bool(_FULL_LAYER), KNIGHT_NEIGHBORS,
+                            KNIGHT_COUNTS, path, stop.array,
+                        )  # fmt: skip
+                    nodes += int(n)
+                    if steps != k.GROW:
+                        break
+                    ball.grow(depth + 1, stop.array)
+                del side
         except _Stopped:
             steps = STOPPED
     seconds = time.perf_counter() - t0
@@ -299,7 +319,7 @@ def _steps_numba(keys, target, limit, workers, stop):  # noqa: ANN001, ANN202
     def run(lo: int, hi: int) -> None:
         part, out, work = keys[lo:hi], steps[lo:hi], nodes[lo:hi]
         i = 0
-        with suppress(_Stopped):  # the unfinished boards stay STOPPED
+        with suppress(_Stopped), _search_slot(flag):  # the unfinished boards stay STOPPED
             while i < part.size and flag[0] == 0:
                 with ball.reading(flag):
                     depth = ball.depth

@@ -107,7 +107,8 @@ def parallel_chunks(
     """Run ``fn(lo, hi)`` over ``[0, n)`` in chunks of at most ``chunk`` (smaller for short
     inputs, so the threads stay balanced) on ``workers`` threads (kernels release the
     GIL); each chunk writes its own slice of preallocated outputs."""
-    chunk = max(1, min(chunk, -(-n // (16 * max(1, workers)))))  # >= 16 chunks a worker
+    workers = worker_count(workers)
+    chunk = max(1, min(chunk, -(-n // (16 * workers))))  # >= 16 chunks a worker
     spans = [(lo, min(n, lo + chunk)) for lo in range(0, n, chunk)]
     for _ in ordered_map(lambda span: fn(*span), spans, workers, stop=stop):
         pass
@@ -125,9 +126,10 @@ def ordered_map(
     ``window`` (default ``8 * workers``) items in flight.  The calls run off the main
     thread, so Ctrl-C reaches the caller at once; then ``stop`` is raised and no queued
     call starts."""
-    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    workers = worker_count(workers)
+    pool = ThreadPoolExecutor(max_workers=workers)
     pending: deque[Future[R]] = deque()
-    window = window or 8 * max(1, workers)
+    window = window or 8 * workers
     try:
         for item in items:
             pending.append(pool.submit(fn, item))
@@ -141,6 +143,18 @@ def ordered_map(
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+MAX_WORKERS_PER_CPU = 4
+"""``workers`` above this many threads per CPU are lowered to it: the kernels are bound by
+the CPUs, and each thread costs memory (a thousand threads once exhausted the limits)."""
+
+
+def worker_count(workers: int | None) -> int:
+    """The threads to run for a ``workers`` setting: 0 or ``None`` means one per CPU;
+    anything above :data:`MAX_WORKERS_PER_CPU` per CPU is lowered to that."""
+    cpus = default_workers()
+    return max(1, min(workers or cpus, MAX_WORKERS_PER_CPU * cpus))
 
 
 def default_workers() -> int:

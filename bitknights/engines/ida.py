@@ -58,7 +58,7 @@ def heuristic(board: Board, target: Board) -> int:
     of the true distance (for profiling; the kernel keeps it incrementally).
 
     >>> from bitknights import TARGET
-    >>> heuristic(TARGET, TARGET), heuristic(TARGET.play("b1"), TARGET)
+    >>> heuristic(TARGET, TARGET), heuristic(TARGET.play("b5"), TARGET)
     (0, 1)
     """
     hw, hb = nearest_target_distance(target.key)

@@ -229,7 +229,7 @@ def pattern_bound(board: Board, target: Board) -> int:
     """The additive pattern-database bound of ``board`` (not parity-rounded).
 
     >>> from bitknights import TARGET
-    >>> pattern_bound(TARGET, TARGET), pattern_bound(TARGET.play("b1"), TARGET)
+    >>> pattern_bound(TARGET, TARGET), pattern_bound(TARGET.play("b5"), TARGET)
     (0, 1)
     """
     white, black = pattern_tables(target.key)

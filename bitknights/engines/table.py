@@ -28,8 +28,8 @@ def solve(
     """Solve ``start`` exactly from the distance table of ``target``: fewest moves if at
     most ``max_depth`` (``None``: no limit), one optimal path, probes made.  ``timeout``
     is accepted for the engines' common signature; a table answer takes microseconds.
-    ``count_solutions`` adds ``optimal_solutions`` (distinct optimal move sequences) to a
-    solved result's ``extra``, and so to its JSON record.  The path is walked in plain
+    ``count_solutions`` sets a solved result's ``optimal_solutions`` (distinct optimal
+    move sequences), and so its JSON record's.  The path is walked in plain
     Python (:mod:`bitknights.table.lookup`); only counting solutions needs numba."""
     t0 = time.perf_counter()
     file = store.load(target)
@@ -55,9 +55,7 @@ def solve(
             max_depth=max_depth,
             status="over_limit" if steps == lookup.OVER_LIMIT else "unreachable",
         )
-    extra = (
-        {"optimal_solutions": load_table(target).count_solutions(start)} if count_solutions else {}
-    )
+    counted = load_table(target).count_solutions(start) if count_solutions else None
     boards = boards_from_blanks(start, blanks)
     return Solution(
         start,
@@ -68,7 +66,7 @@ def solve(
         time.perf_counter() - t0,
         "table",
         max_depth,
-        extra=extra,
+        optimal_solutions=counted,
     )
 
 

@@ -48,7 +48,35 @@ def distances(table: TableFile, keys: np.ndarray, limit: int) -> np.ndarray:
     blank = np.where(valid, blank, 0)
     valid &= (black >> blank & 1 == 0) & (_popcount(black) == table.black_count)
     idx = np.flatnonzero(valid)
-    d = table.values(ranks(black[idx], blank[idx], comb_count(table.black_count)))
+    ncomb = comb_count(table.black_count)
+    d = table.values(ranks(black[idx], blank[idx], ncomb))
     keep = (d != UNREACHABLE) & (d <= limit)
-    out[idx[keep]] = d[keep]
+    idx, d = idx[keep], d[keep].astype(np.int64)
+    _confirm(table, black[idx], blank[idx], d, ncomb)
+    out[idx] = d
     return out
+
+
+def _confirm(
+    table: TableFile, black: np.ndarray, blank: np.ndarray, d: np.ndarray, ncomb: int
+) -> None:
+    """Every neighbour of every answered board is one nearer or one farther, as in any
+    breadth-first distance (and so one is nearer): a single damaged or forged byte is
+    caught even when its block checksum was recomputed.  Raises :class:`TableError`."""
+    from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+    from .lookup import _inconsistent
+
+    nearer = d == 0
+    for j in range(8):
+        has = KNIGHT_COUNTS[blank] > j
+        if not has.any():
+            break
+        b, k, dist = black[has], blank[has], d[has]
+        n = KNIGHT_NEIGHBORS[k, j]
+        moved = ((b >> n) & 1) * ((np.int64(1) << n) | (np.int64(1) << k))
+        there = table.values(ranks(b ^ moved, n, ncomb)).astype(np.int64)
+        if (np.abs(there - dist) != 1).any():
+            raise _inconsistent(table)
+        nearer[has] |= there == dist - 1
+    if not nearer.all():
+        raise _inconsistent(table)

@@ -220,6 +220,11 @@ class DistanceTable:
         cannot reach the target or (with ``limit``) is more than ``limit`` moves away.
         One probe a board, on every numba thread."""
         if isinstance(boards, np.ndarray):
+            if boards.ndim != 1 or boards.dtype.kind not in "iu":
+                raise BitknightsError(
+                    "distances() takes Board objects or a 1-D integer array of board keys, "
+                    f"got a {boards.ndim}-D {boards.dtype} array"
+                )
             keys = np.ascontiguousarray(boards, dtype=np.int64)
         else:
             keys = np.array([b.key for b in boards], dtype=np.int64)
@@ -245,6 +250,9 @@ class DistanceTable:
         right and they are new); rare ones, or a large share of a layer, from the list of
         the whole layer, which takes a breadth-first search up to that distance.
         """
+        for name, value in (("distance", distance), ("count", count)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"random_boards: {name} is an integer, got {value!r}")
         layers = self.file.layers
         if distance < 0 or distance >= len(layers) or layers[distance] < count:
             have = layers[distance] if 0 <= distance < len(layers) else 0

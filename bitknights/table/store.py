@@ -76,6 +76,10 @@ class TableError(cache.CacheError):
     """The distance table a request needs is missing or unusable."""
 
 
+class UntrustedTableError(TableError, cache.UntrustedError):
+    """The distance table, or its directory, could have been written by someone else."""
+
+
 def default_cache_dir() -> Path:
     """The directory tables live in when no ``cache_dir`` is given: an active
     :func:`using_cache_dir`, else :func:`bitknights.cache.cache_directory`."""
@@ -353,10 +357,12 @@ def _open(path: Path, target: Board | None) -> tuple[int, dict, int]:
         fd, st = cache.open_cached(path, "distance table")
     except FileNotFoundError:
         raise _missing(path) from None
+    except cache.UntrustedError as e:
+        raise UntrustedTableError(str(e)) from None
     except TableError:
         raise
     except cache.CacheError as e:
-        raise TableError(f"{e}") from None
+        raise TableError(str(e)) from None
     try:
         head = cache.read_at(fd, min(st.st_size, _HEAD_MAX), 0)
         fields, size = _parse_header(path, head, target)
@@ -420,6 +426,22 @@ def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) ->
     per file version, as :func:`load` does)."""
     try:
         load(target, cache_dir)
+    except UntrustedTableError as e:
+        _warn_once(str(e))
+        return False
     except TableError:
         return False
     return True
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    """A refused file is said once per process on standard error (a problem report, not
+    progress: said even when standard error is not a terminal)."""
+    if message not in _warned:
+        import sys
+
+        _warned.add(message)
+        sys.stderr.write(f"bitknights: warning: {message}; answering by search instead\n")

@@ -30,7 +30,7 @@ CASES: list[tuple[str, bytes, int, str]] = [
     ("five_blanks", b"1\n*****\n01111\n10111\n01001\n00000\n", 2, "line 2: board 1: a board needs exactly one blank '*', found 5"),
     ("fewer_boards", b"3\n" + B1 + B2, 2, "line 12: expected 3 boards, found 2"),
     ("board_cut_short", b"2\n" + B1 + B2[:12], 2, "line 9: board 2 is cut short: expected row 3 of 5, found the end of the input"),
-    ("more_boards", b"1\n" + B1 + B2, 2, "line 7: unexpected content after the 1 boards: '01011'"),
+    ("more_boards", b"1\n" + B1 + B2, 2, "line 7: unexpected content after the 1 board: '01011'"),
     ("trailing_junk", b"2\n" + B1 + B2 + b"\n\nEOF\n", 2, "line 14: unexpected content after the 2 boards: 'EOF'"),
     ("empty", b"", 2, "line 1: empty input: expected the number of boards T"),
     ("whitespace_only", b" \n\t\n\r\n", 2, "line 1: empty input: expected the number of boards T"),
@@ -55,6 +55,11 @@ CASES: list[tuple[str, bytes, int, str]] = [
     ("vertical_tab_form_feed", b"\x0b2\x0c\n" + B1 + B2, 0, "7\n-1\n"),
     ("wrong_knight_counts", b"1\n11110\n01*11\n10111\n01001\n00000\n", 0, "-1\n"),
     ("unicode_line_separator", "1\u2028\n".encode() + B1, 2, "line 1: expected the number of boards T (a positive integer), got '1\\u2028'"),
+    ("no_count_line", B1, 2, "line 1: this line was read as the number of boards T (10110), but it looks like a board row: the input seems to lack its count line; add a first line '1'"),
+    ("no_count_line_two_boards", B1 + B2, 2, "line 1: this line was read as the number of boards T (10110), but it looks like a board row: the input seems to lack its count line; add a first line '2'"),
+    ("no_count_line_blank_first", B2[6:] + B1, 2, "line 1: expected the number of boards T (a positive integer), got '110*1', which looks like a board row: the input seems to lack its count line; add a first line with the number of boards ('1' for one board)"),
+    ("no_count_line_zero_row", b"00000\n" + B1[6:], 2, "line 1: expected the number of boards T (a positive integer), got '00000', which looks like a board row: the input seems to lack its count line; add a first line with the number of boards ('1' for one board)"),
+    ("row_like_t_then_bad_row", b"11111\n" + B1[:6] + b"0110\n", 2, f"line 3: board 1, row 2: {ROW} '0110'"),
 ]  # fmt: skip
 
 

@@ -1,4 +1,4 @@
-"""Plain-text pictures of boards and paths, for terminals.
+"""Plain-text pictures for terminals: boards, a solution's path, the distance histogram.
 
 Plain text uses the board's own characters ``0 1 *``; with ``unicode=True`` a white
 knight is ``♘``, a black one ``♞`` and the blank ``·``, cells one space apart:
@@ -14,8 +14,11 @@ knight is ``♘``, a black one ``♞`` and the blank ``·``, cells one space apa
 
 from __future__ import annotations
 
-from .board import Board
-from .solution import Solution
+import math
+from collections.abc import Mapping, Sequence
+
+from ..board import Board
+from ..solution import Solution
 
 _PANEL = 7  # a 5-character row plus two spaces of gutter
 _UNICODE_PANEL = 11  # five glyphs one space apart plus two spaces of gutter
@@ -45,14 +48,14 @@ def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool 
 
     >>> from bitknights import Board, solve
     >>> print(path_text(solve(Board("11111/011*1/00111/00001/00000")), per_line=2))
-    moves (2): b1-d2 c3-b1
-    start  1 b1-d2
+    moves (2): b5-d4 c3-b5
+    start  1 b5-d4
     11111  1*111
     011*1  01111
     00111  00111
     00001  00001
     00000  00000
-    2 c3-b1
+    2 c3-b5
     11111
     01111
     00*11
@@ -60,7 +63,8 @@ def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool 
     00000
     """
     if solution.steps is None:
-        return f"no solution ({solution.status.replace('_', ' ')})"
+        status = str(getattr(solution.status, "value", solution.status))
+        return f"no solution ({status.replace('_', ' ')})"
     if per_line is None:
         per_line = 6 if unicode else 8
     if per_line < 1:
@@ -78,3 +82,52 @@ def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool 
         for r in range(5):
             lines.append("".join(rs[r].ljust(w) for rs, w in zip(rows, width)).rstrip())
     return "\n".join(lines)
+
+
+def layer_counts(layers: Sequence[int] | Mapping[int, int]) -> list[int]:
+    """Counts at distance 0, 1, 2, ... from a list or a ``{distance: count}`` mapping
+    (missing distances count 0)."""
+    if isinstance(layers, Mapping):
+        top = max(layers, default=-1)
+        counts = [layers.get(d, 0) for d in range(top + 1)]
+    else:
+        counts = list(layers)
+    if any(c < 0 for c in counts):
+        raise ValueError("layer counts must be non-negative")
+    return counts
+
+
+def distribution_text(
+    layers: Sequence[int] | Mapping[int, int], *, width: int = 50, log: bool = False, bar: str = "#"
+) -> str:
+    """A text histogram of how many boards lie at each distance: one line per distance
+    with its count and a bar (``log``: bar lengths on a log scale), then the total.
+
+    >>> print(distribution_text([1, 8, 40], width=10))
+    distance  boards
+           0       1  #
+           1       8  ##
+           2      40  ##########
+    total 49 boards, largest distance 2
+    """
+    counts = layer_counts(layers)
+    if not counts:
+        return "no boards"
+    top = max(counts)
+
+    def length(c: int) -> int:
+        if c <= 0 or top <= 0:
+            return 0
+        frac = math.log1p(c) / math.log1p(top) if log else c / top
+        return max(1, round(width * frac))
+
+    cw = max(6, len(f"{top:,}"))
+    lines = [f"distance  {'boards'.rjust(cw)}"]
+    for d, c in enumerate(counts):
+        lines.append(f"{d:>8}  {c:>{cw},}  {bar * length(c)}".rstrip())
+    far = max((d for d, c in enumerate(counts) if c), default=0)
+    lines.append(f"total {sum(counts):,} boards, largest distance {far}")
+    return "\n".join(lines)
+
+
+__all__ = ["board_rows", "board_text", "distribution_text", "path_text"]

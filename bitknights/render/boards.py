@@ -1,0 +1,415 @@
+"""One board as a picture: squares, knights, a move's arrow, hint badges.
+
+Geometry is in viewBox units: a square is :data:`S` wide, the coordinate labels take
+:data:`M` on the top and left, and :data:`P` pads the right and bottom edges; ``size``
+arguments scale the whole.  Every document carries its own ``<defs>``: the knight's outline
+once (``#bk-knight``), a white and a black knight (``#bk-white``, ``#bk-black``) and the blank
+(``#bk-blank``) built on it, and the board's squares with their labels (``#bk-grid...``); a
+board is a ``<g class="board">`` that places the grid and one ``<use>`` per piece.  An id
+names one content only, so pictures can share a page.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from string import ascii_letters, digits
+from typing import NamedTuple, Protocol
+
+from ..board import Board, Move
+from ..errors import BoardError
+from ..squares import KNIGHT_TARGETS, NUM_SQUARES, SIZE, Square, square_color, square_name
+from .svg import Attr, HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
+
+S = 100
+M = 40
+P = 10
+BOARD_UNITS = M + SIZE * S + P
+
+LIGHT = "#f0d9b5"
+DARK = "#b58863"
+HIGHLIGHT = "#f7ec5d"
+ARROW = "#1f6fb2"
+OPTIMAL = "#2e7d32"
+OTHER = "#757575"
+INK = "#1a1a1a"
+
+_KNIGHT_PATH = (
+    "M24 88L76 88L75 79L69 77C66 64 71 51 77 41C83 30 79 18 64 13L60 5L54 12L47 7L45 16"
+    "C35 21 27 30 22 42C19 49 21 56 28 57C34 58 39 53 46 50C48 58 41 67 33 77L26 79Z"
+)
+_KNIGHT_STYLE = {
+    # colour: (body fill, outline, eye)
+    "white": ("#fffff0", INK, INK),
+    "black": ("#262626", "#000000", "#f0f0f0"),
+}
+
+
+class MoveHint(Protocol):
+    """What a hint must tell: a legal move, the distance of the board it makes (``None``:
+    that board never reaches the target) and whether the move is optimal.
+    ``bitknights.table``'s hints and :class:`Hint` both fit."""
+
+    @property
+    def move(self) -> Move: ...
+
+    @property
+    def distance(self) -> int | None: ...
+
+    @property
+    def optimal(self) -> bool: ...
+
+
+class Hint(NamedTuple):
+    """A hint made by hand (see :class:`MoveHint`)."""
+
+    move: Move
+    distance: int | None
+    optimal: bool
+
+
+# -- definitions shared by every board of a document ----------------------------------------
+
+
+def square_corner(sq: Square) -> tuple[int, int]:
+    """Top-left corner of square ``sq`` in a board's own coordinates."""
+    r, c = divmod(sq, SIZE)
+    return M + c * S, M + r * S
+
+
+def file_label(column: int) -> str:
+    """The label over ``column``: the letters of its squares' names."""
+    return square_name(column).rstrip(digits)
+
+
+def rank_label(row: int) -> str:
+    """The label left of ``row``: the digits of its squares' names."""
+    return square_name(row * SIZE).lstrip(ascii_letters)
+
+
+def grid_id(coordinates: bool = True) -> str:
+    """The id of the grid with or without the edge labels."""
+    return "bk-grid" if coordinates else "bk-grid-bare"
+
+
+def _grid(coordinates: bool) -> ET.Element:
+    """The 25 squares, and with ``coordinates`` the file and rank labels on the edges."""
+    g = el("g", id=grid_id(coordinates), class_="grid")
+    for sq in range(NUM_SQUARES):
+        x, y = square_corner(sq)
+        tone = "dark" if square_color(sq) else "light"
+        fill = DARK if tone == "dark" else LIGHT
+        sub(
+            g,
+            "rect",
+            class_=f"sq {tone}",
+            data_square=square_name(sq),
+            x=x,
+            y=y,
+            fill=fill,
+            width=S,
+            height=S,
+        )
+    if coordinates:
+        label: dict[str, Attr] = {"text_anchor": "middle", "font_size": 28, "fill": INK}
+        for i in range(SIZE):
+            middle = M + i * S + S / 2
+            sub(g, "text", file_label(i), class_="coord file", x=middle, y=M - 10, **label)
+            sub(g, "text", rank_label(i), class_="coord rank", x=M / 2, y=middle + 10, **label)
+    return g
+
+
+def square_names() -> ET.Element:
+    """Every square's name in its top-left corner, haloed in the square's colour so that
+    it stays readable over a piece."""
+    g = el("g", class_="names", font_size=17, fill=INK, stroke_width=5, paint_order="stroke")
+    for sq in range(NUM_SQUARES):
+        x, y = square_corner(sq)
+        halo = DARK if square_color(sq) else LIGHT
+        name = square_name(sq)
+        sub(g, "text", name, class_="name", data_square=name, x=x + 5, y=y + 19, stroke=halo)
+    return g
+
+
+def add_defs(root: ET.Element, coordinates: bool = True) -> None:
+    """Append the glyphs and the grid to ``root``'s ``<defs>``."""
+    defs = sub(root, "defs")
+    sub(defs, "path", id="bk-knight", d=_KNIGHT_PATH, stroke_width=3, stroke_linejoin="round")
+    for colour, (fill, stroke, eye) in _KNIGHT_STYLE.items():
+        g = sub(defs, "g", id=f"bk-{colour}")
+        sub(g, "use", href="#bk-knight", fill=fill, stroke=stroke)
+        sub(g, "circle", cx=44, cy=28, r=3, fill=eye)
+    g = sub(defs, "g", id="bk-blank")
+    dashed: dict[str, Attr] = {"stroke": INK, "stroke_width": 3, "stroke_dasharray": "8 6"}
+    sub(
+        g,
+        "rect",
+        x=12,
+        y=12,
+        width=76,
+        height=76,
+        rx=10,
+        fill="#ffffff",
+        fill_opacity=0.35,
+        **dashed,
+    )
+    sub(g, "circle", cx=50, cy=50, r=5, fill=INK)
+    defs.append(_grid(coordinates))
+
+
+# -- pieces and marks -----------------------------------------------------------------------
+
+
+def piece(board: Board, sq: Square, **attrs: str) -> ET.Element:
+    """The knight or blank on ``sq`` placed at its square (``attrs`` may add a ``transform``
+    instead of ``x``/``y``)."""
+    x, y = square_corner(sq)
+    cell = board.cell(sq)
+    where = {} if "transform" in attrs else {"x": x, "y": y}
+    if cell == "*":
+        return el(
+            "use", class_="blank", href="#bk-blank", data_square=square_name(sq), **where, **attrs
+        )
+    colour = "black" if cell == "1" else "white"
+    return el(
+        "use",
+        class_=f"knight {colour}",
+        href=f"#bk-{colour}",
+        data_square=square_name(sq),
+        **where,
+        **attrs,
+    )
+
+
+def highlight(sq: Square, role: str) -> ET.Element:
+    x, y = square_corner(sq)
+    return el(
+        "rect",
+        class_=f"hl {role}",
+        data_square=square_name(sq),
+        x=x,
+        y=y,
+        width=S,
+        height=S,
+        fill=HIGHLIGHT,
+        fill_opacity=0.55,
+    )
+
+
+def arrow(move: Move) -> ET.Element:
+    """A line with a head from the centre of the move's first square to near the centre
+    of its second."""
+    x0, y0 = (v + S / 2 for v in square_corner(move.from_square))
+    x1, y1 = (v + S / 2 for v in square_corner(move.to_square))
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    tipx, tipy = x1 - ux * S * 0.15, y1 - uy * S * 0.15
+    basex, basey = tipx - ux * 26, tipy - uy * 26
+    head = [(tipx, tipy), (basex - uy * 14, basey + ux * 14), (basex + uy * 14, basey - ux * 14)]
+    g = el(
+        "g",
+        class_="arrow",
+        data_from=square_name(move.from_square),
+        data_to=square_name(move.to_square),
+        fill=ARROW,
+        stroke=ARROW,
+        opacity=0.75,
+    )
+    sub(g, "line", x1=x0, y1=y0, x2=basex, y2=basey, stroke_width=10, stroke_linecap="round")
+    sub(g, "polygon", points=" ".join(f"{num(px)},{num(py)}" for px, py in head), stroke="none")
+    return g
+
+
+def _hint_marks(h: MoveHint) -> tuple[ET.Element, ET.Element]:
+    """The frame around a hinted knight's square and its distance badge."""
+    sq = h.move.from_square
+    x, y = square_corner(sq)
+    colour = OPTIMAL if h.optimal else OTHER
+    opt = " optimal" if h.optimal else ""
+    frame = el(
+        "rect",
+        class_="hint-sq" + opt,
+        data_square=square_name(sq),
+        x=x + 3,
+        y=y + 3,
+        width=S - 6,
+        height=S - 6,
+        fill="none",
+        stroke=colour,
+        stroke_width=6 if h.optimal else 3,
+    )
+    label = "none" if h.distance is None else str(h.distance)
+    badge = el("g", class_="hint" + opt, data_square=square_name(sq), data_distance=label)
+    sub(badge, "circle", cx=x + 74, cy=y + 24, r=21, fill=colour, stroke="#ffffff", stroke_width=3)
+    sub(
+        badge,
+        "text",
+        "\u221e" if h.distance is None else label,  # ∞: never reaches the target
+        x=x + 74,
+        y=y + 33,
+        text_anchor="middle",
+        font_size=26 if len(label) < 3 else 18,
+        font_weight="bold",
+        fill="#ffffff",
+    )
+    return frame, badge
+
+
+def board_group(
+    board: Board,
+    ox: float = 0,
+    oy: float = 0,
+    *,
+    move: Move | None = None,
+    hints: Sequence[MoveHint] = (),
+    grid: str = "bk-grid",
+    names: bool = False,
+    **attrs: str,
+) -> ET.Element:
+    """``board`` as a ``<g class="board">`` with its top-left corner at ``(ox, oy)``."""
+    place = f"translate({num(ox)},{num(oy)})" if (ox, oy) != (0, 0) else None
+    g = el("g", class_="board", data_board=board.compact, **attrs, transform=place)
+    sub(g, "use", href="#" + grid)
+    if move is not None:
+        g.append(highlight(move.from_square, "from"))
+        g.append(highlight(move.to_square, "to"))
+    marks = [_hint_marks(h) for h in hints]
+    g.extend(frame for frame, _ in marks)
+    g.extend(piece(board, sq) for sq in range(NUM_SQUARES))
+    if names:
+        g.append(square_names())
+    if move is not None:
+        g.append(arrow(move))
+    g.extend(badge for _, badge in marks)
+    return g
+
+
+def checked_move(move: Move) -> Move:
+    """``move`` if it is a knight's jump between two squares, else :class:`BoardError`."""
+    if not isinstance(move, Move):
+        raise TypeError(f"move must be a Move, not {type(move).__name__}")
+    if (
+        not 0 <= move.to_square < NUM_SQUARES
+        or move.from_square not in KNIGHT_TARGETS[move.to_square]
+    ):
+        raise BoardError(f"not a knight's move: {move!r}")
+    return move
+
+
+def checked_hints(board: Board, hints: Iterable[MoveHint]) -> list[MoveHint]:
+    """``hints`` as a list, each a legal move of ``board`` (else :class:`BoardError`)."""
+    out = list(hints)
+    for h in out:
+        board.play(h.move)  # raises BoardError unless a knight's jump into the blank
+    return out
+
+
+# -- public pictures ------------------------------------------------------------------------
+
+
+def board_root(
+    board: Board,
+    move: Move | None = None,
+    hints: Iterable[MoveHint] = (),
+    size: float = 300,
+    coordinates: bool = True,
+    names: bool = False,
+) -> ET.Element:
+    """The ``<svg>`` element of :func:`board_svg`."""
+    move = None if move is None else checked_move(move)
+    hints = checked_hints(board, hints)
+    root = svg_root(size, size, BOARD_UNITS, BOARD_UNITS, "bitknights-board")
+    sub(root, "title", board.compact + ("" if move is None else f" ({move})"))
+    add_defs(root, coordinates)
+    grid = grid_id(coordinates)
+    root.append(board_group(board, move=move, hints=hints, grid=grid, names=names))
+    return root
+
+
+def board_svg(
+    board: Board,
+    *,
+    move: Move | None = None,
+    hints: Iterable[MoveHint] = (),
+    size: float = 300,
+    coordinates: bool = True,
+    names: bool = False,
+) -> SvgPicture:
+    """``board`` as a standalone SVG document ``size`` pixels square.
+
+    ``move`` highlights its two squares and draws an arrow from the first to the second;
+    it is only drawn, not played, so it may be the move that *made* ``board`` (the knight
+    then stands on its second square) or one about to be made.  ``hints`` (see
+    :func:`hints_svg`) marks each knight that may move with the distance its move leads
+    to.  ``coordinates`` labels the files and ranks on the edges, ``names`` writes every
+    square's name in its corner; both come from :func:`~bitknights.squares.square_name`.
+
+    >>> svg = board_svg(Board("10110/01*11/10111/01001/00000"), size=200)
+    >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"')
+    True
+    >>> svg.count('class="knight black"'), svg.count('<path ')  # one outline for all
+    (12, 1)
+    """
+    return svg_picture(board_root(board, move, hints, size, coordinates, names))
+
+
+def board_html(
+    board: Board, *, move: Move | None = None, hints: Iterable[MoveHint] = (), size: float = 300
+) -> HtmlPicture:
+    """``board`` as an HTML fragment: its SVG picture above its rows as text.
+
+    >>> board_html(Board("11111/01111/00*11/00001/00000")).count("<svg")
+    1
+    """
+    div = el("div", class_="bitknights-board", style="display:inline-block;text-align:center")
+    div.append(board_root(board, move, hints, size))
+    sub(div, "div", " / ".join(board.rows()), style="font-family:monospace")
+    return html_picture(div)
+
+
+def hints_svg(board: Board, hints: Iterable[MoveHint], *, size: float = 300) -> SvgPicture:
+    """``board`` with every hinted move marked: each knight that may jump into the blank
+    carries a badge with the distance its move leads to (``∞``: never reaches the
+    target); optimal moves are green and framed, the others grey.
+
+    ``hints`` come as data: ``bitknights.table.hints(board)``, or :class:`Hint` records.
+
+    >>> b = Board("11111/01111/00*11/00001/00000")
+    >>> hints_svg(b, [Hint(m, 1, False) for m in b.moves()]).count('class="hint"')
+    8
+    """
+    return board_svg(board, hints=hints, size=size)
+
+
+def hints_html(board: Board, hints: Iterable[MoveHint], *, size: float = 300) -> HtmlPicture:
+    """:func:`hints_svg` with a table of the moves underneath (optimal ones in bold)."""
+    hs = checked_hints(board, hints)
+    div = el("div", class_="bitknights-hints", style="display:inline-block")
+    div.append(board_root(board, None, hs, size))
+    table = sub(div, "table")
+    head = sub(table, "tr")
+    for title in ("move", "distance"):
+        sub(head, "th", title)
+    for h in sorted(hs, key=lambda h: (h.distance is None, h.distance or 0, h.move)):
+        row = sub(table, "tr")
+        cell = sub(row, "td")
+        if h.optimal:
+            sub(cell, "b", str(h.move))
+            sub(row, "td", str(h.distance))
+            sub(row, "td", "optimal")
+        else:
+            cell.text = str(h.move)
+            sub(row, "td", "never" if h.distance is None else str(h.distance))
+    return html_picture(div)
+
+
+__all__ = [
+    "BOARD_UNITS",
+    "Hint",
+    "MoveHint",
+    "board_html",
+    "board_svg",
+    "hints_html",
+    "hints_svg",
+]

@@ -1,0 +1,233 @@
+"""A solution as pictures: every board along the path (the strip), an animation that
+plays the moves, and the notebook view holding both."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+
+from ..board import Board, Move
+from ..errors import BoardError
+from ..solution import Solution
+from ..squares import NUM_SQUARES, square_name
+from .boards import BOARD_UNITS, INK, M, add_defs, board_group, board_root, highlight, piece
+from .boards import square_corner as corner
+from .svg import HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
+
+Path = Solution | Sequence[Board]
+
+
+def _path(solution: Path) -> tuple[list[Board], list[Move]]:
+    """The boards and moves of a solved ``solution`` (or of a list of boards), each step
+    checked to be a legal move."""
+    boards = list(solution.boards if isinstance(solution, Solution) else solution)
+    for a, b in zip(boards, boards[1:]):
+        if a.play(b.blank) != b:  # raises BoardError when not even a knight's jump
+            raise BoardError(f"not a path: {b.compact} does not follow {a.compact}")
+    return boards, [Move(b.blank, a.blank) for a, b in zip(boards, boards[1:])]
+
+
+def _unsolved(solution: Path) -> Solution | None:
+    return solution if isinstance(solution, Solution) and solution.steps is None else None
+
+
+def unsolved_text(solution: Solution) -> str:
+    """Why ``solution`` has no path, e.g. ``'no solution within 15 moves (over limit)'``."""
+    status = str(getattr(solution.status, "value", solution.status)).replace("_", " ")
+    limit = solution.max_depth
+    within = f" within {limit} moves" if limit is not None and status == "over limit" else ""
+    return f"no solution{within} ({status})"
+
+
+def _caption(text: str, x: float, y: float, size: int, **attrs: str) -> ET.Element:
+    return el("text", text, class_="caption", **attrs, x=x, y=y, font_size=size, fill=INK)
+
+
+def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -> SvgPicture:
+    """Every board along the solution's path, ``per_row`` to a row, each headed by the move
+    that made it (``start`` for the first) and with that move highlighted.
+
+    Each board is a ``<g class="board" data-step="k" data-board="...">``; ``solution`` may
+    also be the list of boards itself.  An unsolved result shows its start board and why.
+    """
+    return svg_picture(_strip(solution, per_row, board_size))
+
+
+def _strip(solution: Path, per_row: int, board_size: float) -> ET.Element:
+    unsolved = _unsolved(solution)
+    if unsolved is not None:
+        h = BOARD_UNITS + 70
+        root = svg_root(
+            board_size, board_size * h / BOARD_UNITS, BOARD_UNITS, h, "bitknights-solution"
+        )
+        add_defs(root)
+        root.append(_caption(unsolved_text(unsolved), M, 50, 34))
+        root.append(board_group(unsolved.start, 0, 70, data_step="0"))
+        return root
+    boards, moves = _path(solution)
+    per_row = max(1, min(per_row, len(boards)))
+    cap_h, gap = 70, 30
+    cell_w, cell_h = BOARD_UNITS + gap, cap_h + BOARD_UNITS + gap
+    nrows = -(-len(boards) // per_row)
+    units_w, units_h = per_row * cell_w - gap, nrows * cell_h - gap
+    scale = board_size / BOARD_UNITS
+    root = svg_root(units_w * scale, units_h * scale, units_w, units_h, "bitknights-solution")
+    sub(root, "title", f"{len(moves)} moves: {' '.join(str(m) for m in moves)}")
+    add_defs(root)
+    for k, b in enumerate(boards):
+        ox, oy = (k % per_row) * cell_w, (k // per_row) * cell_h
+        root.append(_caption("start" if k == 0 else f"{k}. {moves[k - 1]}", ox + M, oy + 50, 40))
+        move = moves[k - 1] if k else None
+        root.append(board_group(b, ox, oy + cap_h, move=move, data_step=str(k)))
+    return root
+
+
+def solution_animation_svg(
+    solution: Path, *, size: float = 240, seconds_per_move: float = 1.0
+) -> SvgPicture:
+    """A compact animated picture of the solution: the knights jump one move per
+    ``seconds_per_move``, the move's squares lit, a caption counting moves; it pauses on
+    the start and end boards and loops.
+
+    Pure SVG animation (SMIL ``<animate>``/``<animateTransform>``), no script; viewers
+    without animation show the start board.  Each moving knight carries an
+    ``<animateTransform>`` whose ``values`` list the knight's positions over time.
+    """
+    return svg_picture(_animation(solution, size, seconds_per_move))
+
+
+def _animation(solution: Path, size: float, seconds_per_move: float) -> ET.Element:
+    step = float(seconds_per_move)
+    if not step > 0:
+        raise ValueError(f"seconds_per_move must be positive, got {seconds_per_move!r}")
+    unsolved = _unsolved(solution)
+    if unsolved is not None:
+        boards, moves = [unsolved.start], list[Move]()
+    else:
+        boards, moves = _path(solution)
+    n = len(moves)
+    cap_h = 60
+    units_h = BOARD_UNITS + cap_h
+    hold_start, hold_end, travel = 1.0, 2.0, 0.45
+    dur = (hold_start + hold_end + n) * step
+    clock = {"dur": f"{num(round(dur, 3))}s", "repeatCount": "indefinite"}
+    starts = [(hold_start + i) * step for i in range(n)]  # when move i+1 begins
+
+    def times(ts: Sequence[float]) -> str:
+        return ";".join(f"{min(1.0, t / dur):.6f}".rstrip("0").rstrip(".") or "0" for t in ts)
+
+    def fade(values: list[str], ts: list[float]) -> ET.Element:
+        return el(
+            "animate",
+            attributeName="opacity",
+            values=";".join(values),
+            keyTimes=times(ts),
+            calcMode="discrete",
+            **clock,
+        )
+
+    def moving(squares: list[int], ts: list[float], mode: str) -> ET.Element:
+        return el(
+            "animateTransform",
+            attributeName="transform",
+            type="translate",
+            values=";".join(xy(sq) for sq in squares),
+            keyTimes=times(ts),
+            calcMode=mode,
+            **clock,
+        )
+
+    def xy(sq: int) -> str:
+        x, y = corner(sq)
+        return f"{x},{y + cap_h}"
+
+    root = svg_root(
+        size, size * units_h / BOARD_UNITS, BOARD_UNITS, units_h, "bitknights-animation"
+    )
+    sub(root, "title", f"{n} moves: {' '.join(str(m) for m in moves)}")
+    add_defs(root)
+    g = sub(root, "g", class_="board", data_board=boards[0].compact)
+    sub(g, "use", href="#bk-grid", y=cap_h)
+    # the move being made lights its two squares for the length of its step
+    for i, m in enumerate(moves):
+        hl = sub(
+            g,
+            "g",
+            class_="hl-step",
+            data_step=str(i + 1),
+            opacity="0",
+            transform=f"translate(0,{cap_h})",
+        )
+        hl.extend([highlight(m.from_square, "from"), highlight(m.to_square, "to")])
+        hl.append(fade(["0", "1", "0"], [0.0, starts[i], starts[i] + step]))
+    # the blank moves to the square a knight left the moment the knight lands
+    blank_path = [boards[0].blank] + [m.from_square for m in moves]
+    blank = piece(boards[0], blank_path[0], transform=f"translate({xy(blank_path[0])})")
+    g.append(blank)
+    if n:
+        blank.append(moving(blank_path, [0.0, *(t + travel * step for t in starts)], "discrete"))
+    # each knight keeps its identity; track which knight stands where
+    where = {sq: sq for sq in range(NUM_SQUARES) if sq != boards[0].blank}  # square -> knight
+    track: dict[int, list[tuple[float, int]]] = {k: [(0.0, k)] for k in where.values()}
+    for i, m in enumerate(moves):
+        k = where.pop(m.from_square)
+        where[m.to_square] = k
+        track[k] += [(starts[i], m.from_square), (starts[i] + travel * step, m.to_square)]
+    end = {k: sq for sq, k in where.items()}
+    for k, keys in sorted(track.items()):
+        knight = piece(
+            boards[0],
+            k,
+            transform=f"translate({xy(k)})",
+            data_start=square_name(k),
+            data_end=square_name(end[k]),
+        )
+        if len(keys) > 1:
+            keys = [*keys, (dur, keys[-1][1])]
+            knight.append(moving([sq for _, sq in keys], [t for t, _ in keys], "linear"))
+        g.append(knight)
+    # captions: "start", then "k/n from-to", one visible at a time
+    caps = ["start"] + [f"{i + 1}/{n}  {m}" for i, m in enumerate(moves)]
+    bounds = [0.0, *starts, dur]
+    for i, cap in enumerate(caps):
+        text = _caption(cap, M, 44, 36, data_step=str(i), opacity="1" if i == 0 else "0")
+        if n and i == 0:
+            text.append(fade(["1", "0"], [0.0, bounds[1]]))
+        elif n and i < n:
+            text.append(fade(["0", "1", "0"], [0.0, bounds[i], bounds[i + 1]]))
+        elif n:
+            text.append(fade(["0", "1"], [0.0, bounds[i]]))
+        root.append(text)
+    return root
+
+
+def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) -> HtmlPicture:
+    """The notebook view of a solution: a line with the move count and the move list,
+    the animated compact view, then every board along the path (:func:`solution_svg`).
+    Well-formed XHTML."""
+    div = el("div", class_="bitknights-solution")
+    unsolved = _unsolved(solution)
+    if unsolved is not None:
+        sub(div, "p", unsolved_text(unsolved))
+        div.append(board_root(unsolved.start, size=board_size))
+        return html_picture(div)
+    boards, moves = _path(solution)
+    meta = []
+    if isinstance(solution, Solution):
+        if solution.engine:
+            meta.append(f"engine {solution.engine}")
+        if solution.nodes:
+            meta.append(f"{solution.nodes:,} nodes")
+        if solution.seconds:
+            meta.append(f"{solution.seconds:.3g} s")
+    head = sub(div, "p")
+    b = sub(head, "b", f"{len(moves)} move{'' if len(moves) == 1 else 's'}")
+    b.tail = (f" ({', '.join(meta)})" if meta else "") + ": "
+    sub(head, "code", " ".join(str(m) for m in moves) or "none")
+    row = sub(div, "div", style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start")
+    row.append(_animation(boards, max(board_size, 220), 1.0))
+    row.append(_strip(boards, per_row, board_size))
+    return html_picture(div)
+
+
+__all__ = ["solution_animation_svg", "solution_html", "solution_svg"]

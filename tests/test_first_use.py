@@ -1,0 +1,226 @@
+"""The traps a newcomer falls into first (issue 11), closed: standard input on a terminal,
+a batch without its count line, a board on the command line, counting solutions with the
+classic output, and one vocabulary across the commands."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bitknights import TARGET, Board, InputError, cli, read_batch
+from bitknights.batch import BatchReader
+from bitknights.cli.table import OPTIMAL_MARK
+from bitknights.table import load_table, store
+from helpers import SAMPLE
+
+B1 = "10110\n01*11\n10111\n01001\n00000\n"
+B2 = "01011\n110*1\n01110\n01010\n00100\n"
+SLASHED = "10110/01*11/10111/01001/00000"
+
+
+def run(args, cache_dir=None, stdin=""):
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env[store.CACHE_ENV] = str(cache_dir)
+    return subprocess.run([sys.executable, "-m", "bitknights", *args], input=stdin,
+                          capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+
+
+def read_until(fd: int, want: bytes, seconds: float = 60) -> bytes:
+    """What the terminal ``fd`` shows, read until ``want`` appears (or time runs out)."""
+    seen = b""
+    end = time.monotonic() + seconds
+    while want not in seen and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:
+                break
+    return seen
+
+
+# -- standard input on a terminal -----------------------------------------------------
+
+
+def test_solve_on_a_terminal_says_it_reads_standard_input():
+    """Standard input and standard error a terminal, no FILE: a notice at once, before any
+    input; then the boards typed and one Ctrl-D give the answers."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "bitknights", "solve"],
+                            stdin=slave, stdout=subprocess.PIPE, stderr=slave)  # fmt: skip
+    os.close(slave)
+    try:
+        shown = read_until(master, b"Ctrl-D")
+        assert b"reading boards from standard input" in shown and b"Ctrl-D" in shown
+        assert b"number of boards T" in shown
+        os.write(master, SAMPLE.read_bytes() + b"\x04")
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        os.close(master)
+    assert proc.returncode == 0 and out == b"7\n-1\n"
+
+
+def test_no_notice_when_piped_or_quiet():
+    r = run(["solve", "--engine", "ida"], stdin=SAMPLE.read_text())
+    assert (r.returncode, r.stdout, r.stderr) == (0, "7\n-1\n", "")
+
+
+# -- a batch without its count line ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, fix",
+    [(B1, "add a first line '1'"), (B1 + B2, "add a first line '2'"),
+     (B2[6:] + B1, "add a first line with the number of boards")],
+)  # fmt: skip
+def test_missing_count_line_is_reported_on_line_1(text, fix):
+    with pytest.raises(InputError) as e:
+        read_batch(text)
+    assert e.value.line == 1 and "looks like a board row" in str(e.value)
+    assert str(e.value).endswith(fix) or fix in str(e.value)
+    # the same error for any block size the reader is given
+    for size in range(1, 40):
+        with pytest.raises(InputError) as again:
+            list(BatchReader(io.BytesIO(text.encode()), block_size=size).key_lists())
+        assert str(again.value) == str(e.value), size
+    r = run(["solve"], stdin=text)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == f"bitknights: error: {e.value}\n"
+
+
+def test_a_real_count_that_looks_like_a_row_still_reads():
+    text = "10\n" + B1 * 10
+    assert len(read_batch(text)) == 10
+    with pytest.raises(InputError, match="line 7: unexpected content after the 1 board:"):
+        read_batch("1\n" + B1 + B2)
+
+
+# -- a board on the command line ------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", [SLASHED, SLASHED.replace("/", "")])
+def test_solve_takes_a_board_argument(board):
+    r = run(["solve", "--engine", "ida", board])
+    assert (r.returncode, r.stdout, r.stderr) == (0, "7\n", "")
+    r = run(["solve", "--engine", "ida", "--format", "json", "--path", board])
+    record = json.loads(r.stdout)
+    assert record["board"] == Board(SLASHED).compact and record["steps"] == 7
+    replayed = Board(SLASHED)
+    for move in record["moves"]:
+        replayed = replayed.play(move)
+    assert replayed == TARGET
+
+
+def test_a_bad_board_argument_is_a_usage_error():
+    r = run(["solve", "10110/01*11/10111/01001"])
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("bitknights: error: '10110/01*11/10111/01001' is neither a file")
+
+
+def test_hint_takes_a_board_argument_and_a_batch(table_dir, tmp_path):
+    classic = load_table(TARGET, cache_dir=table_dir)
+    one = run(["hint", SLASHED], table_dir)
+    assert one.returncode == 0, one.stderr
+    f = tmp_path / "b1.txt"
+    f.write_text(B1)
+    assert run(["hint", str(f)], table_dir).stdout == one.stdout
+    r = run(["hint", str(SAMPLE)], table_dir)
+    assert r.returncode == 0, r.stderr
+    blocks = r.stdout.split("\n\n")
+    assert len(blocks) == 2 and blocks[0] + "\n" == one.stdout
+    for block, board in zip(blocks, read_batch(SAMPLE.read_text())):
+        lines = block.splitlines()
+        assert lines[:5] == board.rows()
+        hints = classic.hints(board)
+        assert len(lines) == 6 + len(hints)
+        for line, h in zip(lines[6:], hints):
+            assert line.startswith(OPTIMAL_MARK if h.optimal else " ")
+            assert str(h.move) in line
+    r = run(["hint", "--format", "json", str(SAMPLE)], table_dir)
+    records = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x["board"] for x in records] == [b.compact for b in read_batch(SAMPLE.read_text())]
+
+
+# -- counting solutions with the classic output ----------------------------------------
+
+
+def test_count_solutions_with_text_output(table_dir):
+    classic = load_table(TARGET, cache_dir=table_dir)
+    counts = [classic.count_solutions(b) for b in read_batch(SAMPLE.read_text())]
+    r = run(["solve", "--exact", "--count-solutions", str(SAMPLE)], table_dir)
+    assert r.returncode == 0, r.stderr
+
+    def seqs(n):
+        return f"{n:,} optimal move sequence{'' if n == 1 else 's'}"
+
+    assert r.stdout == f"7 ({seqs(counts[0])})\n18 ({seqs(counts[1])})\n"
+    r = run(["solve", "--count-solutions", str(SAMPLE)], table_dir)  # the classic limit
+    assert r.stdout == f"7 ({seqs(counts[0])})\n-1\n"
+    r = run(["solve", "--path", "--count-solutions", SLASHED], table_dir)
+    assert r.stdout.startswith(f"7 ({seqs(counts[0])})\nmoves (7): ")
+    r = run(["hint", "--count-solutions", SLASHED], table_dir)
+    assert f"; {seqs(counts[0])}\n" in r.stdout
+
+
+# -- one vocabulary ---------------------------------------------------------------------
+
+
+def subparsers(parser: argparse.ArgumentParser, prefix=()):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*prefix, name), sub
+                yield from subparsers(sub, (*prefix, name))
+
+
+def test_every_option_has_help_and_formats_agree():
+    formats = set()
+    commands = list(subparsers(cli.build_parser()))
+    assert len(commands) >= 6
+    for name, parser in commands:
+        for action in parser._actions:
+            if action.dest in ("help", "run") or isinstance(action, argparse._SubParsersAction):
+                continue
+            assert action.help, (name, action.dest)
+            if action.dest == "format":
+                formats.add(tuple(action.choices))
+    assert formats == {("text", "json")}
+
+
+def test_no_command_lists_the_commands(capsys):
+    assert cli.main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    for name in ("solve", "table", "stats", "random", "hint"):
+        assert f"\n    {name} " in err
+    r = run([])
+    assert r.returncode == 2 and "solve" in r.stderr and "hint" in r.stderr
+
+
+def test_json_is_one_style(table_dir):
+    outputs = [
+        run(["solve", "--format", "json", str(SAMPLE)], table_dir).stdout,
+        run(["hint", "--format", "json", SLASHED], table_dir).stdout,
+        run(["stats", "--format", "json"], table_dir).stdout,
+        run(["table", "info", "--format", "json"], table_dir).stdout,
+    ]
+    for text in outputs:
+        for line in text.splitlines():
+            assert json.dumps(json.loads(line), separators=(",", ":")) == line
+
+
+def test_classic_is_another_name_for_text():
+    a = run(["solve", "--format", "classic", "--engine", "ida", SLASHED])
+    b = run(["solve", "--format", "text", "--engine", "ida", SLASHED])
+    assert a.stdout == b.stdout == "7\n"

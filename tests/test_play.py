@@ -1,0 +1,332 @@
+"""The game (bitknights.game), the solution checker (bitknights.checker) and the ``play`` /
+``check`` / ``random --format json`` commands, against the naive BFS distances.  The
+terminal game is driven through a pipe and through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import random
+import select
+import subprocess
+import sys
+
+import pytest
+
+from bitknights import TARGET, Board, BoardError, Move, check
+from bitknights.game import DistanceOracle, Game, GameError
+from bitknights.squares import square_name
+from helpers import random_walk
+
+SAMPLE = Board("10110/01*11/10111/01001/00000")
+
+
+def run(*args: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "bitknights", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
+
+
+def snapshot(g: Game) -> tuple:
+    return g.board, g.start, g.history, g.redo_moves
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+
+def test_distances_hints_and_solutions_match_naive_bfs(ball8):
+    rng = random.Random(13)
+    oracle = DistanceOracle(source="search")
+    for _ in range(40):
+        board = random_walk(TARGET, rng.randrange(0, 12), rng)
+        if board.compact not in ball8:
+            continue
+        g = Game(board, oracle=oracle)
+        here = ball8[board.compact]
+        assert g.distance == g.optimum == here
+        for h in g.hints():
+            assert h.board == board.play(h.move)
+            want = ball8.get(h.board.compact, 9)  # every neighbour is one nearer or farther
+            assert h.distance == want and h.optimal == (want == here - 1)
+        rest = g.solution()
+        assert len(rest) == here
+        for m in rest:
+            g.move(m)
+        assert g.solved and g.distance == 0
+
+
+def test_move_undo_redo_and_refusals_leave_the_game_unchanged():
+    g = Game(SAMPLE, oracle=DistanceOracle(source="search"))
+    for bad in (g.undo, g.redo):
+        with pytest.raises(GameError):
+            bad()
+    first, second = SAMPLE.moves()[:2]
+    assert g.move(square_name(first.from_square)) == first
+    far = next(sq for sq in range(25) if sq not in {m.from_square for m in g.board.moves()})
+    before = snapshot(g)
+    for bad_move in (far, square_name(far), str(second), "z9", "e1-e1", 99, Move(0, 0)):
+        with pytest.raises(GameError):
+            g.move(bad_move)
+        assert snapshot(g) == before
+    with pytest.raises(GameError):
+        g.new(-1)
+    with pytest.raises(GameError):
+        g.new(99)
+    assert snapshot(g) == before
+    assert g.undo() == first and g.board == SAMPLE and g.redo_moves == [first]
+    assert g.redo() == first and g.board == SAMPLE.play(first) and g.redo_moves == []
+    g.undo()
+    g.move(second)  # a new move forgets what redo would replay
+    assert g.redo_moves == [] and g.history == [second]
+    g.reset()
+    assert (g.board, g.history) == (SAMPLE, [])
+
+
+def test_solve_step_and_an_unreachable_board():
+    g = Game(SAMPLE, oracle=DistanceOracle(source="search"))
+    while not g.solved:
+        d = g.distance
+        g.solve_step()
+        assert g.distance == d - 1
+    with pytest.raises(GameError):
+        g.solve_step()
+    lonely = Game("0000000000*00000000000000")  # no black knight: never reaches the target
+    assert lonely.distance is None and all(h.distance is None for h in lonely.hints())
+    with pytest.raises(GameError, match="never reaches"):
+        lonely.solution()
+
+
+@pytest.mark.parametrize("distance", [0, 1, 5, 8])
+def test_new_boards_lie_at_the_distance_asked(distance, ball8):
+    g = Game(distance=distance, seed=distance, oracle=DistanceOracle(source="search"))
+    assert ball8[g.board.compact] == distance == g.distance
+    again = Game(distance=distance, seed=distance, oracle=DistanceOracle(source="search"))
+    assert again.board == g.board  # the same seed, the same board
+    g.move(g.board.moves()[0])
+    assert g.new(3) == g.board == g.start and ball8[g.board.compact] == 3 and g.history == []
+
+
+@pytest.mark.slow
+def test_the_table_oracle_agrees_with_search(table_dir, ball8):
+    table = DistanceOracle(cache_dir=table_dir)
+    search = DistanceOracle(source="search")
+    assert (table.source, search.source) == ("table", "search")
+    rng = random.Random(5)
+    for _ in range(30):
+        board = random_walk(TARGET, rng.randrange(0, 30), rng)
+        assert table.distance(board) == search.distance(board)
+        if board.compact in ball8:
+            assert table.distance(board) == ball8[board.compact]
+    # a climbing walk with the table gives the board it gives with search
+    assert (
+        Game(distance=9, seed=1, oracle=table).board
+        == Game(distance=9, seed=1, oracle=search).board
+    )
+    far = Game(distance=table.farthest, seed=2, oracle=table)  # drawn from the table
+    assert far.distance == table.farthest == search.distance(far.board)
+
+
+# -- the checker ------------------------------------------------------------------------------
+
+
+def test_check_scores_solutions(ball8):
+    oracle = DistanceOracle(source="search")
+    best = Game(SAMPLE, oracle=oracle).solution()
+    assert len(best) == ball8[SAMPLE.compact]
+    r = check(SAMPLE, [str(m) for m in best], oracle=oracle)
+    assert (r.legal, r.reaches_target, r.length, r.optimum, r.score, r.optimal) == (
+        True, True, 7, 7, 1.0, True)  # fmt: skip
+    # a detour of two moves: still a solution, scored optimum / length
+    there, back = best[0], Move(best[0].to_square, best[0].from_square)
+    longer = [there, back, *best]
+    r = check(SAMPLE, " ".join(str(m) for m in longer), oracle=oracle)
+    assert r.reaches_target and r.length == 9 and r.score == 7 / 9 and not r.optimal
+    # stops short: legal, but no solution
+    r = check(SAMPLE, best[:-1], oracle=oracle)
+    assert r.legal and not r.reaches_target and r.score == 0.0
+    assert ball8[r.final] == 1
+    # an illegal third move: its index, text and reason
+    far = next(
+        sq
+        for sq in range(25)
+        if sq not in {m.from_square for m in SAMPLE.play(best[0]).play(best[1]).moves()}
+    )
+    moves = [str(best[0]), str(best[1]), square_name(far), str(best[2])]
+    r = check(SAMPLE, moves, oracle=oracle)
+    assert (r.legal, r.illegal_index, r.illegal_move, r.reaches_target, r.score) == (
+        False, 2, square_name(far), False, 0.0)  # fmt: skip
+    assert "illegal move" in r.illegal_reason
+    assert r.final == SAMPLE.play(best[0]).play(best[1]).compact
+    d = r.as_dict()
+    assert json.loads(json.dumps(d)) == d and d["illegal_index"] == 2 and d["optimal"] is False
+    assert check(SAMPLE, ["??"], oracle=oracle).illegal_index == 0
+    with pytest.raises(BoardError):
+        check("not a board", [])
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def test_play_through_a_pipe(ball8):
+    best = Game(SAMPLE, oracle=DistanceOracle(source="search")).solution()
+    far = next(sq for sq in range(25) if sq not in {m.from_square for m in SAMPLE.moves()})
+    script = "\n".join(
+        [
+            "hint",
+            square_name(far),
+            "dance",
+            "undo",
+            str(best[0]),
+            "undo",
+            "redo",
+            "solve",
+            "quit",
+            "hint",
+        ]  # fmt: skip
+    )
+    p = run("play", "/".join(SAMPLE.rows()), stdin=script + "\n")
+    assert p.returncode == 0, p.stderr
+    assert "exact search" in p.stderr  # no table in the tests' cache: said once
+    lines = p.stdout.splitlines()
+    assert lines[6] == f"distance {ball8[SAMPLE.compact]}"
+    assert lines[0].split() == [square_name(c)[0] for c in range(5)]
+    assert lines[1].split()[1:] == list(SAMPLE.rows()[0])  # plain 0/1/* through a pipe
+    hint = lines[7 : 8 + len(SAMPLE.moves())]
+    assert hint[0] == f"1 of {len(SAMPLE.moves())} moves optimal"
+    marked = [h.split()[1] for h in hint[1:] if h.startswith("*")]
+    assert marked == [str(best[0])]
+    refusals = [ln for ln in lines if ln.startswith("refused: ")]
+    assert len(refusals) == 3 and "illegal move" in refusals[0] and "unknown command" in refusals[1]
+    assert refusals[2] == "refused: nothing to undo"
+    assert f"move 1: {best[0]} (redo)" in lines
+    assert [ln for ln in lines if ln.startswith("move ")][-1] == f"move 7: {best[-1]}"
+    assert lines[-1] == "solved in 7 moves; the optimum is 7 (optimal)"
+    # commands in, the same lines out: a second run gives the same transcript
+    assert run("play", SAMPLE.compact, stdin=script + "\n").stdout == p.stdout
+    # the end of the input ends the game too
+    p = run("play", SAMPLE.compact, stdin="hint")
+    assert p.returncode == 0 and p.stdout.splitlines()[-1].startswith(" ")
+
+
+def test_play_fresh_boards_and_bad_arguments(tmp_path, ball8):
+    p = run("play", "--distance", "5", "--seed", "3", stdin="new 2\nreset\n")
+    assert p.returncode == 0
+    boards = [ln for ln in p.stdout.splitlines() if ln.startswith("distance ")]
+    assert boards == ["distance 5", "distance 2", "distance 2"]
+    shown = p.stdout.splitlines()[1:6]
+    assert ball8["".join("".join(ln.split()[1:]) for ln in shown)] == 5
+    assert run("play", "--distance", "5", "--seed", "3", stdin="new 2\n").stdout in p.stdout
+    f = tmp_path / "board.txt"
+    f.write_text("\n".join(SAMPLE.rows()) + "\n")
+    p = run("play", str(f), stdin="")
+    assert p.returncode == 0 and "distance 7" in p.stdout
+    for args in (["play", "10110"], ["play", str(tmp_path / "none/x")],
+                 ["play", SAMPLE.compact, "--distance", "3"], ["check", "xx", "a1"]):  # fmt: skip
+        p = run(*args)
+        assert p.returncode == 2 and p.stdout == ""
+        assert p.stderr.startswith("bitknights: error: ") and p.stderr.count("\n") == 1
+        assert "Traceback" not in p.stderr
+
+
+def test_play_on_a_pseudo_terminal():
+    best = Game(SAMPLE, oracle=DistanceOracle(source="search")).solution()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the game on a terminal with a UTF-8 locale
+        os.environ.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
+        os.execv(sys.executable, [sys.executable, "-m", "bitknights", "play", SAMPLE.compact])
+    out = b""
+
+    def read_until(marker: bytes, timeout: float = 60) -> bytes:
+        nonlocal out
+        while marker not in out:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            assert ready, f"no {marker!r} in {out!r}"
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+        return out
+
+    read_until(b"> ")
+    os.write(fd, f"{best[0]}\n".encode())
+    read_until(b"distance 6")
+    os.write(fd, b"nonsense\n")
+    read_until(b"refused: ")
+    os.write(fd, b"quit\n")
+    _, status = os.waitpid(pid, 0)
+    try:  # drain what is left
+        while select.select([fd], [], [], 1)[0]:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            out += chunk
+    except OSError:
+        pass
+    os.close(fd)
+    text = out.decode()
+    assert os.WEXITSTATUS(status) == 0
+    assert "\u2658" in text and "\u265e" in text and "\u00b7" in text  # ♘ ♞ · on a UTF-8 tty
+    assert f"move 1: {best[0]}" in text and "distance 7" in text
+
+
+def test_check_command(ball8):
+    best = [str(m) for m in Game(SAMPLE, oracle=DistanceOracle(source="search")).solution()]
+    p = run("check", SAMPLE.compact, *best, "--format", "json")
+    assert p.returncode == 0
+    rec = json.loads(p.stdout)
+    assert rec["score"] == 1.0 and rec["optimum"] == ball8[SAMPLE.compact]
+    assert rec["moves"] == best and rec["legal"] and rec["reaches_target"]
+    p = run("check", "/".join(SAMPLE.rows()), " ".join(best[:3]))
+    assert p.returncode == 1
+    assert "reaches the target: no" in p.stdout and "score 0" in p.stdout
+    p = run("check", SAMPLE.compact, best[1])
+    assert p.returncode == 1 and f"move 1 ({best[1]}) is illegal" in p.stdout
+    detour = [best[0], "-".join(reversed(best[0].split("-"))), *best]
+    p = run("check", SAMPLE.compact, *detour)
+    assert p.returncode == 0 and "length 9, optimum 7" in p.stdout and "score 0.7778" in p.stdout
+
+
+@pytest.mark.slow
+def test_random_json_records_replay(table_dir, ball8):
+    p = run("random", "--distance", "9", "--count", "5", "--seed", "1", "--format", "json",
+            "--cache-dir", str(table_dir))  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    records = [json.loads(line) for line in p.stdout.splitlines()]
+    assert len(records) == 5
+    for rec in records:
+        assert rec["distance"] == 9 == len(rec["moves"])
+        board = Board(rec["board"])
+        # exactly 9 by the naive BFS: outside its ball of 8, next to a board at 8
+        assert board.compact not in ball8
+        assert 8 in {ball8.get(c.compact) for _, c in board.children()}
+        for m in rec["moves"]:
+            board = board.play(m)
+        assert board == TARGET
+        r = check(rec["board"], rec["moves"], cache_dir=table_dir)
+        assert r.score == 1.0
+
+
+def test_widget_falls_back_to_the_svg_board(ball8):
+    from bitknights.widget import play
+
+    w = play(SAMPLE)
+    bundle = w._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["image/svg+xml"].count('class="knight ') == 24
+    assert f"distance {ball8[SAMPLE.compact]}" in data["text/html"]
+
+
+def test_import_stays_light():
+    code = (
+        "import sys, bitknights; bitknights.Game; bitknights.check; "
+        "print(sorted(m for m in ('numba', 'numpy', 'anywidget') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
