@@ -3,7 +3,6 @@ follows what the engines declare."""
 
 import inspect
 import json
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -74,9 +73,10 @@ def test_status_is_an_enum_and_records_stay_the_same():
 class _Fake:
     """An engine declaring chosen capabilities (for the policy, which reads nothing else)."""
 
-    def __init__(self, name, *, lookup=False, deep=False, numpy_depth=-1, ready=True):
+    def __init__(self, name, *, lookup=False, deep=False, numpy_depth=-1, plain=(-1, 0),
+                 ready=True):  # fmt: skip
         self.name = name
-        self.capabilities = Capabilities(lookup, deep, numpy_depth, False)
+        self.capabilities = Capabilities(lookup, deep, numpy_depth, False, *plain)
         self._ready = ready
 
     def ready(self, target, cache_dir=None):
@@ -95,6 +95,7 @@ def test_choose_engine_follows_the_capabilities(monkeypatch):
     fakes = {
         "ida": _Fake("ida"),
         "bidir": _Fake("bidir", deep=True, numpy_depth=9),
+        "mitm": _Fake("mitm", plain=(8, 100)),
         "table": _Fake("table", lookup=True, deep=True, numpy_depth=200, ready=False),
     }
     monkeypatch.setattr(api, "get_engine", fakes.__getitem__)
@@ -102,6 +103,10 @@ def test_choose_engine_follows_the_capabilities(monkeypatch):
     assert api.choose_engine("auto", None) == "bidir"
     assert api.choose_engine("auto", 9, counts_only=True) == "bidir"
     assert api.choose_engine("auto", 10, counts_only=True) == "ida"
+    assert api.choose_engine("auto", 8, counts_only=True, boards=100) == "mitm"
+    assert api.choose_engine("auto", 8, counts_only=True, boards=101) == "bidir"
+    assert api.choose_engine("auto", 9, counts_only=True, boards=1) == "bidir"
+    assert api.choose_engine("auto", 8, boards=1) == "ida"  # paths wanted
     fakes["ida"] = _Fake("ida", deep=True, numpy_depth=12)  # now first in every rule
     assert api.choose_engine("auto", None) == "ida"
     assert api.choose_engine("auto", 10, counts_only=True) == "ida"
@@ -125,6 +130,6 @@ def test_options_reach_the_engine(monkeypatch):
     sols = bitknights.solve_many([NEAR, FAR], engine="ida", max_depth=20, timeout=30, workers=2)
     assert [s.steps for s in sols] == [7, 18]
     want = SolveOptions(max_depth=20, timeout=30, workers=2)
-    assert seen[0] == replace(want, max_depth=0) and seen[1:] == [want, want]
+    assert seen[0] == want._replace(max_depth=0) and seen[1:] == [want, want]
     assert bitknights.solve(NEAR, engine="ida").steps == 7
     assert seen[-1] == SolveOptions()

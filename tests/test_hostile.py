@@ -285,3 +285,15 @@ def test_bad_python_arguments_raise_clear_value_or_type_errors(table_dir, tmp_pa
     for call, kind, message in cases:
         with pytest.raises(kind, match=message):
             call()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/bin/bash").exists(), reason="needs bash")
+def test_out_of_memory_ends_in_one_line(tmp_path):
+    """Under `ulimit -v` a deep bidirectional search runs out of memory: one line, exit 3."""
+    board = "000*0/10000/01010/11110/11111"  # 39 moves away: a start side of millions of boards
+    batch = tmp_path / "deep.txt"
+    batch.write_text("1\n" + board.replace("/", "\n") + "\n")
+    r = _shell(f"ulimit -v 500000; BITKNIGHTS_CACHE_DIR={tmp_path} {' '.join(CLI)} solve "
+               f"--engine bidir --exact --workers 2 {batch}")  # fmt: skip
+    assert "out of memory" in one_line_error(r, 3)

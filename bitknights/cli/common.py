@@ -5,7 +5,6 @@ file, a board given as an argument or standard input, the ``--target``/``--cache
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any
@@ -130,6 +129,8 @@ def add_format_option(p: argparse.ArgumentParser, text: str, json_: str) -> None
 def json_line(record: dict[str, Any]) -> str:
     """One JSON Lines record in the style every command writes (compact separators, as
     :func:`bitknights.batch.json_lines`)."""
+    import json  # not at the top: `solve`'s classic path does without it
+
     return json.dumps(record, separators=(",", ":")) + "\n"
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -286,6 +285,8 @@ def _cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
     moves = [m for arg in args.moves for m in arg.replace(",", " ").split()]
     result = check(board, moves, target, cache_dir=args.cache_dir)
     if args.format == "json":
+        import json
+
         out.write(json.dumps(result.as_dict()) + "\n")
     else:
         out.write(f"board {'/'.join(board.rows())}\n")

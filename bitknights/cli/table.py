@@ -5,7 +5,6 @@ exit status."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from typing import IO, Any
@@ -275,7 +274,7 @@ def _cmd_random(args: argparse.Namespace, out: IO[str]) -> int:
             path = table.path(b)
             moves = [str(Move(y.blank, x.blank)) for x, y in zip(path, path[1:])]
             record = {"board": b.compact, "distance": len(moves), "moves": moves}
-            out.write(json.dumps(record) + "\n")
+            out.write(json_line(record))
         return 0
     out.write(f"{len(boards)}\n")
     for b in boards:

@@ -1,5 +1,5 @@
-"""The exact engines.  Each module holds private numba kernels, a typed wrapper and its
-``ENGINE``, an :class:`~bitknights.engines.base.Engine` (the contract every engine keeps).
+"""The exact engines.  Each keeps the contract of :class:`~bitknights.engines.base.Engine`;
+a search engine's module holds private numba kernels behind a typed wrapper.
 
 Importing this package imports no engine (and so not numba); :func:`get_engine` imports
 the one asked for on first use.
@@ -15,10 +15,16 @@ if TYPE_CHECKING:
     from ..board import Board
     from .base import Engine
 
-# Each engine's name (``--engine NAME``) and the module it lives in, in the order people
-# see them; :func:`bitknights.api.choose_engine` prefers earlier search engines.
-_ENGINE_MODULES = {"ida": "ida", "bidir": "bidir", "table": "lookup"}
-ENGINES = tuple(_ENGINE_MODULES)
+# Each engine's name (``--engine NAME``) and where its Engine object lives (module:name),
+# in the order people see them; :func:`bitknights.api.choose_engine` prefers earlier
+# search engines.  Those modules import neither numpy nor numba: the work loads on use.
+_ENGINE_OBJECTS = {
+    "ida": "search:IDA",
+    "bidir": "search:BIDIR",
+    "mitm": "mitm:ENGINE",
+    "table": "lookup:ENGINE",
+}
+ENGINES = tuple(_ENGINE_OBJECTS)
 
 # Exact search never needs more moves than this: the puzzle's farthest board is far
 # closer (a property the distance table checks); it only sizes the kernels' stacks.
@@ -32,9 +38,10 @@ def depth_limit(max_depth: int | None) -> int:
 
 def get_engine(name: str) -> Engine:
     """The engine called ``name`` (one of :data:`ENGINES`)."""
-    if name not in _ENGINE_MODULES:
+    if name not in _ENGINE_OBJECTS:
         raise ValueError(f"unknown engine {name!r} (choose from {', '.join(ENGINES)})")
-    engine: Engine = importlib.import_module(f"{__name__}.{_ENGINE_MODULES[name]}").ENGINE
+    module, attribute = _ENGINE_OBJECTS[name].split(":")
+    engine: Engine = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
     return engine
 
 

@@ -8,18 +8,19 @@ limits from one :class:`SolveOptions`.  What an engine is good at is declared in
 
 Kernels answer with a distance or a :class:`~bitknights.results.Result` code.
 
-Importing this module imports neither numpy nor numba.
+Importing this module imports neither numpy nor numba (nor dataclasses or threading: the
+classic small-input path passes through here).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    import threading
+
     import numpy as np
 
     from ..board import Board
@@ -30,8 +31,7 @@ DEFAULT_MAX_DEPTH = 15
 """The classic puzzle's move limit: farther boards answer ``-1``."""
 
 
-@dataclass(frozen=True)
-class SolveOptions:
+class SolveOptions(NamedTuple):
     """What a request asks of an engine.
 
     ``max_depth``: the move limit (``None``: none, every board is solved exactly);
@@ -48,8 +48,7 @@ class SolveOptions:
     cache_dir: str | os.PathLike[str] | None = None
 
 
-@dataclass(frozen=True)
-class Capabilities:
+class Capabilities(NamedTuple):
     """What an engine can do, for choosing one.
 
     ``lookup``: it answers from a precomputed table (microseconds a board) when one is
@@ -59,12 +58,17 @@ class Capabilities:
     ``numpy_depth``: the deepest limit at which :meth:`~Engine.steps_many` needs numpy
     alone, no numba (``-1``: none).
     ``counts_solutions``: it honours :attr:`SolveOptions.count_solutions`.
+    ``plain_depth``, ``plain_boards``: batches of at most ``plain_boards`` boards under a
+    limit of at most ``plain_depth`` are answered in plain Python, no numpy, faster than
+    importing numpy would take (``-1``, ``0``: none).
     """
 
     lookup: bool
     exact_at_any_depth: bool
     numpy_depth: int
     counts_solutions: bool
+    plain_depth: int = -1
+    plain_boards: int = 0
 
 
 class StopFlag:
@@ -82,6 +86,8 @@ class StopFlag:
 
     def arm(self, seconds: float | None) -> StopFlag:
         if seconds is not None:
+            import threading
+
             self._timer = threading.Timer(seconds, self.raise_)
             self._timer.daemon = True
             self._timer.start()
@@ -122,40 +128,45 @@ class Engine(Protocol):
 
     def steps_many(
         self,
-        keys: np.ndarray,
+        keys: np.ndarray | list[int],
         target: Board,
         options: SolveOptions,
         stop: StopFlag | None = None,
-    ) -> np.ndarray:
+    ) -> np.ndarray | list[int]:
         """The distance of each board (``int64`` packed keys) to ``target``: ``-1``
         (``OVER_LIMIT``) beyond ``options.max_depth`` or unreachable, ``-2`` (``STOPPED``)
-        for boards left when ``stop`` was raised."""
+        for boards left when ``stop`` was raised; an ``int64`` array, or a list from an
+        engine in plain Python."""
         ...
 
 
 class SearchEngine:
     """What the search engines share: always ready, and the options unpacked into their
-    modules' ``solve(start, target, max_depth, *, timeout)`` and ``steps_many(keys,
-    target, max_depth, *, workers, stop)``.  A subclass names itself and declares its
-    ``capabilities``."""
+    module's ``solve(start, target, max_depth, *, timeout)`` and ``steps_many(keys,
+    target, max_depth, *, workers, stop)``; the module (numpy and numba code) is imported
+    on first use, so declaring an engine costs nothing."""
 
-    name: str
+    def __init__(self, name: str, module: str, capabilities: Capabilities) -> None:
+        self.name = name
+        self.capabilities = capabilities
+        self._module = module
 
-    def __init__(
-        self,
-        solve: Callable[..., Solution],
-        steps_many: Callable[..., np.ndarray],
-    ) -> None:
-        self._solve = solve
-        self._steps_many = steps_many
+    def _work(self) -> Any:  # noqa: ANN401 - the engine's module
+        return importlib.import_module(f"{__package__}.{self._module}")
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
         return True
 
     def solve(self, start: Board, target: Board, options: SolveOptions) -> Solution:
-        return self._solve(start, target, options.max_depth, timeout=options.timeout)
+        solution: Solution = self._work().solve(
+            start, target, options.max_depth, timeout=options.timeout
+        )
+        return solution
 
     def steps_many(
         self, keys: np.ndarray, target: Board, options: SolveOptions, stop: StopFlag | None = None
     ) -> np.ndarray:
-        return self._steps_many(keys, target, options.max_depth, workers=options.workers, stop=stop)
+        steps: np.ndarray = self._work().steps_many(
+            keys, target, options.max_depth, workers=options.workers, stop=stop
+        )
+        return steps

@@ -54,7 +54,6 @@ from ..coords.arrays import SQUARE_COLOR, popcount
 from ..results import GROW, STOPPED, Status
 from ..solution import Solution
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-from .base import Capabilities, SearchEngine
 from .common import (
     DEPTH_CAP,
     StopFlag,
@@ -65,21 +64,13 @@ from .common import (
     parity,
     same_counts,
 )
+from .search import NUMPY_LAYERS, NUMPY_RADIUS
 
 # The numba ball starts at this radius (about 0.1 s, 500 k boards for the classic target):
 # a single board under the classic limit then needs at most two start-side layers, and
 # exact searches grow it further as they ask.
 BALL_RADIUS = 13
 
-# Radius of the numpy ball that batches under a limit use, and how many start-side layers
-# they may take (limit <= NUMPY_RADIUS + NUMPY_LAYERS; else the numba search).  Radius r
-# costs a ball build growing about 2x per layer against 15 - r layers per board.  CPU
-# seconds of the whole `bitknights solve --engine bidir` process on the 2000-board hard
-# batch (distances 14..18, limit 15; scripts/bench_bidir.py --only hard --no-seed
-# --set NUMPY_RADIUS=R; a shared 2-core machine): r=10 0.45, r=11 0.33, r=12 0.27, r=13 0.34,
-# r=14 0.47 (the seed program: 12.4).
-NUMPY_RADIUS = 12
-NUMPY_LAYERS = 5
 
 # The ball grows no further once its next layer could take it past this many boards:
 # 2**25 four-byte slots (134 MB) hold them within the load limit of 3/4.  For the classic
@@ -454,21 +445,3 @@ def steps_many(
             break
         steps[lo : lo + _PIECE] = _steps_numpy(keys[lo : lo + _PIECE], target, limit)
     return steps
-
-
-class BidirEngine(SearchEngine):
-    """The :class:`~bitknights.engines.base.Engine` that runs the bidirectional search."""
-
-    name = "bidir"
-
-    @property
-    def capabilities(self) -> Capabilities:
-        return Capabilities(
-            lookup=False,
-            exact_at_any_depth=True,
-            numpy_depth=NUMPY_RADIUS + NUMPY_LAYERS,
-            counts_solutions=False,
-        )
-
-
-ENGINE = BidirEngine(solve, steps_many)

@@ -27,7 +27,6 @@ from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
 from ..results import OVER_BUDGET, STOPPED, Status
 from ..solution import Solution
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
-from .base import Capabilities, SearchEngine
 from .common import (
     StopFlag,
     boards_from_blanks,
@@ -176,15 +175,3 @@ def steps_many(
 
     parallel_chunks(run, len(keys), workers or default_workers(), stop=stop)
     return steps
-
-
-class IdaEngine(SearchEngine):
-    """The :class:`~bitknights.engines.base.Engine` that runs IDA*."""
-
-    name = "ida"
-    capabilities = Capabilities(
-        lookup=False, exact_at_any_depth=False, numpy_depth=-1, counts_solutions=False
-    )
-
-
-ENGINE = IdaEngine(solve, steps_many)

@@ -4,7 +4,8 @@
 It never builds the table: without a valid table file for the target it raises
 :class:`~bitknights.table.store.TableError`, which tells the user to run
 ``bitknights table build``.  ``nodes`` counts table probes.  Importing this module imports
-neither numpy nor numba: single boards are walked in plain Python.
+neither numpy nor numba, nor the probing code until it answers: ``auto`` asks it whether a
+table is there on every run.
 """
 
 from __future__ import annotations
@@ -14,16 +15,15 @@ import time
 from typing import TYPE_CHECKING
 
 from ..board import Board
-from ..results import Status
-from ..solution import Solution
-from ..table import load_table, probe, store
+from ..table import store
 from . import DEPTH_CAP, boards_from_blanks, depth_limit
 from .base import Capabilities, SolveOptions
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .common import StopFlag
+    from ..solution import Solution
+    from .base import StopFlag
 
 
 def solve(
@@ -41,6 +41,10 @@ def solve(
     ``count_solutions`` sets a solved result's ``optimal_solutions`` (distinct optimal
     move sequences), and so its JSON record's.  The path is walked in plain
     Python (:mod:`bitknights.table.probe`); only counting solutions needs numba."""
+    from ..results import Status
+    from ..solution import Solution
+    from ..table import load_table, probe
+
     t0 = time.perf_counter()
     file = store.load(target, cache_dir)
     if start.counts != target.counts:
@@ -70,6 +74,8 @@ def steps_many(
     """The distance of each board (packed keys, see :attr:`Board.key`) to ``target``, -1
     beyond ``max_depth`` or unreachable: one table read a board, with numpy alone.
     ``workers`` and ``stop`` are accepted for the engines' common signature."""
+    from ..table import probe
+
     return probe.distances_array(store.load(target, cache_dir), keys, depth_limit(max_depth))
 
 
