@@ -237,7 +237,7 @@ def test_an_empty_cache_dir_setting_means_the_default(tmp_path):
     env = {"BITKNIGHTS_CACHE_DIR": "", "XDG_CACHE_HOME": str(tmp_path / "xdg")}
     for args in (["--cache-dir", ""], []):
         r = run(["table", "info", "--format", "json", *args], env=env)
-        assert f'"path": "{tmp_path / "xdg" / "bitknights"}/' in r.stdout, r.stdout
+        assert f'"path":"{tmp_path / "xdg" / "bitknights"}/' in r.stdout, r.stdout
     assert cache_directory("") == cache_directory(None)
 
 

@@ -24,6 +24,9 @@ class UsageError(Exception):
     """A problem the command line reports as ``bitknights: error: ...`` with status 2."""
 
 
+OPTIMAL_MARK = ">"
+"""Marks the optimal moves in every hint list (``hint``, ``play``): ``*`` is the blank."""
+
 BOARD_FILE_LIMIT = 1 << 16
 """The most bytes read from a file that holds one board (``--target``, ``hint``): a board
 is 30 bytes; generous room for blank lines and spaces, never a whole device."""
@@ -161,7 +164,9 @@ def stdin_notice(path: str, what: str, form: str, quiet: bool = False) -> None:
     """When FILE is standard input and that is a terminal, say at once on standard error
     what is being read, in what form and how to end it (silent with ``--quiet`` or when
     standard error is not a terminal)."""
-    if path != "-" or quiet or not sys.stdin.isatty() or not sys.stderr.isatty():
+    if path != "-" or quiet or sys.stdin is None or sys.stderr is None:
+        return
+    if not sys.stdin.isatty() or not sys.stderr.isatty():
         return
     sys.stderr.write(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
     sys.stderr.flush()

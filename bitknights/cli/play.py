@@ -14,14 +14,22 @@ from ..batch import read_board
 from ..board import Board, Move
 from ..errors import BitknightsError, InputError
 from ..squares import SIZE, square_name
-from .common import UsageError, add_target_options, non_negative, read_source, read_target
+from .common import (
+    OPTIMAL_MARK,
+    UsageError,
+    add_format_option,
+    add_target_options,
+    non_negative,
+    read_source,
+    read_target,
+)
 
 _GLYPHS = {"0": "\u2658", "1": "\u265e", "*": "\u00b7"}  # ♘ ♞ ·
 
 COMMANDS_HELP = """\
 commands:
   SQUARE          the knight on SQUARE jumps into the blank (FROM-TO is accepted too)
-  hint            every legal move and the distance it leads to; * marks optimal ones
+  hint            every legal move and the distance it leads to; > marks optimal ones
   undo, redo      take back the last move, play again the last move taken back
   solve           play out an optimal rest, move by move
   new [DISTANCE]  a fresh board DISTANCE moves from the target
@@ -82,7 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="MOVE",
         help="the moves: the square of the knight that jumps, or FROM-TO",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p, "a verdict and the moves, one a line", "one record")
     add_target_options(p)
     p.set_defaults(run=_cmd_check)
 
@@ -118,6 +126,8 @@ def _cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
         sys.stderr.write(f"bitknights: {oracle.describe()}\n")
     with _dealing(start is None):
         game = Game(start, target=target, oracle=oracle, distance=args.distance, seed=args.seed)
+    if sys.stdin is None:
+        raise UsageError("standard input is closed: play reads its commands from it")
     interactive = sys.stdin.isatty() and out.isatty()
     unicode = (
         not args.ascii
@@ -218,7 +228,7 @@ class Session:
         lines = [f"{best} of {len(hints)} moves optimal"]
         for h in hints:
             dist = "-" if h.distance is None else str(h.distance)
-            lines.append(f"{'*' if h.optimal else ' '} {h.move!s:<6} {dist:>3}")
+            lines.append(f"{OPTIMAL_MARK if h.optimal else ' '} {h.move!s:<6} {dist:>3}")
         self._say("\n".join(lines))
 
     def _undo(self, rest: list[str]) -> None:

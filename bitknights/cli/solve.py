@@ -262,6 +262,6 @@ def _open_input(args: argparse.Namespace) -> contextlib.AbstractContextManager:
     terminal read to its Ctrl-D first)."""
     if args.board is not None:
         return contextlib.nullcontext(io.BytesIO(f"1\n{args.board}\n".encode()))
-    if args.file == "-" and sys.stdin.isatty():
+    if args.file == "-" and sys.stdin is not None and sys.stdin.isatty():
         return contextlib.nullcontext(io.BytesIO(terminal_input()))
     return streams.open_input(args.file)
