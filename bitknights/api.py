@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .board import TARGET, Board
 from .engines import ENGINES, get_engine
-from .engines.base import DEFAULT_MAX_DEPTH, SolveOptions
+from .engines.base import DEFAULT_MAX_DEPTH, SolveOptions, check_options
 from .errors import BitknightsError
 
 if TYPE_CHECKING:
@@ -91,16 +91,6 @@ def choose_engine(
     return (wanted or search)[0].name
 
 
-def _check_depth(max_depth: int | None) -> int | None:
-    if max_depth is None:
-        return None
-    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 0:
-        raise BitknightsError(
-            f"max_depth must be a non-negative integer or None, got {max_depth!r}"
-        )
-    return max_depth
-
-
 def solve(
     board: Board | str,
     *,
@@ -108,12 +98,15 @@ def solve(
     max_depth: int | None = DEFAULT_MAX_DEPTH,
     target: Board | str = TARGET,
     timeout: float | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> Solution:
     """The fewest moves from ``board`` to ``target`` and one optimal path.
 
     ``steps`` is ``None`` when the distance exceeds ``max_depth`` (``None``: no limit, every
     board with the target's knight counts is solved), the board cannot reach the target,
-    or ``timeout`` seconds ran out (``status`` says which).
+    or ``timeout`` seconds ran out (``status`` says which).  ``cache_dir``: where cached
+    tables are looked for (``None``: :func:`bitknights.cache.cache_directory`).  The search
+    runs on a helper thread, so Ctrl-C stops it within milliseconds.
 
     >>> s = solve("10110/01*11/10111/01001/00000")
     >>> s.steps, [str(m) for m in s.moves][:3]
@@ -123,9 +116,21 @@ def solve(
     >>> solve("01011/110*1/01110/01010/00100", max_depth=None).steps
     18
     """
-    options = SolveOptions(max_depth=_check_depth(max_depth), timeout=timeout)
-    chosen = get_engine(choose_engine(engine, options.max_depth, target))
-    return chosen.solve(as_board(board), as_board(target), options)
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .engines.base import StopFlag
+
+    options = check_options(SolveOptions(max_depth=max_depth, timeout=timeout, cache_dir=cache_dir))
+    start, goal = as_board(board), as_board(target)
+    chosen = get_engine(choose_engine(engine, options.max_depth, goal, cache_dir=cache_dir))
+    stop = StopFlag()
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(chosen.solve, start, goal, options, stop)
+        try:
+            return future.result()
+        except BaseException:
+            stop.raise_()  # the kernel sees it within a few thousand nodes
+            raise
 
 
 def iter_solve(
@@ -137,36 +142,46 @@ def iter_solve(
     timeout: float | None = None,
     workers: int = 0,
     count_solutions: bool = False,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> Iterator[Solution]:
     """:func:`solve` for each board, lazily, results in input order.
 
-    Boards are solved on ``workers`` threads (0: one per CPU; the kernels release the
-    GIL).  With ``timeout`` each board gets at most that many seconds; a board that runs
-    out comes back with ``steps=None`` and ``status='timeout'``.  ``count_solutions``
-    (table engine only) sets each solved result's ``optimal_solutions``.
+    Boards are solved on ``workers`` threads (0: one per CPU; at most 4 per CPU; the
+    kernels release the GIL).  With ``timeout`` each board gets at most that many
+    seconds; a board that runs out comes back with ``steps=None`` and
+    ``status='timeout'``.  ``count_solutions`` (table engine only) sets each solved
+    result's ``optimal_solutions``.  Ctrl-C, or closing the iterator, stops every search
+    still running.  Arguments are checked before any thread starts.
     """
-    from .engines.common import default_workers, ordered_map
+    from .engines.base import StopFlag
+    from .engines.common import ordered_map, worker_count
 
-    options = SolveOptions(
-        max_depth=_check_depth(max_depth),
-        timeout=timeout,
-        workers=workers or default_workers(),
-        count_solutions=count_solutions,
-    )
+    options = check_options(
+        SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers,
+                     count_solutions=count_solutions, cache_dir=cache_dir)
+    )  # fmt: skip
+    options = options._replace(workers=worker_count(workers))
     target = as_board(target)
-    chosen = get_engine(choose_engine(engine, options.max_depth, target))
+    chosen = get_engine(choose_engine(engine, options.max_depth, target, cache_dir=cache_dir))
     if count_solutions and not chosen.capabilities.counts_solutions:
         counting = [n for n in ENGINES if get_engine(n).capabilities.counts_solutions]
         raise BitknightsError(
             f"counting optimal solutions needs the {' or '.join(counting)} engine"
         )
+    return _iter_solve(boards, chosen, target, options, StopFlag(), ordered_map)
+
+
+def _iter_solve(boards, chosen, target, options, stop, ordered_map):  # noqa: ANN001, ANN202
     # loads kernels and tables now, not inside the first board's time
     chosen.solve(target, target, options._replace(max_depth=0))
 
     def one(b: Board | str) -> Solution:
-        return chosen.solve(as_board(b), target, options)
+        return chosen.solve(as_board(b), target, options, stop)
 
-    yield from ordered_map(one, boards, options.workers)
+    try:
+        yield from ordered_map(one, boards, options.workers, stop=stop)
+    finally:
+        stop.raise_()  # an abandoned iterator stops what still runs
 
 
 def solve_many(
@@ -178,9 +193,11 @@ def solve_many(
     timeout: float | None = None,
     workers: int = 0,
     count_solutions: bool = False,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> list[Solution]:
     """:func:`iter_solve` as a list: one :class:`Solution` per board, in input order."""
     return list(
         iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
-                   timeout=timeout, workers=workers, count_solutions=count_solutions)
+                   timeout=timeout, workers=workers, count_solutions=count_solutions,
+                   cache_dir=cache_dir)
     )  # fmt: skip

@@ -3,6 +3,8 @@ by pytest)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import struct
 import zlib
@@ -47,4 +49,19 @@ def forge(path, rank, value):
     store._loaded.clear()
 
 
-__all__ = ["SAMPLE", "TARGET", "forge", "random_board", "random_walk"]
+@contextlib.contextmanager
+def cache_env(path):
+    """Within the block, ``BITKNIGHTS_CACHE_DIR`` names ``path`` (the one process-wide
+    way to move the cache besides passing ``cache_dir``)."""
+    saved = os.environ.get("BITKNIGHTS_CACHE_DIR")
+    os.environ["BITKNIGHTS_CACHE_DIR"] = str(path)
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["BITKNIGHTS_CACHE_DIR"]
+        else:
+            os.environ["BITKNIGHTS_CACHE_DIR"] = saved
+
+
+__all__ = ["SAMPLE", "TARGET", "cache_env", "forge", "random_board", "random_walk"]

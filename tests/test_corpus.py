@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bitknights import cli
+from helpers import cache_env
 
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
@@ -34,11 +35,10 @@ def test_corpus_case(name, capsys):
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_corpus_case_answered_from_the_table(name, capsys, table_dir):
     """With a table, small inputs take the numpy-free path: same answers, same errors."""
-    from bitknights.table import store
 
     path = CORPUS / name
     want = EXPECTED[name]
-    with store.using_cache_dir(table_dir):
+    with cache_env(table_dir):
         status = cli.main(["solve", str(path)])
     out, err = capsys.readouterr()
     assert status == want["status"]

@@ -122,9 +122,9 @@ def test_options_reach_the_engine(monkeypatch):
     engine = get_engine("ida")
     real = engine.solve
 
-    def spy(start, target, options):
+    def spy(start, target, options, stop=None):
         seen.append(options)
-        return real(start, target, options)
+        return real(start, target, options, stop)
 
     monkeypatch.setattr(engine, "solve", spy)
     sols = bitknights.solve_many([NEAR, FAR], engine="ida", max_depth=20, timeout=30, workers=2)

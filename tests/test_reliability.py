@@ -12,7 +12,7 @@ from bitknights import TARGET, Board
 from bitknights.engines import bidir, ida
 from bitknights.engines import lookup as table_engine
 from bitknights.table import store
-from helpers import SAMPLE
+from helpers import SAMPLE, cache_env
 
 ENV = {k: v for k, v in os.environ.items() if k not in ("BITKNIGHTS_CACHE_DIR", "XDG_CACHE_HOME")}
 
@@ -37,7 +37,7 @@ def any_boards(draw):
 @settings(max_examples=60, deadline=None)
 @given(walked_boards())
 def test_engines_agree_near_the_target(table_dir, board):
-    with store.using_cache_dir(table_dir):
+    with cache_env(table_dir):
         results = [
             ida.solve(board, TARGET, None),
             bidir.solve(board, TARGET, None),
@@ -53,7 +53,7 @@ def test_engines_agree_near_the_target(table_dir, board):
 def test_engines_agree_anywhere(table_dir, board):
     """Uniformly random boards lie 20 to 39 moves away: bidirectional search and the
     table must agree on every one, and each path must replay."""
-    with store.using_cache_dir(table_dir):
+    with cache_env(table_dir):
         a = bidir.solve(board, TARGET, None)
         b = table_engine.solve(board, TARGET, None)
     assert a.steps == b.steps is not None

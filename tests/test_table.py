@@ -23,7 +23,7 @@ from bitknights.engines.base import SolveOptions
 from bitknights.engines.ida import solve as ida_solve
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
-from helpers import forge, random_board, random_walk
+from helpers import cache_env, forge, random_board, random_walk
 
 STATES = 25 * math.comb(24, 12)
 # a target with two black knights: 25 * C(24, 2) = 6900 boards, built in milliseconds
@@ -283,7 +283,7 @@ def test_table_engine(table_dir, ball11):
         return table_engine.solve(board, target, SolveOptions(max_depth=max_depth))
 
     rnd = random.Random(10)
-    with store.using_cache_dir(table_dir):
+    with cache_env(table_dir):
         for text in rnd.sample(sorted(ball11), 100):
             b = Board(text)
             d = ball11[text]
@@ -309,7 +309,7 @@ def test_table_engine(table_dir, ball11):
 
 
 def test_table_engine_never_builds(tmp_path):
-    with store.using_cache_dir(tmp_path), pytest.raises(store.TableError, match="table build"):
+    with cache_env(tmp_path), pytest.raises(store.TableError, match="table build"):
         get_engine("table").solve(TARGET, TARGET, SolveOptions())
     assert list(tmp_path.iterdir()) == []
 
@@ -317,14 +317,14 @@ def test_table_engine_never_builds(tmp_path):
 def test_auto_policy(table_dir, tmp_path):
     search = "bidir" if "bidir" in ENGINES else "ida"
     numpy_depth = get_engine("bidir").capabilities.numpy_depth
-    with store.using_cache_dir(tmp_path):
+    with cache_env(tmp_path):
         assert choose_engine("auto", 15) == "ida"
         assert choose_engine("auto", None) == search
         assert choose_engine("auto", 15, counts_only=True) == "bidir"
         assert choose_engine("auto", numpy_depth, counts_only=True) == "bidir"
         assert choose_engine("auto", numpy_depth + 1, counts_only=True) == "ida"
         assert bitknights.solve("10110/01*11/10111/01001/00000").engine == "ida"
-    with store.using_cache_dir(table_dir):
+    with cache_env(table_dir):
         assert choose_engine("auto", 15) == "table"
         assert choose_engine("auto", None) == "table"
         assert choose_engine("auto", 15, SMALL) == "ida"  # no table for that target
@@ -358,9 +358,7 @@ def test_cache_dir_resolution(monkeypatch, tmp_path):
         assert store.default_cache_dir() == tmp_path / "xdg" / "bitknights"
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "env"))
     assert store.default_cache_dir() == tmp_path / "env"
-    with store.using_cache_dir(tmp_path / "arg"):
-        assert store.default_cache_dir() == tmp_path / "arg"
-        assert store.table_path(TARGET, tmp_path / "x").parent == tmp_path / "x"
+    assert store.table_path(TARGET, tmp_path / "x").parent == tmp_path / "x"
     assert store.table_path(TARGET).parent == tmp_path / "env"
 
 
@@ -440,7 +438,7 @@ def test_corrupt_files_are_never_used(name, table_dir, tmp_path):
     with pytest.raises(store.TableError, match="table build"):
         load_table(TARGET, cache_dir=tmp_path)
     assert not store.available(TARGET, tmp_path)
-    with store.using_cache_dir(tmp_path):
+    with cache_env(tmp_path):
         assert choose_engine("auto", 15) == "ida"
         with pytest.raises(store.TableError):
             get_engine("table").solve(TARGET, TARGET, SolveOptions())
@@ -566,7 +564,7 @@ def test_numpy_lookup_matches_the_numba_lookup(classic, table_dir):
 
 def test_solve_many_counts_solutions(classic, table_dir):
     boards = ["10110/01*11/10111/01001/00000", "01011/110*1/01110/01010/00100"]
-    with store.using_cache_dir(table_dir):
+    with cache_env(table_dir):
         sols = bitknights.solve_many(boards, max_depth=None, count_solutions=True)
         assert [s.engine for s in sols] == ["table", "table"]
         assert [s.optimal_solutions for s in sols] == [

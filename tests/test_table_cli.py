@@ -11,6 +11,7 @@ import pytest
 
 from bitknights import TARGET, Board, read_batch
 from bitknights.table import load_table, store
+from helpers import cache_env
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -234,7 +235,7 @@ def test_stdin_past_the_small_limit_goes_on_reading(table_dir, monkeypatch, caps
 
     monkeypatch.setattr(cli.streams, "SMALL_INPUT", small)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Pipe(io.BytesIO(text.encode()))))
-    with store.using_cache_dir(table_dir):
+    with cache_env(table_dir):
         assert cli.main(["solve"]) == 0
     assert capsys.readouterr().out == "7\n-1\n" * 100
 

@@ -110,8 +110,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
-    from ..table import store
-
     target = read_target(args)
     args.board = board_argument(args.file)
     if args.board is None:
@@ -120,8 +118,7 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
         if args.engine not in ("auto", "table"):
             raise UsageError("--count-solutions needs --engine table (or auto)")
         args.engine = "table"  # which raises a clear error when there is no table
-    with store.using_cache_dir(args.cache_dir):
-        return _solve(args, target, out)
+    return _solve(args, target, out)
 
 
 def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
@@ -138,12 +135,14 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
             prefix = streams.small_input(stream, args.file)
             if prefix is not None and _answer_small(prefix, args, target, max_depth, out):
                 return 0
-        engine = choose_engine(args.engine, max_depth, target, counts_only=counts_only)
+        engine = choose_engine(
+            args.engine, max_depth, target, counts_only=counts_only, cache_dir=args.cache_dir
+        )
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
         progress = streams.progress_bar(total, args.quiet)
         try:
             if counts_only:
-                _solve_steps(chunks, engine, target, max_depth, args.workers, out, progress)
+                _solve_steps(chunks, engine, target, max_depth, args, out, progress)
             else:
                 _solve_records(chunks, engine, target, max_depth, args, out, progress)
         finally:
@@ -161,9 +160,8 @@ def _answer_small(
         return False
     try:
         reader = BatchReader(io.BytesIO(data))
-        engine = choose_engine(
-            args.engine, max_depth, target, counts_only=True, boards=reader.count
-        )
+        engine = choose_engine(args.engine, max_depth, target, counts_only=True,
+                               boards=reader.count, cache_dir=args.cache_dir)  # fmt: skip
         if not _plain(engine):
             return False  # numpy parses it faster
         keys = [k for chunk in reader.key_lists() for k in chunk]
@@ -174,7 +172,7 @@ def _answer_small(
         from ..table import probe, store
 
         try:
-            table = store.load(target)
+            table = store.load(target, args.cache_dir)
         except store.TableError:
             return False  # the normal path reports it
         limit = depth_limit(max_depth)
@@ -196,10 +194,10 @@ def _plain(engine: str) -> bool:
     return caps.lookup or caps.plain_boards > 0
 
 
-def _solve_steps(chunks, engine, target, max_depth, workers, out, progress) -> None:
+def _solve_steps(chunks, engine, target, max_depth, args, out, progress) -> None:
     """Classic output through the engine's batch entry point, written in bulk."""
     chosen = get_engine(engine)
-    options = SolveOptions(max_depth=max_depth, workers=workers)
+    options = SolveOptions(max_depth=max_depth, workers=args.workers, cache_dir=args.cache_dir)
     piece = None if chosen.capabilities.lookup else PIECE_SEARCH
     for chunk in chunks:
         for lo in range(0, len(chunk), piece or len(chunk)):
@@ -216,7 +214,8 @@ def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> No
     boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
     solutions = iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
                            timeout=args.timeout, workers=args.workers,
-                           count_solutions=args.count_solutions)  # fmt: skip
+                           count_solutions=args.count_solutions,
+                           cache_dir=args.cache_dir)  # fmt: skip
     if args.format == "json":
         lines: Iterator[str] = json_lines(solutions, path=args.path)
     elif args.path:

@@ -14,6 +14,7 @@ classic small-input path passes through here).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
@@ -71,18 +72,63 @@ class Capabilities(NamedTuple):
     plain_boards: int = 0
 
 
+MAX_TIMEOUT = 1e6
+"""The longest timeout, in seconds (11.6 days; beyond the operating system's timers)."""
+
+
+def check_options(options: SolveOptions) -> SolveOptions:
+    """``options`` checked before any thread or kernel starts: a ``TypeError`` for a
+    value of the wrong type, a :class:`~bitknights.errors.BitknightsError` (a
+    ``ValueError``) for one out of range; returns them unchanged."""
+    from ..errors import BitknightsError
+
+    depth, timeout, workers = options.max_depth, options.timeout, options.workers
+    if depth is not None:
+        if isinstance(depth, bool) or not isinstance(depth, int):
+            raise TypeError(f"max_depth is an integer or None, got {depth!r}")
+        if depth < 0:
+            raise BitknightsError(f"max_depth must be non-negative, got {depth}")
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise TypeError(f"timeout is a number of seconds or None, got {timeout!r}")
+        if not 0 < timeout <= MAX_TIMEOUT:  # also refuses nan and inf
+            raise BitknightsError(
+                f"timeout must be a positive number of seconds up to {MAX_TIMEOUT:,.0f}, "
+                f"got {timeout!r}"
+            )
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise TypeError(f"workers is an integer, got {workers!r}")
+    if workers < 0:
+        raise BitknightsError(f"workers must be non-negative (0: one per CPU), got {workers}")
+    return options
+
+
 class StopFlag:
     """A one-element int64 array that kernels poll (every few thousand nodes) and stop
-    on when it is non-zero; ``arm(seconds)`` raises it after a delay (a timeout)."""
+    on when it is non-zero; ``arm(seconds)`` raises it after a delay (a timeout).  A
+    flag made with a ``parent`` is raised with it (a batch's Ctrl-C reaches every board's
+    search); raising the child leaves the parent alone (one board's timeout)."""
 
-    def __init__(self) -> None:
+    def __init__(self, parent: StopFlag | None = None) -> None:
         import numpy as np
 
         self.array = np.zeros(1, dtype=np.int64)
         self._timer: threading.Timer | None = None
+        self._children: list[StopFlag] = []
+        self._parent = parent
+        if parent is not None:
+            parent._children.append(self)
+            if parent.array[0]:
+                self.array[0] = 1
+
+    @property
+    def raised(self) -> bool:
+        return bool(self.array[0])
 
     def raise_(self) -> None:
         self.array[0] = 1
+        for child in list(self._children):
+            child.raise_()
 
     def arm(self, seconds: float | None) -> StopFlag:
         if seconds is not None:
@@ -96,6 +142,10 @@ class StopFlag:
     def disarm(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        if self._parent is not None:
+            with contextlib.suppress(ValueError):
+                self._parent._children.remove(self)
+            self._parent = None
 
     def __enter__(self) -> StopFlag:
         return self
@@ -121,9 +171,12 @@ class Engine(Protocol):
         """Whether it can answer for ``target`` now (a lookup engine: its table is there)."""
         ...
 
-    def solve(self, start: Board, target: Board, options: SolveOptions) -> Solution:
+    def solve(
+        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
+    ) -> Solution:
         """The fewest moves from ``start`` to ``target`` within ``options.max_depth``,
-        one optimal path, the work done; ``status`` says why there is none."""
+        one optimal path, the work done; ``status`` says why there is none (``stopped``
+        when ``stop`` was raised first)."""
         ...
 
     def steps_many(
@@ -157,16 +210,20 @@ class SearchEngine:
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
         return True
 
-    def solve(self, start: Board, target: Board, options: SolveOptions) -> Solution:
+    def solve(
+        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
+    ) -> Solution:
         solution: Solution = self._work().solve(
-            start, target, options.max_depth, timeout=options.timeout
-        )
+            start, target, options.max_depth, timeout=options.timeout, stop=stop,
+            cache_dir=options.cache_dir,
+        )  # fmt: skip
         return solution
 
     def steps_many(
         self, keys: np.ndarray, target: Board, options: SolveOptions, stop: StopFlag | None = None
     ) -> np.ndarray:
         steps: np.ndarray = self._work().steps_many(
-            keys, target, options.max_depth, workers=options.workers, stop=stop
-        )
+            keys, target, options.max_depth, workers=options.workers, stop=stop,
+            cache_dir=options.cache_dir,
+        )  # fmt: skip
         return steps

@@ -39,6 +39,7 @@ ball gives the distance: ``j`` plus their depth in the ball.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -247,6 +248,8 @@ def solve(
     max_depth: int | None = 15,
     *,
     timeout: float | None = None,
+    stop: StopFlag | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> Solution:
     """Solve ``start`` exactly by bidirectional search: fewest moves to ``target`` if at
     most ``max_depth`` (``None``: no limit), one optimal path, and in ``nodes`` the boards
@@ -272,7 +275,7 @@ def solve(
     nodes = 0
     fixed = (np.int64(start.key), np.int64(target.key), np.int64(parity(start, target)),
              np.int64(depth_limit(max_depth)))  # fmt: skip
-    with StopFlag().arm(timeout) as stop:
+    with StopFlag(stop).arm(timeout) as stop:
         try:
             with _search_slot(stop.array):
                 side = k.fresh_side(np.int64(start.key))
@@ -422,9 +425,11 @@ def steps_many(
     *,
     workers: int | None = None,
     stop: StopFlag | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> np.ndarray:
     """The distance of each board (packed keys, see :attr:`Board.key`) to ``target``, -1
-    beyond ``max_depth`` or unreachable.  Under a small limit (the classic 15) numpy
+    beyond ``max_depth`` or unreachable (``cache_dir`` is accepted for the engines' common
+    signature: nothing is cached on disk).  Under a small limit (the classic 15) numpy
     answers the whole batch at once; otherwise the numba search runs on ``workers`` threads
     (default: every CPU) sharing the target's ball.  If ``stop`` is raised the unfinished
     boards are left at -2.

@@ -15,6 +15,7 @@ never tried.
 from __future__ import annotations
 
 import importlib
+import os
 import time
 from functools import lru_cache
 from types import ModuleType
@@ -86,11 +87,11 @@ limit: loading them takes ~10 ms, and they cut the classic hard batch (limit 15)
 0.8-1.2 s of search to 0.12-0.18 s."""
 
 
-def _bounds(target: Board, use_pdb: bool) -> tuple:
+def _bounds(target: Board, use_pdb: bool, cache_dir: str | os.PathLike[str] | None = None) -> tuple:
     """The kernel's bound arguments: (mode, hw, hb, pw, pb, part, pc)."""
     hw, hb = nearest_target_distance(target.key)
     if use_pdb:
-        pw, pb = pattern_tables(target.key)
+        pw, pb = pattern_tables(target.key, cache_dir)
         return np.int64(1), hw, hb, pw, pb, RANK_BYTE, POPCOUNT8
     return np.int64(0), hw, hb, _DUMMY_TABLE, _DUMMY_TABLE, RANK_BYTE, POPCOUNT8
 
@@ -102,13 +103,17 @@ def solve(
     *,
     timeout: float | None = None,
     use_pdb: bool | None = None,
+    stop: StopFlag | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> Solution:
     """Solve ``start`` exactly with IDA*: fewest moves to ``target`` if at most
     ``max_depth`` (``None``: no limit), one optimal path, nodes expanded.  With
     ``timeout`` (seconds) a search still running then gives up: status ``'timeout'``.
     ``use_pdb`` picks the bound (default: the pattern databases when the limit exceeds
     ``PDB_FROM_DEPTH`` and they are at hand; else the nearest-square sum, switching to the
-    pattern databases if the search runs past ``PDB_AFTER_NODES`` nodes)."""
+    pattern databases if the search runs past ``PDB_AFTER_NODES`` nodes).  ``stop``: a
+    batch's flag that stops this search too; ``cache_dir``: where the pattern databases
+    are cached."""
     t0 = time.perf_counter()
     if not same_counts(start, target):
         return Solution(start, target, None, engine="ida", max_depth=max_depth,
@@ -116,15 +121,19 @@ def solve(
     limit = depth_limit(max_depth)
     path = np.empty(limit + 2, dtype=np.int64)
     nodes = 0
-    if use_pdb is None and limit > PDB_FROM_DEPTH and cached_pattern_tables(target.key) is not None:
+    if (
+        use_pdb is None
+        and limit > PDB_FROM_DEPTH
+        and cached_pattern_tables(target.key, cache_dir) is not None
+    ):
         use_pdb = True
-    with StopFlag().arm(timeout) as stop:
+    with StopFlag(stop).arm(timeout) as stop:
         for pdb in (False, True) if use_pdb is None else (use_pdb,):
             budget = NO_BUDGET if pdb or use_pdb is not None else np.int64(PDB_AFTER_NODES)
             steps, more = _kernels().ida_one(
                 np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
                 np.int64(limit), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR,
-                *_bounds(target, pdb), budget, path, stop.array,
+                *_bounds(target, pdb, cache_dir), budget, path, stop.array,
             )  # fmt: skip
             nodes += more
             if steps != OVER_BUDGET:
@@ -145,6 +154,7 @@ def steps_many(
     workers: int | None = None,
     stop: StopFlag | None = None,
     use_pdb: bool | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> np.ndarray:
     """The distance of each board (packed keys, see :attr:`Board.key`) to ``target``, -1
     beyond ``max_depth`` or unreachable, searched on ``workers`` threads (default: every
@@ -161,8 +171,8 @@ def steps_many(
     limit = depth_limit(max_depth)
     if use_pdb is None:
         wanted = limit > PDB_FROM_DEPTH or len(keys) >= PDB_FROM_BOARDS
-        use_pdb = wanted and cached_pattern_tables(target.key) is not None
-    bounds = _bounds(target, use_pdb)
+        use_pdb = wanted and cached_pattern_tables(target.key, cache_dir) is not None
+    bounds = _bounds(target, use_pdb, cache_dir)
     tblank, tcount = np.int64(target.blank), np.int64(target.counts[1])
 
     kernel = _kernels().ida_many

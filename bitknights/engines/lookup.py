@@ -88,11 +88,13 @@ class LookupEngine:
     )
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        """Whether a valid table of ``target`` is in the cache directory (checked in full
-        once per process and file: header, size, payload checksum)."""
+        """Whether a usable table of ``target`` is in the cache directory (its header, size
+        and trust checked once per process and file; its payload as it is read)."""
         return store.available(target, cache_dir)
 
-    def solve(self, start: Board, target: Board, options: SolveOptions) -> Solution:
+    def solve(
+        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
+    ) -> Solution:
         return solve(start, target, options.max_depth, count_solutions=options.count_solutions,
                      cache_dir=options.cache_dir)  # fmt: skip
 

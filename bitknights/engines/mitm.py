@@ -307,7 +307,9 @@ class MitmEngine:
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
         return True
 
-    def solve(self, start: Board, target: Board, options: SolveOptions) -> Solution:
+    def solve(
+        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
+    ) -> Solution:
         return solve(start, target, options.max_depth, timeout=options.timeout)
 
     def steps_many(

@@ -36,11 +36,13 @@ from ..squares import NUM_SQUARES
 _TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
 
-def pattern_tables(target_key: int) -> tuple[np.ndarray, np.ndarray]:
+def pattern_tables(
+    target_key: int, cache_dir: str | os.PathLike[str] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """``(white, black)`` relaxed-distance tables of the target with this key: loaded from
     the cache directory when a valid file is there, else built (and saved if the
     directory is writable).  Once per process and target."""
-    tables = cached_pattern_tables(target_key)
+    tables = cached_pattern_tables(target_key, cache_dir)
     if tables is None:
         from ._pdb_kernels import build
 
@@ -50,17 +52,19 @@ def pattern_tables(target_key: int) -> tuple[np.ndarray, np.ndarray]:
             build(target.black, target.black.bit_count()),
         )
         with contextlib.suppress(OSError, cache.CacheError):  # unwritable: keep them in memory
-            _save(_cache_path(target), target, tables)
+            _save(_cache_path(target, cache_dir), target, tables)
         _remember(target_key, tables)
     return tables
 
 
-def cached_pattern_tables(target_key: int) -> tuple[np.ndarray, np.ndarray] | None:
+def cached_pattern_tables(
+    target_key: int, cache_dir: str | os.PathLike[str] | None = None
+) -> tuple[np.ndarray, np.ndarray] | None:
     """The tables if this process has them or a valid cache file holds them (checked in
     full), without building; else ``None``."""
     if target_key not in _TABLES:
         target = Board.from_key(target_key)
-        tables = _load(_cache_path(target), target)
+        tables = _load(_cache_path(target, cache_dir), target)
         if tables is None:
             return None
         _remember(target_key, tables)
@@ -86,10 +90,8 @@ _SAMPLES = 64
 
 
 def _cache_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    from ..table.store import default_cache_dir
-
-    directory = cache.cache_directory(cache_dir) if cache_dir else default_cache_dir()
-    return directory / f"patterns-{'-'.join(target.rows()).replace('*', 'x')}.bkp"
+    name = "-".join(target.rows()).replace("*", "x")
+    return cache.cache_directory(cache_dir) / f"patterns-{name}.bkp"
 
 
 def _sizes(target: Board) -> tuple[int, int]:

@@ -46,7 +46,6 @@ import contextlib
 import os
 import struct
 import zlib
-from collections.abc import Iterator
 from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -69,8 +68,6 @@ BLOCK_BITS = 16
 _FIELDS = struct.Struct("<QIIQQQI")  # target, k, layer count, states, unreachable, example, bits
 _MAX_LAYERS = 256
 
-_override_dir: Path | None = None
-
 
 class TableError(cache.CacheError):
     """The distance table a request needs is missing or unusable."""
@@ -81,22 +78,9 @@ class UntrustedTableError(TableError, cache.UntrustedError):
 
 
 def default_cache_dir() -> Path:
-    """The directory tables live in when no ``cache_dir`` is given: an active
-    :func:`using_cache_dir`, else :func:`bitknights.cache.cache_directory`."""
-    return _override_dir if _override_dir is not None else cache.cache_directory()
-
-
-@contextlib.contextmanager
-def using_cache_dir(path: str | os.PathLike[str] | None) -> Iterator[None]:
-    """Within the block, tables are looked for in ``path`` (no effect for ``None``)."""
-    global _override_dir
-    saved = _override_dir
-    if path is not None and os.fspath(path) != "":
-        _override_dir = Path(path)
-    try:
-        yield
-    finally:
-        _override_dir = saved
+    """The directory tables live in when no ``cache_dir`` is given:
+    :func:`bitknights.cache.cache_directory`."""
+    return cache.cache_directory()
 
 
 def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -107,12 +91,7 @@ def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -
     '/c/distances-11111-01111-00x11-00001-00000.bkt'
     """
     name = "-".join(target.rows()).replace("*", "x")
-    directory = (
-        cache.cache_directory(cache_dir)
-        if cache_dir is not None and os.fspath(cache_dir) != ""
-        else default_cache_dir()
-    )
-    return directory / f"distances-{name}.bkt"
+    return cache.cache_directory(cache_dir) / f"distances-{name}.bkt"
 
 
 def payload_size(state_count: int) -> int:
