@@ -56,7 +56,8 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     fcntl.ioctl(
         slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0)
     )  # an 80-column terminal
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave)
+    env = {**os.environ, "BITKNIGHTS_PROGRESS_DELAY": "0"}  # a bar even for a quick batch
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, env=env)
     os.close(slave)
     out = p.stdout.read()
     assert p.wait(timeout=120) == 0

@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import codecs
 import io
+import time
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from .. import progress
 from ..api import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, choose_engine, iter_solve
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board
@@ -17,7 +19,10 @@ from ..solution import Solution
 from . import streams
 from .common import UsageError, add_target_options, non_negative, positive_float, read_target, where
 
-PIECE_SEARCH = 512  # boards per write for the search engines: answers appear as found
+# Boards per write for the search engines, adapted so that each piece takes about
+# PIECE_SECONDS: answers appear as found and the progress bar moves smoothly.
+PIECE_SECONDS = 0.25
+PIECE_MAX = 4096
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -74,13 +79,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="threads for the search engines (default 0: one per CPU)")  # fmt: skip
     p.add_argument("--ascii", action="store_true",
                    help="with --path: draw boards with 0 1 * even on a UTF-8 terminal")  # fmt: skip
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true",
+                   help="errors only on standard error: no progress bar, no notes")  # fmt: skip
     p.set_defaults(run=_cmd_solve)
 
 
 def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
     from ..table import store
 
+    progress.set_quiet(args.quiet)
     target = read_target(args)
     if args.count_solutions:
         if args.format != "json":
@@ -103,14 +110,14 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
                 return 0
         engine = choose_engine(args.engine, max_depth, target, counts_only=counts_only)
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
-        progress = streams.progress_bar(total, args.quiet)
+        bar = streams.progress_bar(total, args.quiet)
         try:
             if counts_only:
-                _solve_steps(chunks, engine, target, max_depth, args.workers, out, progress)
+                _solve_steps(chunks, engine, target, max_depth, args.workers, out, bar)
             else:
-                _solve_records(chunks, engine, target, max_depth, args, out, progress)
+                _solve_records(chunks, engine, target, max_depth, args, out, bar)
         finally:
-            progress.close()
+            bar.close()
     return 0
 
 
@@ -137,20 +144,43 @@ def _answer_from_table(
     return True
 
 
-def _solve_steps(chunks, engine, target, max_depth, workers, out, progress) -> None:
-    """Classic output through the engine's batch entry point, written in bulk."""
+def _solve_steps(chunks, engine, target, max_depth, workers, out, bar) -> None:
+    """Classic output through the engine's batch entry point, written in bulk (the
+    search engines in pieces sized to take about ``PIECE_SECONDS`` each)."""
+    from ..engines.common import default_workers
+
     module = get_module(engine)
-    piece = PIECE_SEARCH if engine in SEARCH_ENGINES else None
+    search = engine in SEARCH_ENGINES
+    piece = max(1, workers or default_workers())
     for chunk in chunks:
-        for lo in range(0, len(chunk), piece or len(chunk)):
-            keys = chunk[lo : lo + piece] if piece else chunk
+        lo = 0
+        while lo < len(chunk):
+            keys = chunk[lo : lo + piece] if search else chunk
+            t0 = time.perf_counter()
             steps = module.steps_many(keys, target, max_depth, workers=workers)
-            out.write("\n".join(map(str, steps.tolist())) + "\n")
-            out.flush()
-            progress.update(len(keys))
+            with progress.writing(out):
+                out.write("\n".join(map(str, steps.tolist())) + "\n")
+                out.flush()
+            bar.update(len(keys))
+            lo += len(keys)
+            if search:
+                piece = _next_piece(piece, len(keys), time.perf_counter() - t0)
 
 
-def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> None:
+def _next_piece(piece: int, done: int, seconds: float) -> int:
+    """The next piece's size: about ``PIECE_SECONDS`` at the rate just seen, at most
+    twice the last one and at most ``PIECE_MAX``; never below the current size's floor.
+
+    >>> _next_piece(2, 2, 0.001), _next_piece(512, 512, 2.0), _next_piece(4096, 4096, 0.0)
+    (4, 64, 4096)
+    """
+    if done < piece:  # the chunk ended: nothing learnt about the size
+        return piece
+    want = int(done * PIECE_SECONDS / seconds) if seconds > 0 else PIECE_MAX
+    return max(1, min(want, 2 * done, PIECE_MAX))
+
+
+def _solve_records(chunks, engine, target, max_depth, args, out, bar) -> None:
     """One Solution per board (JSON Lines, paths or timeouts), in input order."""
     boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
     solutions = iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
@@ -163,9 +193,10 @@ def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> No
     else:
         lines = classic_lines(solutions)
     for line in lines:
-        out.write(line)
-        out.flush()
-        progress.update(1)
+        with progress.writing(out):
+            out.write(line)
+            out.flush()
+        bar.update(1)
 
 
 def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:

@@ -13,15 +13,12 @@ from numba import njit
 
 from ..squares import FULL_MASK, NUM_SQUARES
 from . import hashset as hs
+from ._bidir_codes import GROW, OVER_LIMIT, UNREACHABLE
 from .common import DEPTH_CAP, STOPPED
 
 _BLANK_SHIFT = NUM_SQUARES
 POLL = 1 << 14  # expansions between looks at the stop flag
-
-# what the kernels return instead of a distance (and STOPPED, -2)
-OVER_LIMIT = -1
-UNREACHABLE = -3
-GROW = -4  # the target side should grow: grow the ball and call again
+__all__ = ["GROW", "OVER_LIMIT", "UNREACHABLE", "grow_target", "new_ball", "search", "search_many"]
 
 
 @njit(cache=True, nogil=True)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
 from .pdb import _BINOM, BYTE_POPCOUNT, RANK_PART, UNSEEN
+from .pdb import mask_rank as _python_mask_rank
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -38,17 +39,18 @@ def _unrank(r, k, binom):
     return mask
 
 
-@njit(cache=True, parallel=True)
-def _layer(dist, d, k, bottom_up, nbr, cnt, part, pc, binom, nblocks):
-    """One breadth-first layer over the whole table, blocks of ranks in parallel (a
-    block walks its masks in colex order by Gosper's hack).  Top-down: every mask at
+@njit(cache=True, nogil=True)
+def layer(dist, d, k, bottom_up, nbr, cnt, part, pc, binom, nblocks, b0, b1):
+    """One breadth-first layer over blocks ``b0 .. b1 - 1`` of the ``nblocks`` blocks
+    of ranks (:func:`build` runs blocks on parallel threads; a block walks its masks in
+    colex order by Gosper's hack).  Top-down: every mask at
     ``d`` marks its unseen relaxed neighbours ``d + 1``.  Bottom-up: every unseen mask
     with a neighbour at ``d`` becomes ``d + 1``.  Racing writes store the same value.
     Returns how many masks were marked (an over-count under races)."""
     size = len(dist)
     block = (size + nblocks - 1) // nblocks
     marked = np.zeros(nblocks, np.int64)
-    for bi in prange(nblocks):
+    for bi in range(b0, b1):
         lo = bi * block
         hi = min(size, lo + block)
         if lo >= hi:
@@ -80,20 +82,27 @@ def _layer(dist, d, k, bottom_up, nbr, cnt, part, pc, binom, nblocks):
     return marked.sum()
 
 
-def build(tmask: int, k: int) -> np.ndarray:
-    """The relaxed-distance table of the ``k``-knight pattern ``tmask``."""
+def build(tmask: int, k: int, workers: int | None = None, kernel=None) -> np.ndarray:  # noqa: ANN001
+    """The relaxed-distance table of the ``k``-knight pattern ``tmask``, built with
+    ``kernel`` (default: the compiled :func:`layer` when it is installed, see
+    :mod:`.native`, else this module's)."""
+    from .native import kernels, parallel_blocks
+
+    kernel = kernel or kernels("ida").pdb_layer
     size = comb(NUM_SQUARES, k)
     dist = np.full(size, UNSEEN, np.uint8)
-    dist[mask_rank(np.int64(tmask), RANK_PART, BYTE_POPCOUNT)] = 0
+    dist[_python_mask_rank(tmask)] = 0
     # Racing threads may count one mask twice, so ``marked`` is only an estimate: it picks
     # the direction, and the search ends on a layer that marks nothing at all.
-    frontier, unseen, d = 1, size - 1, 0
+    frontier, unseen, d, nblocks = 1, size - 1, 0, 64
     while frontier:
         bottom_up = unseen < frontier
-        frontier = _layer(
-            dist, np.uint8(d), np.int64(k), bottom_up,
-            KNIGHT_NEIGHBORS, KNIGHT_COUNTS, RANK_PART, BYTE_POPCOUNT, _BINOM, np.int64(64),
-        )  # fmt: skip
+        fixed = (dist, np.uint8(d), np.int64(k), bottom_up, KNIGHT_NEIGHBORS, KNIGHT_COUNTS,
+                 RANK_PART, BYTE_POPCOUNT, _BINOM, np.int64(nblocks))  # fmt: skip
+        spans = parallel_blocks(
+            lambda b0, b1, fixed=fixed: kernel(*fixed, np.int64(b0), np.int64(b1)), nblocks, workers
+        )
+        frontier = sum(spans)
         unseen = max(0, unseen - frontier)
         d += 1
     if (dist == UNSEEN).any():  # every pattern is reachable: this would be a bug

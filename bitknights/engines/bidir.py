@@ -51,6 +51,7 @@ import numpy as np
 from ..board import Board
 from ..solution import Solution
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
+from ._bidir_codes import GROW, OVER_LIMIT
 from .common import (
     DEPTH_CAP,
     STOPPED,
@@ -104,9 +105,9 @@ _PIECE = 1024  # boards per numpy batch step (bounds the layer arrays)
 
 
 def _kernels():  # noqa: ANN202 - the kernel module
-    from . import _bidir_kernels
+    from .native import kernels
 
-    return _bidir_kernels
+    return kernels("bidir")
 
 
 # -- the numba search -------------------------------------------------------------------
@@ -274,14 +275,14 @@ def solve(
                         KNIGHT_COUNTS, path, stop.array,
                     )  # fmt: skip
                 nodes += int(n)
-                if steps != k.GROW:
+                if steps != GROW:
                     break
                 ball.grow(depth + 1, stop.array)
         except _Stopped:
             steps = STOPPED
     seconds = time.perf_counter() - t0
     if steps < 0:
-        status = {k.OVER_LIMIT: "over_limit", STOPPED: "timeout"}.get(steps, "unreachable")
+        status = {OVER_LIMIT: "over_limit", STOPPED: "timeout"}.get(steps, "unreachable")
         return Solution(start, target, None, nodes=nodes, seconds=seconds, engine="bidir",
                         max_depth=max_depth, status=status)  # fmt: skip
     boards = boards_from_blanks(start, path[: steps + 1])

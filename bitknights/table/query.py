@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..board import Board, Move
+from ..engines import native
+from ..engines.native import parallel_blocks
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
 from . import lookup
@@ -51,12 +53,12 @@ def _key_state(key, k):
     return black, blank, c == k
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
     """``out[i]``: the distance of board ``keys[i]`` (``black | blank << 25``), ``-1``
     when it has another number of black knights, cannot reach the target or is more
     than ``cap`` moves away."""
-    for i in prange(keys.shape[0]):
+    for i in range(keys.shape[0]):
         black, blank, ok = _key_state(keys[i], k)
         d = np.int64(UNREACHABLE)
         if ok:
@@ -64,7 +66,7 @@ def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
         out[i] = _UNREACHABLE if d == UNREACHABLE or d > cap else d
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _nearer_edges(payload, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
     """For boards ``ranks`` (all at distance ``want + 1``), every neighbour at ``want``:
     ``(index into ranks, neighbour's rank)`` pairs."""
@@ -188,7 +190,7 @@ class DistanceTable:
         ranks = np.array([rank(board.black, board.blank)], dtype=np.int64)
         counts: np.ndarray = np.ones(1, dtype=np.int64)
         for step in range(d, 0, -1):
-            src, dst = _nearer_edges(
+            src, dst = native.kernels("table").nearer_edges(
                 self._payload,
                 ranks,
                 np.int64(step - 1),
@@ -221,16 +223,14 @@ class DistanceTable:
             keys = np.array([b.key for b in boards], dtype=np.int64)
         cap = self.max_distance if limit is None else max(0, min(int(limit), self.max_distance))
         out = np.empty(keys.shape[0], dtype=np.int64)
-        _distances(
-            self._payload,
-            keys,
-            np.int64(self.black_count),
-            np.int64(cap),
-            np.int64(self._ncomb),
-            RANK_BYTE,
-            POPCOUNT8,
-            out,
-        )
+        kernel = native.kernels("table").distances
+        fixed = (np.int64(self.black_count), np.int64(cap), np.int64(self._ncomb))
+        n, piece = keys.shape[0], 1 << 16
+        parallel_blocks(
+            lambda b0, b1: kernel(self._payload, keys[b0 * piece : b1 * piece], *fixed,
+                                  RANK_BYTE, POPCOUNT8, out[b0 * piece : b1 * piece]),
+            -(-n // piece),
+        )  # fmt: skip
         return out
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:

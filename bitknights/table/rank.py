@@ -99,15 +99,15 @@ def state_unrank(r, k, ncomb, binom):
     return unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank), blank
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _rank_many(blacks, blanks, ncomb, rank_byte, popcount8, out):
-    for i in prange(blacks.shape[0]):
+    for i in range(blacks.shape[0]):
         out[i] = state_rank(blacks[i], blanks[i], ncomb, rank_byte, popcount8)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _unrank_many(ranks, k, ncomb, binom, blacks, blanks):
-    for i in prange(ranks.shape[0]):
+    for i in range(ranks.shape[0]):
         blacks[i], blanks[i] = state_unrank(ranks[i], k, ncomb, binom)
 
 
@@ -125,6 +125,12 @@ def _unrank_blank(blank, k, ncomb, binom, blacks):
                 comb = next_comb(comb)
 
 
+def _native():  # noqa: ANN202 - the table kernels, compiled ahead of time when installed
+    from ..engines.native import kernels
+
+    return kernels("table")
+
+
 def rank(black: int, blank: int) -> int:
     """The rank of one board given by its black mask and blank square (any ``k``).
 
@@ -134,7 +140,10 @@ def rank(black: int, blank: int) -> int:
     black, blank = int(black), int(blank)
     k = black.bit_count()
     ncomb = comb_count(k)
-    return int(state_rank(np.int64(black), np.int64(blank), np.int64(ncomb), RANK_BYTE, POPCOUNT8))
+    out = np.empty(1, dtype=np.int64)
+    _native().rank_many(np.array([black], np.int64), np.array([blank], np.int64),
+                        np.int64(ncomb), RANK_BYTE, POPCOUNT8, out)  # fmt: skip
+    return int(out[0])
 
 
 def unrank(r: int, k: int) -> tuple[int, int]:
@@ -146,8 +155,8 @@ def unrank(r: int, k: int) -> tuple[int, int]:
     ncomb = comb_count(k)
     if not 0 <= r < NUM_SQUARES * ncomb:
         raise ValueError(f"rank {r} is not in 0..{NUM_SQUARES * ncomb - 1}")
-    black, blank = state_unrank(np.int64(r), np.int64(k), np.int64(ncomb), BINOM)
-    return int(black), int(blank)
+    blacks, blanks = unrank_many(np.array([r], dtype=np.int64), k)
+    return int(blacks[0]), int(blanks[0])
 
 
 def rank_many(blacks: np.ndarray, blanks: np.ndarray) -> np.ndarray:
@@ -160,7 +169,7 @@ def rank_many(blacks: np.ndarray, blanks: np.ndarray) -> np.ndarray:
     out = np.empty(blacks.shape[0], dtype=np.int64)
     if blacks.shape[0]:
         k = int(blacks[0]).bit_count()
-        _rank_many(blacks, blanks, np.int64(comb_count(k)), RANK_BYTE, POPCOUNT8, out)
+        _native().rank_many(blacks, blanks, np.int64(comb_count(k)), RANK_BYTE, POPCOUNT8, out)
     return out
 
 
@@ -172,7 +181,7 @@ def unrank_many(ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"ranks must lie in 0..{NUM_SQUARES * ncomb - 1}")
     blacks = np.empty(ranks.shape[0], dtype=np.int64)
     blanks = np.empty(ranks.shape[0], dtype=np.int64)
-    _unrank_many(ranks, np.int64(k), np.int64(ncomb), BINOM, blacks, blanks)
+    _native().unrank_many(ranks, np.int64(k), np.int64(ncomb), BINOM, blacks, blanks)
     return blacks, blanks
 
 
