@@ -79,7 +79,7 @@ def test_kernel_releases_the_gil(compiled):
 def test_stale_or_foreign_extensions_are_refused(compiled, tmp_path, monkeypatch):
     path = compiled.__file__
     assert native.load_from(path) is not None
-    monkeypatch.setattr(native, "source_fingerprint", lambda: 12345)
+    monkeypatch.setattr(native, "source_fingerprint", lambda which="ida": 12345)
     assert native.load_from(path) is None
     junk = tmp_path / "junk.so"
     junk.write_bytes(b"not a shared object")
@@ -87,9 +87,10 @@ def test_stale_or_foreign_extensions_are_refused(compiled, tmp_path, monkeypatch
 
 
 def test_installed_ida_runs_without_numba(tmp_path):
-    """The installed package (here: outside the source tree) carries a current extension,
-    and the classic IDA* batch never imports numba.  Fails when the install could not
-    compile it (no C compiler): IDA* then works, but starts ~0.6 s slower."""
+    """The installed package (here: outside the source tree) carries current extensions:
+    the classic IDA* batch and an exact bidirectional one never import numba.  Fails when
+    the install could not compile them (no C compiler): the engines then work, but start
+    0.6 s (IDA*) to half a minute (bidirectional, cold cache) slower."""
     code = (
         "import sys; from bitknights import cli; from bitknights.engines import ida; "
         "status = cli.main(['solve', '--engine', 'ida']); "
@@ -99,6 +100,14 @@ def test_installed_ida_runs_without_numba(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
                          text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
     assert out.stdout.split() == ["7", "-1", "native", "False", "0"], out.stderr
+    code = (
+        "import sys; from bitknights import cli; from bitknights.engines import bidir, native; "
+        "status = cli.main(['solve', '--engine', 'bidir', '--exact']); "
+        "print(native.is_native(bidir._kernels()), 'numba' in sys.modules, status)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
+                         text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
+    assert out.stdout.split() == ["7", "18", "True", "False", "0"], out.stderr
 
 
 def test_switch_turns_the_extension_off(monkeypatch):

@@ -216,7 +216,7 @@ class DistanceTable:
         """Exact distances of many boards, given as :class:`Board` objects or as an
         ``int64`` array of keys (``Board.key``): an ``int64`` array, ``-1`` where a board
         cannot reach the target or (with ``limit``) is more than ``limit`` moves away.
-        One probe a board, on every numba thread."""
+        One probe a board, on parallel threads."""
         if isinstance(boards, np.ndarray):
             keys = np.ascontiguousarray(boards, dtype=np.int64)
         else:
