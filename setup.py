@@ -1,6 +1,8 @@
-"""Everything is in pyproject.toml except one build step: compiling the IDA* kernels ahead
-of time (``bitknights/engines/native.py``).  It is optional: if numba.pycc or a C
-compiler is missing, or the compile fails, the install goes on and IDA* runs just in time.
+"""Everything is in pyproject.toml except one build step: compiling the numba kernels
+ahead of time (``bitknights/engines/native.py``: IDA* and the pattern databases, the
+bidirectional search, the distance table).  It is optional: if numba.pycc or a C compiler
+is missing, or a compile fails, the install goes on and those kernels run just in time
+(CI checks that they were built: ``python -m bitknights.engines.native --check``).
 """
 
 import os
@@ -22,16 +24,23 @@ class BuildNative(build_ext):
     def run(self) -> None:
         super().run()
         here = os.path.dirname(os.path.abspath(__file__))
-        out = os.path.join(here if self.inplace else self.build_lib, "bitknights", "engines")
+        root = os.path.join(here if self.inplace else self.build_lib, "bitknights")
         sys.path.insert(0, here)
         try:
             from bitknights.engines import native
 
-            print(f"bitknights: compiling the IDA* kernels ahead of time into {out}")
-            native.build(out)
-        except Exception:  # optional: fall back to the JIT kernels
+            for ext in native.EXTENSIONS.values():
+                out = os.path.join(root, ext.package)
+                print(f"bitknights: compiling the {ext.key} kernels ahead of time into {out}")
+                try:
+                    native.build(out, ext)
+                except Exception:  # optional: fall back to the JIT kernels
+                    traceback.print_exc()
+                    print(f"bitknights: WARNING: ahead-of-time compile of the {ext.key} kernels "
+                          "failed; they will run just in time")  # fmt: skip
+        except ImportError:
             traceback.print_exc()
-            print("bitknights: WARNING: ahead-of-time compile failed; IDA* will run just in time")
+            print("bitknights: WARNING: no numba at build time; every kernel runs just in time")
         finally:
             sys.path.remove(here)
 

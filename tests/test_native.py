@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+import naive
 from bitknights import SAMPLE, TARGET, Board
 from bitknights.coords.arrays import SQUARE_COLOR
 from bitknights.engines import _ida_kernels, ida, native
@@ -80,7 +81,7 @@ def test_kernel_releases_the_gil(compiled):
 def test_stale_or_foreign_extensions_are_refused(compiled, tmp_path, monkeypatch):
     path = compiled.__file__
     assert native.load_from(path) is not None
-    monkeypatch.setattr(native, "source_fingerprint", lambda: 12345)
+    monkeypatch.setattr(native, "source_fingerprint", lambda which="ida": 12345)
     assert native.load_from(path) is None
     junk = tmp_path / "junk.so"
     junk.write_bytes(b"not a shared object")
@@ -88,9 +89,10 @@ def test_stale_or_foreign_extensions_are_refused(compiled, tmp_path, monkeypatch
 
 
 def test_installed_ida_runs_without_numba(tmp_path):
-    """The installed package (here: outside the source tree) carries a current extension,
-    and the classic IDA* batch never imports numba.  Fails when the install could not
-    compile it (no C compiler): IDA* then works, but starts ~0.6 s slower."""
+    """The installed package (here: outside the source tree) carries current extensions:
+    the classic IDA* batch and an exact bidirectional one never import numba.  Fails when
+    the install could not compile them (no C compiler): the engines then work, but start
+    0.6 s (IDA*) to half a minute (bidirectional, cold cache) slower."""
     code = (
         "import sys; from bitknights import cli; from bitknights.engines import ida; "
         "status = cli.main(['solve', '--engine', 'ida']); "
@@ -100,6 +102,14 @@ def test_installed_ida_runs_without_numba(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
                          text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
     assert out.stdout.split() == ["7", "-1", "native", "False", "0"], out.stderr
+    code = (
+        "import sys; from bitknights import cli; from bitknights.engines import bidir, native; "
+        "status = cli.main(['solve', '--engine', 'bidir', '--exact']); "
+        "print(native.is_native(bidir._kernels()), 'numba' in sys.modules, status)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
+                         text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
+    assert out.stdout.split() == ["7", "18", "True", "False", "0"], out.stderr
 
 
 def test_switch_turns_the_extension_off(monkeypatch):
@@ -109,3 +119,172 @@ def test_switch_turns_the_extension_off(monkeypatch):
         assert native.load() is None
     finally:
         native.load.cache_clear()
+
+
+# -- every other compiled kernel: the installed extension (or a fresh build when it is
+# missing or stale) against its JIT twin and the naive BFS --------------------------------
+
+SMALL = Board("11000/00000/00*00/00000/00000")  # 2 black knights: 6900 boards
+
+
+def _compiled(key, tmp_path_factory):
+    module = native.load(key)
+    if module is None:
+        module = native.load_from(native.build(tmp_path_factory.mktemp(key), key), key)
+    assert module is not None and native.is_native(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def table_native(tmp_path_factory):
+    return _compiled("table", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def bidir_native(tmp_path_factory):
+    return _compiled("bidir", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def small_ball():
+    return naive.bfs(SMALL.compact, radius=1000)
+
+
+def _use(monkeypatch, key, module):
+    """Make every caller of ``native.kernels(key)`` get ``module``."""
+    real = native.kernels
+    monkeypatch.setattr(native, "kernels", lambda which: module if which == key else real(which))
+
+
+def _backends(key, compiled):
+    return [("native", compiled), ("jit", native._jit(key))]
+
+
+def test_every_extension_exports_what_its_jit_twin_has(table_native, bidir_native, compiled):
+    for key, module in (("table", table_native), ("bidir", bidir_native), ("ida", compiled)):
+        for name in native._signatures(key):
+            assert callable(getattr(module, name)), (key, name)
+            assert callable(getattr(native._jit(key), name)), (key, name)
+
+
+@pytest.mark.parametrize("list_max", [0, 1 << 18])
+def test_table_build_agrees_with_jit_and_naive(
+    table_native, small_ball, monkeypatch, tmp_path, capsys, list_max
+):
+    """The whole build of a small target, by the compiled and the JIT kernels (with
+    ``list_max=0`` every layer is a threaded push or pull over blocks), equals the naive
+    BFS; so do batch distances, solution counts and random boards from the table."""
+    from bitknights.table import build
+    from bitknights.table import builder as bfs
+
+    monkeypatch.setattr(bfs, "_LIST_MAX", list_max)
+    rng = random.Random(3)
+    sample = rng.sample(sorted(small_ball), 300)
+    keys = np.array([Board(t).key for t in sample], np.int64)
+    results = {}
+    for name, module in _backends("table", table_native):
+        with monkeypatch.context() as m:
+            _use(m, "table", module)
+            dist, layers = bfs.bfs_distances(SMALL, quiet=False)
+            err = capsys.readouterr().err
+            if list_max == 0:
+                assert "(push," in err and "(pull," in err
+            t = build(SMALL, cache_dir=tmp_path / name, quiet=True)
+            got = t.distances(keys).tolist()
+            assert got == [small_ball[s] for s in sample], name
+            assert sum(layers) == len(small_ball)
+            counts = [t.count_solutions(Board(s)) for s in sample[:40]]
+            widest = t.layers.index(max(t.layers))
+            randoms = [b.compact for b in t.random_boards(widest, 5, seed=2)]
+            results[name] = (dist, layers, counts, randoms, t.file.example_rank)
+    (d1, *rest1), (d2, *rest2) = results.values()
+    assert (d1 == d2).all() and rest1 == rest2
+    memo = {}
+
+    def paths(text):  # optimal move sequences, by brute force over the naive ball
+        if text not in memo:
+            d = small_ball[text]
+            memo[text] = (
+                1
+                if d == 0
+                else sum(paths(n) for n in naive.neighbours(text) if small_ball.get(n) == d - 1)
+            )
+        return memo[text]
+
+    assert results["native"][2] == [paths(s) for s in sample[:40]]
+
+
+def test_rank_kernels_agree_with_jit(table_native, monkeypatch):
+    from bitknights.coords import kernels as R
+    from bitknights.coords import state_count
+
+    rng = np.random.default_rng(4)
+    ranks = rng.integers(0, state_count(12), 5000, dtype=np.int64)
+    out = {}
+    for name, module in _backends("table", table_native):
+        with monkeypatch.context() as m:
+            _use(m, "table", module)
+            blacks, blanks = R.unrank_many(ranks, 12)
+            back = R.rank_many(blacks, blanks)
+            out[name] = (blacks.tolist(), blanks.tolist(), back.tolist())
+            assert back.tolist() == ranks.tolist()
+    assert out["native"] == out["jit"]
+
+
+def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch):
+    """Whole searches by the compiled and the JIT bidirectional kernels (fresh balls):
+    the same distances, node counts and paths; the distances equal the naive BFS's and
+    every path replays."""
+    from bitknights.engines import bidir
+
+    rng = random.Random(8)
+    boards = [Board(t) for t in rng.sample(sorted(ball8), 40)]
+    boards += [random_walk(TARGET, rng.randrange(9, 40), rng) for _ in range(8)]
+    keys = np.array([b.key for b in boards], np.int64)
+    out = {}
+    for name, module in _backends("bidir", bidir_native):
+        with monkeypatch.context() as m:
+            _use(m, "bidir", module)
+            bidir.clear_cache()
+            m.setattr(bidir, "BALL_RADIUS", 3)  # let the searches grow the ball
+            steps = bidir.steps_many(keys, TARGET, None, workers=2).tolist()
+            sols = [bidir.solve(b, TARGET, None) for b in boards[-8:]]
+            out[name] = (steps, [(s.steps, s.nodes, [x.key for x in s.boards]) for s in sols])
+            for b, s in zip(boards[-8:], sols):
+                assert s.boards[0] == b and s.boards[-1] == TARGET
+                assert all(
+                    y in [x.play(m) for m in x.moves()] for x, y in zip(s.boards, s.boards[1:])
+                )
+        bidir.clear_cache()
+    assert out["native"] == out["jit"]
+    for board, s in zip(boards[:40], out["native"][0]):
+        assert s == ball8["".join(board.rows())], board
+
+
+def test_pattern_database_build_agrees_with_jit_and_naive(compiled):
+    """The compiled and JIT layer kernels build the same tables (the classic target's,
+    in full), and a small one equals a plain BFS over the relaxed moves."""
+    from bitknights.coords import pattern_rank
+    from bitknights.engines import _pdb_kernels
+    from bitknights.squares import KNIGHT_NEIGHBORS as N
+
+    for mask in (TARGET.white, TARGET.black):
+        k = mask.bit_count()
+        a = _pdb_kernels.build(mask, k, kernel=compiled.pdb_layer)
+        b = _pdb_kernels.build(mask, k, kernel=_pdb_kernels.layer)
+        assert (a == b).all()
+    small = 0b10011  # three knights
+    got = _pdb_kernels.build(small, 3, kernel=compiled.pdb_layer)
+    seen, frontier, d = {small: 0}, [small], 0
+    while frontier:
+        d, nxt = d + 1, []
+        for m in frontier:
+            for s in (s for s in range(25) if m >> s & 1):
+                for t in (t for t in N[s].tolist() if t >= 0 and not m >> t & 1):
+                    y = m ^ (1 << s) ^ (1 << t)
+                    if y not in seen:
+                        seen[y] = d
+                        nxt.append(y)
+        frontier = nxt
+    assert len(seen) == got.size
+    assert all(got[pattern_rank(m)] == v for m, v in seen.items())

@@ -7,9 +7,11 @@ import codecs
 import contextlib
 import io
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
+from .. import progress
 from ..api import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, choose_engine, iter_solve
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board
@@ -43,7 +45,10 @@ CONFIRM_WALKS = 1000
 """Beyond this many boards, answers deeper than the classic limit come from the numpy
 path: confirming each by a walk in plain Python would cost more than importing numpy."""
 
-PIECE_SEARCH = 512  # boards per write for the search engines: answers appear as found
+# Boards per write for the search engines, adapted so that each piece takes about
+# PIECE_SECONDS: answers appear as found and the progress bar moves smoothly.
+PIECE_SECONDS = 0.25
+PIECE_MAX = 4096
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -110,6 +115,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
+    progress.set_quiet(args.quiet)
     target = read_target(args)
     args.board = board_argument(args.file)
     if args.board is None:
@@ -139,14 +145,14 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
             args.engine, max_depth, target, counts_only=counts_only, cache_dir=args.cache_dir
         )
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
-        progress = streams.progress_bar(total, args.quiet)
+        bar = streams.progress_bar(total, args.quiet)
         try:
             if counts_only:
-                _solve_steps(chunks, engine, target, max_depth, args, out, progress)
+                _solve_steps(chunks, engine, target, max_depth, args, out, bar)
             else:
-                _solve_records(chunks, engine, target, max_depth, args, out, progress)
+                _solve_records(chunks, engine, target, max_depth, args, out, bar)
         finally:
-            progress.close()
+            bar.close()
     return 0
 
 
@@ -194,22 +200,45 @@ def _plain(engine: str) -> bool:
     return caps.lookup or caps.plain_boards > 0
 
 
-def _solve_steps(chunks, engine, target, max_depth, args, out, progress) -> None:
-    """Classic output through the engine's batch entry point, written in bulk."""
+def _solve_steps(chunks, engine, target, max_depth, args, out, bar) -> None:
+    """Classic output through the engine's batch entry point, written in bulk (the
+    search engines in pieces sized to take about ``PIECE_SECONDS`` each)."""
+    from ..engines.common import worker_count
+
     chosen = get_engine(engine)
     options = SolveOptions(max_depth=max_depth, workers=args.workers, cache_dir=args.cache_dir)
-    piece = None if chosen.capabilities.lookup else PIECE_SEARCH
+    search = not chosen.capabilities.lookup
+    piece = worker_count(args.workers)
     for chunk in chunks:
-        for lo in range(0, len(chunk), piece or len(chunk)):
-            keys = chunk[lo : lo + piece] if piece else chunk
+        lo = 0
+        while lo < len(chunk):
+            keys = chunk[lo : lo + piece] if search else chunk
+            t0 = time.perf_counter()
             steps = chosen.steps_many(keys, target, options)
             steps = steps.tolist() if hasattr(steps, "tolist") else steps  # plain: a list
-            out.write("\n".join(map(str, steps)) + "\n")
-            out.flush()
-            progress.update(len(keys))
+            with progress.writing(out):
+                out.write("\n".join(map(str, steps)) + "\n")
+                out.flush()
+            bar.update(len(keys))
+            lo += len(keys)
+            if search:
+                piece = _next_piece(piece, len(keys), time.perf_counter() - t0)
 
 
-def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> None:
+def _next_piece(piece: int, done: int, seconds: float) -> int:
+    """The next piece's size: about ``PIECE_SECONDS`` at the rate just seen, at most
+    twice the last one and at most ``PIECE_MAX``; never below the current size's floor.
+
+    >>> _next_piece(2, 2, 0.001), _next_piece(512, 512, 2.0), _next_piece(4096, 4096, 0.0)
+    (4, 64, 4096)
+    """
+    if done < piece:  # the chunk ended: nothing learnt about the size
+        return piece
+    want = int(done * PIECE_SECONDS / seconds) if seconds > 0 else PIECE_MAX
+    return max(1, min(want, 2 * done, PIECE_MAX))
+
+
+def _solve_records(chunks, engine, target, max_depth, args, out, bar) -> None:
     """One Solution per board (JSON Lines, paths or timeouts), in input order."""
     boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
     solutions = iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
@@ -225,9 +254,10 @@ def _solve_records(chunks, engine, target, max_depth, args, out, progress) -> No
     else:
         lines = classic_lines(solutions)
     for line in lines:
-        out.write(line)
-        out.flush()
-        progress.update(1)
+        with progress.writing(out):
+            out.write(line)
+            out.flush()
+        bar.update(1)
 
 
 def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:

@@ -9,7 +9,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..batch import BatchReader
 from ..errors import InputError
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 KEEP_BOARDS = 1 << 21  # boards kept in memory from the checking pass
-PROGRESS_MIN_BOARDS = 1000
 SMALL_INPUT = 1 << 18
 """Inputs up to this many bytes (about 8,700 boards) asking only for move counts are
 answered from the distance table, when there is one, in plain Python: no numpy import
@@ -134,18 +133,9 @@ class _Prefixed(io.RawIOBase):
         return len(data)
 
 
-class _NoProgress:
-    def update(self, n: int) -> None:
-        pass
+def progress_bar(total: int, quiet: bool) -> Any:
+    """A progress bar over the batch's boards on standard error when it is a terminal
+    (:mod:`bitknights.progress`: it appears only if solving takes over half a second)."""
+    from .. import progress
 
-    def close(self) -> None:
-        pass
-
-
-def progress_bar(total: int, quiet: bool) -> _NoProgress:
-    """A progress bar on stderr for long batches when stderr is a terminal."""
-    if quiet or total < PROGRESS_MIN_BOARDS or not sys.stderr.isatty():
-        return _NoProgress()
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="board", file=sys.stderr, leave=False)
+    return progress.bar(total, "board", quiet=quiet or None)

@@ -125,15 +125,15 @@ def state_unrank(r, k, ncomb, binom):
     return unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank), blank
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _rank_many(blacks, blanks, ncomb, rank_byte, popcount8, out):
-    for i in prange(blacks.shape[0]):
+    for i in range(blacks.shape[0]):
         out[i] = state_rank(blacks[i], blanks[i], ncomb, rank_byte, popcount8)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _unrank_many(ranks, k, ncomb, binom, blacks, blanks):
-    for i in prange(ranks.shape[0]):
+    for i in range(ranks.shape[0]):
         blacks[i], blanks[i] = state_unrank(ranks[i], k, ncomb, binom)
 
 
@@ -151,6 +151,12 @@ def _unrank_blank(blank, k, ncomb, binom, blacks):
                 comb = next_comb(comb)
 
 
+def _native():  # noqa: ANN202 - the table kernels, compiled ahead of time when installed
+    from ..engines.native import kernels
+
+    return kernels("table")
+
+
 def rank_many(blacks: np.ndarray, blanks: np.ndarray) -> np.ndarray:
     """Ranks of many boards (``int64`` arrays of black masks and blank squares), all with
     the same number of black knights, which the first board sets."""
@@ -161,7 +167,7 @@ def rank_many(blacks: np.ndarray, blanks: np.ndarray) -> np.ndarray:
     out = np.empty(blacks.shape[0], dtype=np.int64)
     if blacks.shape[0]:
         k = int(blacks[0]).bit_count()
-        _rank_many(blacks, blanks, np.int64(comb_count(k)), RANK_BYTE, POPCOUNT8, out)
+        _native().rank_many(blacks, blanks, np.int64(comb_count(k)), RANK_BYTE, POPCOUNT8, out)
     return out
 
 
@@ -173,7 +179,7 @@ def unrank_many(ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"ranks must lie in 0..{NUM_SQUARES * ncomb - 1}")
     blacks = np.empty(ranks.shape[0], dtype=np.int64)
     blanks = np.empty(ranks.shape[0], dtype=np.int64)
-    _unrank_many(ranks, np.int64(k), np.int64(ncomb), BINOM, blacks, blanks)
+    _native().unrank_many(ranks, np.int64(k), np.int64(ncomb), BINOM, blacks, blanks)
     return blacks, blanks
 
 

@@ -19,6 +19,7 @@ from . import DEPTH_CAP
 from . import hashset as hs
 
 POLL = 1 << 14  # expansions between looks at the stop flag
+__all__ = ["GROW", "OVER_LIMIT", "UNREACHABLE", "grow_target", "new_ball", "search", "search_many"]
 
 
 @njit(cache=True, nogil=True)

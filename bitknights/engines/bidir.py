@@ -97,9 +97,9 @@ _PIECE = 1024  # boards per numpy batch step (bounds the layer arrays)
 
 
 def _kernels():  # noqa: ANN202 - the kernel module
-    from . import _bidir_kernels
+    from .native import kernels
 
-    return _bidir_kernels
+    return kernels("bidir")
 
 
 # -- the numba search -------------------------------------------------------------------

@@ -14,14 +14,14 @@ never tried.
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 from functools import lru_cache
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import numpy as np
 
+from .. import progress
 from ..board import Board
 from ..coords import KEY_SHIFT
 from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
@@ -41,17 +41,19 @@ from .pdb import cached_pattern_tables, pattern_tables
 
 
 @lru_cache(maxsize=1)
-def _kernels() -> ModuleType:
+def _kernels() -> ModuleType | SimpleNamespace:
     """The compiled-ahead kernels when installed and current (no numba import), else the
     JIT ones (:mod:`._ida_kernels`)."""
-    from .native import load
+    from .native import kernels
 
-    return load() or importlib.import_module(f"{__package__}._ida_kernels")
+    return kernels("ida")
 
 
 def backend() -> str:
     """``'native'`` when IDA* runs the ahead-of-time compiled kernels, else ``'jit'``."""
-    return "jit" if _kernels().__name__.endswith("._ida_kernels") else "native"
+    from .native import is_native
+
+    return "native" if is_native(_kernels()) else "jit"
 
 
 def heuristic(board: Board, target: Board) -> int:
@@ -85,6 +87,31 @@ PDB_FROM_BOARDS = 64
 """Batches this large use the pattern databases whenever they are at hand, whatever the
 limit: loading them takes ~10 ms, and they cut the classic hard batch (limit 15) from
 0.8-1.2 s of search to 0.12-0.18 s."""
+
+PDB_UPFRONT_BOUND = 16
+"""A search allowed deeper than ``PDB_FROM_DEPTH`` from a board whose nearest-square bound
+is at least this (boards some 22 or more moves away), or such a batch of
+``PDB_FROM_BOARDS`` boards, builds missing pattern databases before it starts (about 3 s,
+once: they are cached on disk) instead of after ``PDB_AFTER_NODES`` nodes: without them a
+distance-32 board takes 3-5 s, a batch of them ten times that."""
+PDB_BUILD_SECONDS = 3
+
+
+def _deep(keys: list[int], target: Board, limit: int) -> bool:
+    """Whether a search of these boards should build the pattern databases up front."""
+    if limit <= PDB_FROM_DEPTH:
+        return False
+    return len(keys) >= PDB_FROM_BOARDS or any(
+        heuristic(Board.from_key(k), target) >= PDB_UPFRONT_BOUND for k in keys
+    )
+
+
+def _build_patterns(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> None:
+    """Build (or load) the pattern databases, saying so on a terminal when they are built."""
+    if cached_pattern_tables(target.key, cache_dir) is None:
+        progress.announce("building pattern databases", "once, for deep IDA* searches",
+                          PDB_BUILD_SECONDS)  # fmt: skip
+        pattern_tables(target.key, cache_dir)
 
 
 def _bounds(target: Board, use_pdb: bool, cache_dir: str | os.PathLike[str] | None = None) -> tuple:
@@ -121,15 +148,16 @@ def solve(
     limit = depth_limit(max_depth)
     path = np.empty(limit + 2, dtype=np.int64)
     nodes = 0
-    if (
-        use_pdb is None
-        and limit > PDB_FROM_DEPTH
-        and cached_pattern_tables(target.key, cache_dir) is not None
-    ):
-        use_pdb = True
+    if use_pdb is None and limit > PDB_FROM_DEPTH:
+        if _deep([start.key], target, limit):
+            _build_patterns(target, cache_dir)
+        if cached_pattern_tables(target.key, cache_dir) is not None:
+            use_pdb = True
     with StopFlag(stop).arm(timeout) as stop:
         for pdb in (False, True) if use_pdb is None else (use_pdb,):
             budget = NO_BUDGET if pdb or use_pdb is not None else np.int64(PDB_AFTER_NODES)
+            if pdb:
+                _build_patterns(target)
             steps, more = _kernels().ida_one(
                 np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
                 np.int64(limit), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR,
@@ -171,6 +199,8 @@ def steps_many(
     limit = depth_limit(max_depth)
     if use_pdb is None:
         wanted = limit > PDB_FROM_DEPTH or len(keys) >= PDB_FROM_BOARDS
+        if wanted and _deep(keys.tolist(), target, limit):
+            _build_patterns(target, cache_dir)
         use_pdb = wanted and cached_pattern_tables(target.key, cache_dir) is not None
     bounds = _bounds(target, use_pdb, cache_dir)
     tblank, tcount = np.int64(target.blank), np.int64(target.counts[1])

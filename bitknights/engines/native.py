@@ -1,16 +1,30 @@
-"""The IDA* kernels compiled ahead of time, so ``--engine ida`` starts without numba.
+"""Every numba kernel a user can reach, compiled ahead of time at ``pip install``.
 
-Importing numba and loading even a cached JIT kernel costs about 0.6 s a process, more
-than IDA* needs for the whole classic hard batch.  ``pip install`` therefore also compiles
-:mod:`._ida_kernels` (the very same source) with numba's ahead-of-time compiler
-(``numba.pycc``) into the extension module ``bitknights/engines/_ida_native``, whose
-functions release the GIL like the JIT ones (see ``setup.py``; without a C compiler or
-``numba.pycc`` the install still succeeds and IDA* runs just in time).
+Importing numba and compiling a kernel just in time costs from 0.6 s (a cached IDA*
+kernel) to half a minute (the bidirectional search with an empty cache), more than most
+answers need.  ``pip install`` therefore also compiles the kernel modules (the very same
+sources) with numba's ahead-of-time compiler (``numba.pycc``) into extension modules
+(see ``setup.py``; without a C compiler or ``numba.pycc`` the install still succeeds and
+the kernels run just in time):
 
-The extension is never trusted blindly: it records a fingerprint of the kernel sources
-it was compiled from, and :func:`load` uses it only when that matches the sources beside
-it (an edited checkout falls back to JIT until ``python -m bitknights.engines.native``
-rebuilds it in place).  ``BITKNIGHTS_NATIVE=0`` turns it off.
+* ``engines/_ida_native``: IDA* (:mod:`._ida_kernels`) and the pattern-database build
+  (:mod:`._pdb_kernels`);
+* ``engines/_bidir_native``: the bidirectional search (:mod:`._bidir_kernels`);
+* ``table/_table_native``: the distance table's build (:mod:`bitknights.table.builder`),
+  batch queries and solution counting (:mod:`~bitknights.table.distance_table`) and
+  ranking (:mod:`bitknights.coords.kernels`).
+
+pycc cannot compile ``prange``, so the parallel kernels are written as ``nogil`` kernels
+over a range of blocks, driven by Python threads (:func:`parallel_blocks`); their
+exported wrappers release the GIL like the JIT ones (:func:`_gil_released`).
+
+An extension is never trusted blindly: it records a fingerprint of every source it was
+compiled from (the kernels and the helpers and constants they inline), and
+:func:`kernels` uses it only when that matches the sources beside it, else the JIT module
+(an edited checkout runs just in time until ``python -m bitknights.engines.native``
+rebuilds in place).  ``BITKNIGHTS_NATIVE=0`` turns every extension off.  The build relies
+on pycc's internals (``numba.pycc.compiler.Flags``), so ``pyproject.toml`` pins numba's
+version range.
 """
 
 from __future__ import annotations
@@ -21,39 +35,145 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator
-from functools import lru_cache
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
+from typing import TypeVar
 
-MODULE_NAME = "_ida_native"
-SOURCES = ("_ida_kernels.py", "_pdb_kernels.py", "../coords/kernels.py", "../results.py")
 ENV = "BITKNIGHTS_NATIVE"
+_ROOT = Path(__file__).resolve().parent.parent  # the bitknights package
+T = TypeVar("T")
 
 
-def source_fingerprint() -> int:
-    """A 63-bit digest of the kernel sources in this directory."""
+@dataclass(frozen=True)
+class Extension:
+    """One ahead-of-time module, ``bitknights/<package>/<name>``, exporting the kernels
+    :func:`_signatures` lists for ``key``; ``kernels`` (dotted, under ``bitknights``) is
+    the JIT module that stands in for it, ``sources`` (relative to the package) the files
+    fingerprinted; ``what`` and ``jit_seconds`` tell a user what compiles, and for how long,
+    when it must run just in time."""
+
+    key: str
+    package: str
+    name: str
+    kernels: str
+    sources: tuple[str, ...]
+    what: str = ""
+    jit_seconds: float = 0
+
+    @property
+    def dotted(self) -> str:
+        return f"bitknights.{self.package}.{self.name}"
+
+
+_COMMON = (
+    "squares.py",
+    "engines/__init__.py",
+    "engines/common.py",
+    "results.py",
+    "coords/__init__.py",
+    "coords/arrays.py",
+    "coords/kernels.py",
+)
+EXTENSIONS = {
+    "ida": Extension(
+        "ida", "engines", "_ida_native", "engines._ida_kernels",
+        ("engines/_ida_kernels.py", "engines/_pdb_kernels.py", "engines/pdb.py", *_COMMON),
+        "IDA*", 5,
+    ),
+    "bidir": Extension(
+        "bidir", "engines", "_bidir_native", "engines._bidir_kernels",
+        ("engines/_bidir_kernels.py", "engines/hashset.py", *_COMMON),
+        "bidirectional search", 30,
+    ),
+    "table": Extension(
+        "table", "table", "_table_native", "table.builder",
+        ("table/builder.py", "table/distance_table.py", "table/store.py", *_COMMON),
+        "distance table", 30,
+    ),
+}  # fmt: skip
+MODULE_NAME = EXTENSIONS["ida"].name
+SOURCES = EXTENSIONS["ida"].sources
+
+
+def _ext(which: str | Extension) -> Extension:
+    return which if isinstance(which, Extension) else EXTENSIONS[which]
+
+
+def source_fingerprint(which: str | Extension = "ida") -> int:
+    """A 63-bit digest of the sources an extension is compiled from."""
     h = hashlib.blake2b(digest_size=8)
-    for name in SOURCES:
-        h.update((Path(__file__).parent / name).read_bytes())
+    for name in _ext(which).sources:
+        h.update(name.encode() + b"\0")
+        h.update((_ROOT / name).read_bytes())
     return int.from_bytes(h.digest(), "little") >> 1
 
 
-def _signatures() -> dict[str, object]:
+def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, object]]:
+    """What each extension exports: name -> (JIT kernel, signature)."""
     from numba import types as t
 
-    i8 = t.int64
+    i8, u8, u32, b1 = t.int64, t.uint8, t.uint32, t.boolean
     vec = t.Array(i8, 1, "C")
     ro_vec = t.Array(i8, 1, "C", readonly=True)
-    ro_bytes = t.Array(t.uint8, 1, "C", readonly=True)
+    ro_bytes = t.Array(u8, 1, "C", readonly=True)
     nbr = t.Array(i8, 2, "C", readonly=True)
+    mat = t.Array(i8, 2, "C", readonly=True)
     part = t.Array(i8, 3, "C", readonly=True)
-    bounds = (i8, ro_vec, ro_vec, ro_bytes, ro_bytes, part, ro_vec)  # mode .. pc
-    tables = (nbr, ro_vec, ro_vec)  # nbr, cnt, color
+    key = _ext(which).key
+    if key == "ida":
+        from . import _ida_kernels as ida
+        from . import _pdb_kernels as pdb
+
+        bounds = (i8, ro_vec, ro_vec, ro_bytes, ro_bytes, part, ro_vec)  # mode .. pc
+        tables = (nbr, ro_vec, ro_vec)  # nbr, cnt, color
+        dist = t.Array(u8, 1, "C")
+        return {
+            "ida_one": (ida.ida_one,
+                        t.UniTuple(i8, 2)(i8, i8, i8, i8, *tables, *bounds, i8, vec, vec)),
+            "ida_many": (ida.ida_many,
+                         t.void(vec, vec, i8, i8, i8, *tables, *bounds, vec, vec, vec)),
+            "pdb_layer": (pdb.layer,
+                          i8(dist, u8, i8, b1, nbr, ro_vec, part, ro_vec, mat, i8, i8, i8)),
+        }  # fmt: skip
+    if key == "bidir":
+        from . import _bidir_kernels as bd
+
+        table = t.Array(u32, 1, "C")
+        side = t.Tuple((table, i8, vec, i8))
+        ball = (table, i8, vec, i8)
+        return {
+            "new_ball": (bd.new_ball, side(i8)),
+            "fresh_side": (bd.fresh_side, side(i8)),
+            "grow_target": (bd.grow_target, side(*ball, i8, nbr, ro_vec)),
+            "search": (bd.search, t.Tuple((i8, i8, table, i8, vec, i8))(
+                i8, i8, i8, i8, *ball, *ball, i8, i8, b1, nbr, ro_vec, vec, vec)),
+            "search_many": (bd.search_many, i8(
+                ro_vec, i8, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
+        }  # fmt: skip
+    from ..coords import kernels as rank
+    from ..table import builder as bfs
+    from ..table import distance_table as query
+
+    dist = t.Array(u8, 1, "C")
+    ro_dist = t.Array(u8, 1, "C", readonly=True)
+    ranking = (mat, part, ro_vec)  # binom, rank_byte, popcount8
+    walk = (i8, i8, nbr, ro_vec, *ranking)  # ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     return {
-        "ida_one": t.UniTuple(i8, 2)(i8, i8, i8, i8, *tables, *bounds, i8, vec, vec),
-        "ida_many": t.void(vec, vec, i8, i8, i8, *tables, *bounds, vec, vec, vec),
-    }
+        "push": (bfs._push, i8(dist, i8, ro_vec, *walk, i8, i8)),
+        "push_list": (bfs._push_list, vec(dist, i8, ro_vec, *walk)),
+        "pull": (bfs._pull, i8(dist, i8, ro_vec, *walk, i8, i8)),
+        "count": (bfs._count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
+        "first": (bfs._first, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
+        "distances": (query._distances, t.void(ro_dist, ro_vec, i8, i8, i8, part, ro_vec, vec)),
+        "nearer_edges": (query._nearer_edges, t.UniTuple(vec, 2)(
+            ro_dist, ro_vec, i8, i8, i8, nbr, ro_vec, *ranking)),
+        "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),
+        "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
+    }  # fmt: skip
 
 
 @contextlib.contextmanager
@@ -76,9 +196,9 @@ def _gil_released() -> Iterator[None]:
         pycc_compiler.Flags = plain
 
 
-def build(output_dir: str | os.PathLike[str]) -> Path:
-    """Compile the kernels into ``output_dir``; returns the extension's path.  Needs numba
-    (with ``numba.pycc``) and a C compiler; takes about 7 s."""
+def build(output_dir: str | os.PathLike[str], which: str | Extension = "ida") -> Path:
+    """Compile one extension into ``output_dir``; returns its path.  Needs numba (with
+    ``numba.pycc``) and a C compiler; takes 5 to 20 s."""
     import warnings
 
     from numba.core.errors import NumbaPendingDeprecationWarning
@@ -87,27 +207,28 @@ def build(output_dir: str | os.PathLike[str]) -> Path:
         warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
         from numba.pycc import CC
 
-    from . import _ida_kernels
-
-    fingerprint = source_fingerprint()
+    ext = _ext(which)
+    fingerprint = source_fingerprint(ext)
 
     def kernel_fingerprint() -> int:
         return fingerprint
 
-    cc = CC(MODULE_NAME, source_module=_ida_kernels)
+    cc = CC(ext.name, source_module=importlib.import_module(f"bitknights.{ext.kernels}"))
     cc.output_dir = str(output_dir)
+    cc.verbose = False
     cc.export("fingerprint", "i8()")(kernel_fingerprint)
-    for name, signature in _signatures().items():
-        cc.export(name, signature)(getattr(_ida_kernels, name).py_func)
+    for name, (kernel, signature) in _signatures(ext).items():
+        cc.export(name, signature)(kernel.py_func)
     Path(output_dir).mkdir(parents=True, exist_ok=True)
     with _gil_released():
         cc.compile()
     return Path(output_dir) / cc.output_file
 
 
-def load_from(path: str | os.PathLike[str]) -> ModuleType | None:
+def load_from(path: str | os.PathLike[str], which: str | Extension = "ida") -> ModuleType | None:
     """The extension at ``path`` if it was compiled from the current sources, else None."""
-    spec = importlib.util.spec_from_file_location(MODULE_NAME, path)
+    ext = _ext(which)
+    spec = importlib.util.spec_from_file_location(ext.name, path)
     if spec is None or spec.loader is None:
         return None
     try:
@@ -115,35 +236,89 @@ def load_from(path: str | os.PathLike[str]) -> ModuleType | None:
         spec.loader.exec_module(module)
     except ImportError:
         return None
-    return module if _current(module) else None
+    return module if _current(module, ext) else None
 
 
-def _current(module: ModuleType) -> bool:
+def _current(module: ModuleType, ext: Extension) -> bool:
     try:
-        return module.fingerprint() == source_fingerprint()
+        return module.fingerprint() == source_fingerprint(ext)
     except Exception:  # a foreign or broken module
         return False
 
 
-@lru_cache(maxsize=1)
-def load() -> ModuleType | None:
+@cache
+def load(which: str = "ida") -> ModuleType | None:
     """The installed extension when it is present, current and not turned off; else None
-    (IDA* then runs the JIT kernels)."""
+    (the kernels then run just in time)."""
     if os.environ.get(ENV, "1") == "0":
         return None
+    ext = _ext(which)
     try:
-        module = importlib.import_module(f"{__package__}.{MODULE_NAME}")
+        module = importlib.import_module(ext.dotted)
     except ImportError:
         return None
-    return module if _current(module) else None
+    return module if _current(module, ext) else None
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m bitknights.engines.native [DIR]``: compile into DIR (default: beside
-    the sources, for an editable checkout)."""
-    args = sys.argv[1:] if argv is None else argv
-    out = build(args[0] if args else Path(__file__).parent)
-    print(out)
+def kernels(which: str) -> ModuleType | SimpleNamespace:
+    """The kernels of ``which`` (``'ida'``, ``'bidir'`` or ``'table'``) by their exported
+    names: the compiled extension when :func:`load` gives it, else their JIT twins (this
+    imports numba)."""
+    return load(which) or _jit(which)
+
+
+@cache
+def _jit(which: str) -> SimpleNamespace:
+    return SimpleNamespace(**{name: fn for name, (fn, _) in _signatures(which).items()})
+
+
+def is_native(module: ModuleType) -> bool:
+    """Whether ``module`` is a compiled extension (not a JIT kernel module)."""
+    name = getattr(module, "__name__", "")
+    return name.rsplit(".", 1)[-1] in {e.name for e in EXTENSIONS.values()}
+
+
+def missing() -> list[str]:
+    """The extensions that are not installed and current (``[]`` after a full build)."""
+    return [k for k in EXTENSIONS if load(k) is None]
+
+
+def parallel_blocks(
+    fn: Callable[[int, int], T], blocks: int, workers: int | None = None
+) -> list[T]:
+    """``fn(lo, hi)`` over spans covering blocks ``0 .. blocks - 1``, on ``workers``
+    threads (default: every CPU; the kernels release the GIL); the results in span order.
+    Spans are small enough (four a thread or more) to keep the threads balanced."""
+    workers = workers or _cpus()
+    if workers <= 1 or blocks <= 1:
+        return [fn(0, blocks)]
+    n = min(blocks, 4 * workers)
+    spans = [(blocks * i // n, blocks * (i + 1) // n) for i in range(n)]
+    with ThreadPoolExecutor(workers, thread_name_prefix="bitknights-block") as pool:
+        return list(pool.map(lambda span: fn(*span), spans))
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bitknights.engines.native [DIR]``: compile every extension into DIR
+    (default: beside the sources, for an editable checkout).  ``--check``: exit status 1,
+    naming them, when some extension is missing or stale (CI runs it after installing)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--check"]:
+        gone = missing()
+        for key in gone:
+            print(f"bitknights: the {key} kernels are not compiled ahead of time "
+                  f"({EXTENSIONS[key].dotted} is missing or stale)", file=sys.stderr)  # fmt: skip
+        return 1 if gone else 0
+    for ext in EXTENSIONS.values():
+        out = Path(args[0]) / ext.package if args else _ROOT / ext.package
+        print(build(out, ext))
     return 0
 
 

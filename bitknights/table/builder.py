@@ -9,7 +9,8 @@ ways, whichever touches fewer boards:
 * *pull*: every unseen board of the other colour that has a neighbour in layer ``d``
   becomes ``d + 1``.
 
-Both run over blocks of consecutive ranks with ``prange`` (two cores here).  In a push two
+Both run over blocks of consecutive ranks on parallel threads (``nogil`` kernels, compiled
+ahead of time, see :mod:`bitknights.engines.native`).  In a push two
 threads may write the same byte, but always the same value ``d + 1``, so no atomics are
 needed; a pull writes only the board it is looking at.  While a layer is small (the first
 dozen or so) it is kept as a list of ranks and pushed on one thread, with no scan of the
@@ -24,8 +25,9 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from .. import progress
 from ..board import Board
 from ..coords import comb_count, rank, state_count
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
@@ -36,6 +38,8 @@ from ..coords.kernels import (
     state_rank,
     unsqueeze,
 )
+from ..engines import native
+from ..engines.native import parallel_blocks
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
 from . import store
 from .store import TableFile
@@ -47,6 +51,7 @@ _GOSPER_GAP = 24
 # frontiers up to this size are kept as rank lists (no scan of the whole table)
 _LIST_MAX = 1 << 18
 _PULL_RATIO = 1.8
+BUILD_SECONDS = 10  # the classic target on two cores, compiled kernels
 
 
 @njit(cache=True, inline="always")
@@ -62,11 +67,17 @@ def _seek(comb, at, i, k, binom):
     return comb_unrank(i, k, binom), i
 
 
-@njit(cache=True, inline="always")
-def _jobs(blanks, ncomb):
+def _jobs(blanks: np.ndarray, ncomb: int) -> int:
     """How many parallel jobs cover the boards whose blank is in ``blanks``: one per block
     of ``BLOCK`` consecutive ranks of one blank square."""
-    return blanks.shape[0] * ((ncomb + BLOCK - 1) // BLOCK)
+    return len(blanks) * ((ncomb + BLOCK - 1) // BLOCK)
+
+
+def _over_jobs(kernel, blanks: np.ndarray, ncomb: int, *args) -> list[int]:  # noqa: ANN001
+    """``kernel(*args, j0, j1)`` over every job of ``blanks`` on parallel threads."""
+    return parallel_blocks(
+        lambda j0, j1: kernel(*args, np.int64(j0), np.int64(j1)), _jobs(blanks, int(ncomb))
+    )
 
 
 @njit(cache=True, inline="always")
@@ -80,13 +91,13 @@ def _job(job, blanks, ncomb):
     return blank, blank * ncomb, lo, min(lo + BLOCK, ncomb)
 
 
-@njit(cache=True, parallel=True)
-def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
+@njit(cache=True, nogil=True)
+def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
     """Mark ``d + 1`` on every unseen neighbour of a board at ``d`` whose blank is in
-    ``blanks``."""
+    ``blanks``, for jobs ``j0 .. j1 - 1`` of :func:`_jobs`."""
     nd = np.uint8(d + 1)
     ud = np.uint8(d)
-    for job in prange(_jobs(blanks, ncomb)):
+    for job in range(j0, j1):
         blank, base, lo, hi = _job(job, blanks, ncomb)
         at = -1
         comb = np.int64(0)
@@ -104,7 +115,7 @@ def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """:func:`_push` for a frontier given as a list of ranks (one thread); returns the
     ranks it marked, the next frontier."""
@@ -126,14 +137,14 @@ def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount
     return out[:m].copy()
 
 
-@njit(cache=True, parallel=True)
-def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
+@njit(cache=True, nogil=True)
+def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
     """Mark ``d + 1`` on every unseen board whose blank is in ``blanks`` and which has a
-    neighbour at ``d``; returns how many were marked."""
+    neighbour at ``d``, for jobs ``j0 .. j1 - 1``; returns how many were marked."""
     nd = np.uint8(d + 1)
     ud = np.uint8(d)
     total = 0
-    for job in prange(_jobs(blanks, ncomb)):
+    for job in range(j0, j1):
         blank, base, lo, hi = _job(job, blanks, ncomb)
         at = -1
         comb = np.int64(0)
@@ -154,12 +165,13 @@ def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     return total
 
 
-@njit(cache=True, parallel=True)
-def _count(dist, value, blanks, ncomb):
-    """How many boards whose blank is in ``blanks`` have ``dist == value``."""
+@njit(cache=True, nogil=True)
+def _count(dist, value, blanks, ncomb, j0, j1):
+    """How many boards whose blank is in ``blanks`` have ``dist == value`` (jobs ``j0 ..
+    j1 - 1``)."""
     v = np.uint8(value)
     total = 0
-    for job in prange(_jobs(blanks, ncomb)):
+    for job in range(j0, j1):
         _, base, lo, hi = _job(job, blanks, ncomb)
         c = 0
         for i in range(base + lo, base + hi):
@@ -168,28 +180,21 @@ def _count(dist, value, blanks, ncomb):
     return total
 
 
-@njit(cache=True, parallel=True)
-def _first(dist, value, blanks, ncomb):
-    """The lowest rank whose blank is in ``blanks`` with ``dist == value``, else -1."""
+@njit(cache=True, nogil=True)
+def _first(dist, value, blanks, ncomb, j0, j1):
+    """The lowest rank whose blank is in ``blanks`` (ascending) with ``dist == value``,
+    among jobs ``j0 .. j1 - 1``, else -1."""
     v = np.uint8(value)
-    first = np.full(_jobs(blanks, ncomb), -1, dtype=np.int64)
-    for job in prange(first.shape[0]):
+    for job in range(j0, j1):
         _, base, lo, hi = _job(job, blanks, ncomb)
         for i in range(base + lo, base + hi):
             if dist[i] == v:
-                first[job] = i
-                break
-    best = -1
-    for r in first:
-        if r >= 0 and (best < 0 or r < best):
-            best = r
-    return best
+                return i
+    return -1
 
 
 def _progress_printer(quiet: bool | None) -> Callable[[str], None]:
-    if quiet is None:
-        quiet = not sys.stderr.isatty()
-    if quiet:
+    if not progress.active(quiet):
         return lambda line: None
 
     def emit(line: str) -> None:
@@ -212,6 +217,7 @@ def bfs_distances(
     ``quiet`` (``None``: quiet when standard error is not a terminal).
     """
     emit = _progress_printer(quiet)
+    kern = native.kernels("table")
     k = target.black.bit_count()
     ncomb = comb_count(k)
     total = state_count(k)
@@ -246,7 +252,7 @@ def bfs_distances(
         frontier = layers[-1]
         if frontier_list is not None and frontier <= _LIST_MAX:
             how = "list"
-            frontier_list = _push_list(dist, np.int64(d), frontier_list, *args)
+            frontier_list = kern.push_list(dist, np.int64(d), frontier_list, *args)
             found = len(frontier_list)
         else:
             frontier_list = None
@@ -255,11 +261,14 @@ def bfs_distances(
             # here: even at about 1.8 unseen per frontier board)
             if frontier * degree[colour] * _PULL_RATIO <= unseen[other] * degree[other]:
                 how = "push"
-                _push(dist, np.int64(d), by_colour[colour], *args)
-                found = int(_count(dist, np.int64(d + 1), by_colour[other], np.int64(ncomb)))
+                _over_jobs(kern.push, by_colour[colour], ncomb, dist, np.int64(d),
+                           by_colour[colour], *args)  # fmt: skip
+                found = sum(_over_jobs(kern.count, by_colour[other], ncomb, dist, np.int64(d + 1),
+                                       by_colour[other], np.int64(ncomb)))  # fmt: skip
             else:
                 how = "pull"
-                found = int(_pull(dist, np.int64(d), by_colour[other], *args))
+                found = sum(_over_jobs(kern.pull, by_colour[other], ncomb, dist, np.int64(d),
+                                       by_colour[other], *args))  # fmt: skip
         if found == 0:
             break
         d += 1
@@ -282,15 +291,19 @@ def build_table(
     (replacing whatever was there, valid or not) and return it, loaded and verified.
 
     Progress goes to standard error unless ``quiet`` (``None``: quiet when standard error
-    is not a terminal).
+    is not a terminal; see :mod:`bitknights.progress`).
     """
+    progress.announce("building the distance table", "once per target, 68 MB", BUILD_SECONDS,
+                      quiet=quiet)  # fmt: skip
     dist, layers = bfs_distances(target, quiet=quiet)
     unreachable = int(dist.shape[0] - sum(layers))
     far = len(layers) - 1
     colour = square_color(target.blank) ^ (far & 1)  # the blank's colour at that distance
     blanks = np.array([sq for sq in range(NUM_SQUARES) if square_color(sq) == colour])
     ncomb = comb_count(target.black.bit_count())
-    example = int(_first(dist, np.int64(far), blanks, np.int64(ncomb)))
+    firsts = _over_jobs(native.kernels("table").first, blanks, ncomb, dist, np.int64(far),
+                        blanks, np.int64(ncomb))  # fmt: skip
+    example = next(r for r in firsts if r >= 0)
     path = store.table_path(target, cache_dir)
     store.write(path, target, dist, layers, unreachable, example)
     del dist

@@ -13,13 +13,15 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..board import Board, Move
 from ..coords import comb_count, pack
 from ..coords import rank as board_rank
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
 from ..coords.kernels import moved_black, popcount, state_rank, state_unrank, unpack
+from ..engines import native
+from ..engines.native import parallel_blocks
 from ..errors import BitknightsError
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
 from . import probe
@@ -39,12 +41,12 @@ def _key_state(key, k):
     return black, blank, popcount(black) == k
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
     """``out[i]``: the distance of board ``keys[i]`` (``black | blank << 25``), ``-1``
     when it has another number of black knights, cannot reach the target or is more
     than ``cap`` moves away."""
-    for i in prange(keys.shape[0]):
+    for i in range(keys.shape[0]):
         black, blank, ok = _key_state(keys[i], k)
         d = np.int64(UNREACHABLE)
         if ok:
@@ -52,7 +54,7 @@ def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
         out[i] = _UNREACHABLE if d == UNREACHABLE or d > cap else d
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _nearer_edges(payload, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
     """For boards ``ranks`` (all at distance ``want + 1``), every neighbour at ``want``:
     ``(index into ranks, neighbour's rank)`` pairs."""
@@ -179,7 +181,7 @@ class DistanceTable:
         ranks = np.array([board_rank(board.black, board.blank)], dtype=np.int64)
         counts: np.ndarray = np.ones(1, dtype=np.int64)
         for step in range(d, 0, -1):
-            src, dst = _nearer_edges(
+            src, dst = native.kernels("table").nearer_edges(
                 self._payload,
                 ranks,
                 np.int64(step - 1),
@@ -205,7 +207,7 @@ class DistanceTable:
         """Exact distances of many boards, given as :class:`Board` objects or as an
         ``int64`` array of keys (``Board.key``): an ``int64`` array, ``-1`` where a board
         cannot reach the target or (with ``limit``) is more than ``limit`` moves away.
-        One probe a board, on every numba thread."""
+        One probe a board, on parallel threads."""
         if isinstance(boards, np.ndarray):
             if boards.ndim != 1 or boards.dtype.kind not in "iu":
                 raise BitknightsError(
@@ -217,16 +219,14 @@ class DistanceTable:
             keys = np.array([b.key for b in boards], dtype=np.int64)
         cap = self.max_distance if limit is None else max(0, min(int(limit), self.max_distance))
         out = np.empty(keys.shape[0], dtype=np.int64)
-        _distances(
-            self._payload,
-            keys,
-            np.int64(self.black_count),
-            np.int64(cap),
-            np.int64(self._ncomb),
-            RANK_BYTE,
-            POPCOUNT8,
-            out,
-        )
+        kernel = native.kernels("table").distances
+        fixed = (np.int64(self.black_count), np.int64(cap), np.int64(self._ncomb))
+        n, piece = keys.shape[0], 1 << 16
+        parallel_blocks(
+            lambda b0, b1: kernel(self._payload, keys[b0 * piece : b1 * piece], *fixed,
+                                  RANK_BYTE, POPCOUNT8, out[b0 * piece : b1 * piece]),
+            -(-n // piece),
+        )  # fmt: skip
         return out
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:

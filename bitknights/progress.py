@@ -1,0 +1,169 @@
+"""Feedback on standard error for every step that can take more than a second.
+
+One rule everywhere (the CLI and the Python API's builds): when a slow step starts,
+:func:`announce` writes one line saying what, why and roughly how long
+(``bitknights: building pattern databases (once, ~3 s)``), and :func:`bar` shows a
+progress bar (tqdm) that appears once the step has run for half a second (see
+:func:`_delay`).  Both write
+only when standard error is a terminal and nobody asked for quiet (``quiet=True`` in a
+call, or :func:`set_quiet`, the CLI's ``--quiet``), or when a call says ``quiet=False``.
+Errors are not this module's business.  Answers written to standard output while a bar
+is shown go through :func:`writing`, which takes the bar off the terminal and puts it
+back, so the two never mix on one screen.
+
+>>> import io
+>>> with bar(10, "board", quiet=True) as b:
+...     b.update(10)
+>>> announce("resting", quiet=True)  # writes nothing
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import IO, Any
+
+_quiet = False
+DELAY_ENV = "BITKNIGHTS_PROGRESS_DELAY"
+
+
+def _delay() -> float:
+    """Seconds before a bar appears (a quick step shows none): 0.5, or
+    ``$BITKNIGHTS_PROGRESS_DELAY`` (tests set 0 to see bars of quick steps)."""
+    try:
+        return float(os.environ.get(DELAY_ENV, "0.5"))
+    except ValueError:
+        return 0.5
+
+
+def set_quiet(quiet: bool) -> None:
+    """Silence (or allow again) every announcement and bar of this process."""
+    global _quiet
+    _quiet = bool(quiet)
+
+
+def active(quiet: bool | None = None) -> bool:
+    """Whether feedback is written: ``quiet=False`` asks for it, ``quiet=True`` for none;
+    ``None`` (the default): when standard error is a terminal, unless :func:`set_quiet`
+    asked for silence."""
+    if quiet is not None:
+        return not quiet
+    if _quiet:
+        return False
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
+
+
+def announce(
+    what: str, why: str = "", seconds: float | None = None, *, quiet: bool | None = None
+) -> None:
+    """One line on standard error as a slow step starts: ``bitknights: WHAT (WHY, ~N s)``."""
+    if not active(quiet):
+        return
+    notes = [why] if why else []
+    if seconds is not None:
+        notes.append(f"~{seconds:.0f} s" if seconds >= 1 else "under a second")
+    line = f"bitknights: {what}" + (f" ({', '.join(notes)})" if notes else "")
+    with writing(sys.stderr):
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
+class _NoBar:
+    """What :func:`bar` gives when nothing is shown: the same calls, doing nothing."""
+
+    n = 0
+
+    def update(self, n: float = 1) -> None:
+        self.n += n
+
+    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def bar(
+    total: float | None,
+    unit: str = "board",
+    desc: str | None = None,
+    *,
+    quiet: bool | None = None,
+    delay: float | None = None,
+    **options: Any,
+) -> Any:
+    """A progress bar on standard error (a tqdm bar, or a stand-in that does nothing when
+    feedback is off); use it as a context manager or close it.  It appears after
+    ``delay`` seconds (default: :func:`_delay`)."""
+    if not active(quiet):
+        return _NoBar()
+    bar = _ticking_class()(total=total, unit=unit, desc=desc, file=sys.stderr, leave=False,
+                           delay=_delay() if delay is None else delay, dynamic_ncols=True,
+                           **options)  # fmt: skip
+    bar.start_ticking()
+    return bar
+
+
+TICK = 0.5  # seconds between redraws of a bar that has no news (the clock moves on)
+
+
+@lru_cache(maxsize=1)
+def _ticking_class() -> type:
+    """tqdm with a thread that redraws the bar every ``TICK`` seconds once its delay has
+    passed, so that a long first item shows the bar and its clock instead of nothing."""
+    import threading
+    import time
+
+    from tqdm import tqdm
+
+    class Ticking(tqdm):  # type: ignore[misc, valid-type]
+        def start_ticking(self) -> None:
+            self._stop_ticking = threading.Event()
+            threading.Thread(target=self._tick, name="bitknights-progress", daemon=True).start()
+
+        def _tick(self) -> None:
+            start = time.monotonic()
+            while not self._stop_ticking.wait(TICK):
+                if time.monotonic() - start >= self.delay and not self.disable:
+                    self.refresh()
+
+        def close(self) -> None:
+            stop = getattr(self, "_stop_ticking", None)
+            if stop is not None:
+                stop.set()
+            super().close()
+
+    return Ticking
+
+
+@contextlib.contextmanager
+def writing(out: IO[str]) -> Iterator[None]:
+    """Write to ``out`` inside this block: when a bar is on the terminal ``out`` writes
+    to, it is cleared first and drawn again after."""
+    tqdm = sys.modules.get("tqdm")
+    if tqdm is None or not _same_terminal(out):
+        yield
+        return
+    with tqdm.tqdm.external_write_mode(file=out):
+        yield
+
+
+def _same_terminal(out: IO[str]) -> bool:
+    if out is sys.stderr:
+        return True
+    try:
+        return out.isatty() and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

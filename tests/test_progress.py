@@ -1,0 +1,97 @@
+"""Feedback on standard error (bitknights.progress), seen as a person sees it: through a
+pseudo-terminal that is both standard output and standard error, and through pipes."""
+
+import fcntl
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"
+
+
+def on_terminal(args, tmp_path, stdin=subprocess.DEVNULL):
+    """Run ``bitknights ARGS`` with stdout and stderr on one pseudo-terminal; returns
+    ``(status, everything the terminal showed)``."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # 80 columns
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")}
+    p = subprocess.Popen([sys.executable, "-m", "bitknights", *args], stdin=stdin,
+                         stdout=slave, stderr=slave, env=env)  # fmt: skip
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    return p.wait(timeout=300), seen.decode()
+
+
+def piped(args, tmp_path):
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")}
+    return subprocess.run([sys.executable, "-m", "bitknights", *args], capture_output=True,
+                          text=True, env=env, timeout=300)  # fmt: skip
+
+
+def screen_lines(seen):
+    """What each line shows once carriage returns have done their work."""
+    return [line.rstrip("\r").split("\r")[-1].rstrip() for line in seen.split("\n")]
+
+
+@pytest.mark.slow
+def test_bar_moves_and_never_mixes_with_answers(tmp_path):
+    """Three exact bidirectional searches at distance 39 (seconds each, no table): the
+    bar shows up and advances board by board, and every answer line on the shared
+    terminal holds the answer alone."""
+    args = ["solve", "--exact", "--engine", "bidir", "--workers", "1", str(DATA / "distance39.txt")]
+    status, seen = on_terminal(args, tmp_path)
+    assert status == 0, seen
+    assert re.search(r"1/3 \[", seen) and re.search(r"2/3 \[", seen), seen  # moves per board
+    answers = [line for line in screen_lines(seen) if "39" in line and "board" not in line]
+    assert answers == ["39", "39", "39"], seen
+    pipe = piped(args, tmp_path)
+    assert pipe.stdout == "39\n39\n39\n" and pipe.stderr == ""
+    status, seen = on_terminal([*args, "--quiet"], tmp_path)
+    assert status == 0 and screen_lines(seen) == ["39", "39", "39", ""], seen
+
+
+def test_slow_steps_are_announced_on_a_terminal_only(tmp_path):
+    """Building a table says so at the start, with the why and how long; through a pipe,
+    or with --quiet, standard error stays empty."""
+    target = tmp_path / "target.txt"
+    target.write_text(SMALL_TARGET)
+    args = ["table", "build", "--target", str(target)]
+    status, seen = on_terminal(args, tmp_path)
+    assert status == 0
+    first = screen_lines(seen)[0]
+    assert re.fullmatch(r"bitknights: building the distance table \(.*~\d+ s\)", first), seen
+    pipe = piped(args, tmp_path)
+    assert pipe.returncode == 0 and pipe.stderr == ""
+    status, seen = on_terminal([*args, "--quiet"], tmp_path)
+    assert status == 0 and "bitknights:" not in seen and "distance  0" not in seen
+
+
+@pytest.mark.slow
+def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
+    """A deep IDA* batch with no pattern databases builds them before searching, saying
+    so, and then finds every answer (the same as the table's, checked elsewhere)."""
+    args = ["solve", "--exact", "--engine", "ida", str(DATA / "distance32.txt")]
+    status, seen = on_terminal(args, tmp_path)
+    assert status == 0, seen
+    lines = screen_lines(seen)
+    assert lines[0] == "bitknights: building pattern databases (once, for deep IDA* searches, ~3 s)"
+    assert [line for line in lines if line == "32"] == ["32", "32", "32"]
+    pipe = piped(args, tmp_path)  # the databases are cached now: nothing to say anyway
+    assert pipe.stdout == "32\n32\n32\n" and pipe.stderr == ""
