@@ -214,7 +214,10 @@ def test_json_is_one_style(table_dir):
         run(["hint", "--format", "json", SLASHED], table_dir).stdout,
         run(["stats", "--format", "json"], table_dir).stdout,
         run(["table", "info", "--format", "json"], table_dir).stdout,
+        run(["random", "--distance", "5", "--count", "2", "--format", "json"], table_dir).stdout,
+        run(["check", "--format", "json", SLASHED, "e5-c4"], table_dir).stdout,
     ]
+    assert all(outputs)
     for text in outputs:
         for line in text.splitlines():
             assert json.dumps(json.loads(line), separators=(",", ":")) == line

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -15,7 +14,15 @@ from ..batch import read_board
 from ..board import Board, Move
 from ..errors import BitknightsError, InputError
 from ..squares import SIZE, square_name
-from .common import UsageError, add_target_options, non_negative, read_source, read_target
+from .common import (
+    UsageError,
+    add_format_option,
+    add_target_options,
+    json_line,
+    non_negative,
+    read_source,
+    read_target,
+)
 
 _GLYPHS = {"0": "\u2658", "1": "\u265e", "*": "\u00b7"}  # ♘ ♞ ·
 
@@ -83,7 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="MOVE",
         help="the moves: the square of the knight that jumps, or FROM-TO",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p, "the moves, whether they solve the board and the score", "one JSON object")
     add_target_options(p)
     p.set_defaults(run=_cmd_check)
 
@@ -286,7 +293,7 @@ def _cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
     moves = [m for arg in args.moves for m in arg.replace(",", " ").split()]
     result = check(board, moves, target, cache_dir=args.cache_dir)
     if args.format == "json":
-        out.write(json.dumps(result.as_dict()) + "\n")
+        out.write(json_line(result.as_dict()))
     else:
         out.write(f"board {'/'.join(board.rows())}\n")
         out.write(f"moves ({result.length}): {' '.join(result.moves) or 'none'}\n")
