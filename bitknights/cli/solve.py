@@ -33,7 +33,7 @@ from .common import (
 
 STDIN_FORM = (
     "first the number of boards T, then T boards of five rows of 0 1 * (one board can "
-    "also be given as an argument: bitknights solve 10110/01*11/10111/01001/00000)"
+    "also be given as an argument: bitknights solve '10110/01*11/10111/01001/00000')"
 )
 
 CONFIRM_WALKS = 1000
