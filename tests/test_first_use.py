@@ -18,7 +18,7 @@ import pytest
 
 from bitknights import TARGET, Board, InputError, cli, read_batch
 from bitknights.batch import BatchReader
-from bitknights.cli.table import OPTIMAL_MARK
+from bitknights.cli.common import OPTIMAL_MARK
 from bitknights.table import load_table, store
 from helpers import SAMPLE
 

@@ -20,6 +20,9 @@ classic output), ``json`` for one JSON object per line."""
 
 BOARD_CHARS = frozenset("01*/")
 
+OPTIMAL_MARK = ">"
+"""Marks the optimal moves in hints on a terminal (``*`` is the blank's character)."""
+
 
 class UsageError(Exception):
     """A problem the command line reports as ``bitknights: error: ...`` with status 2."""

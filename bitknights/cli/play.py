@@ -15,6 +15,7 @@ from ..board import Board, Move
 from ..errors import BitknightsError, InputError
 from ..squares import SIZE, square_name
 from .common import (
+    OPTIMAL_MARK,
     UsageError,
     add_format_option,
     add_target_options,
@@ -29,7 +30,7 @@ _GLYPHS = {"0": "\u2658", "1": "\u265e", "*": "\u00b7"}  # ♘ ♞ ·
 COMMANDS_HELP = """\
 commands:
   SQUARE          the knight on SQUARE jumps into the blank (FROM-TO is accepted too)
-  hint            every legal move and the distance it leads to; * marks optimal ones
+  hint            every legal move and the distance it leads to; > marks optimal ones
   undo, redo      take back the last move, play again the last move taken back
   solve           play out an optimal rest, move by move
   new [DISTANCE]  a fresh board DISTANCE moves from the target
@@ -226,7 +227,7 @@ class Session:
         lines = [f"{best} of {len(hints)} moves optimal"]
         for h in hints:
             dist = "-" if h.distance is None else str(h.distance)
-            lines.append(f"{'*' if h.optimal else ' '} {h.move!s:<6} {dist:>3}")
+            lines.append(f"{OPTIMAL_MARK if h.optimal else ' '} {h.move!s:<6} {dist:>3}")
         self._say("\n".join(lines))
 
     def _undo(self, rest: list[str]) -> None:

@@ -12,6 +12,7 @@ from typing import IO, Any
 from ..board import Board, Move
 from ..errors import BitknightsError, InputError
 from .common import (
+    OPTIMAL_MARK,
     UsageError,
     add_format_option,
     add_target_options,
@@ -24,8 +25,6 @@ from .common import (
     stdin_notice,
     where,
 )
-
-OPTIMAL_MARK = ">"  # marks the optimal moves in hint's text output ('*' is the blank)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
