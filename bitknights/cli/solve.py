@@ -6,7 +6,6 @@ import argparse
 import codecs
 import contextlib
 import io
-import sys
 from collections.abc import Iterable, Iterator
 from typing import IO
 
@@ -26,6 +25,7 @@ from .common import (
     plural,
     positive_float,
     read_target,
+    stdin_is_terminal,
     stdin_notice,
     terminal_input,
     where,
@@ -237,6 +237,6 @@ def _open_input(args: argparse.Namespace) -> contextlib.AbstractContextManager:
     terminal read to its Ctrl-D first)."""
     if args.board is not None:
         return contextlib.nullcontext(io.BytesIO(f"1\n{args.board}\n".encode()))
-    if args.file == "-" and sys.stdin.isatty():
+    if args.file == "-" and stdin_is_terminal():
         return contextlib.nullcontext(io.BytesIO(terminal_input()))
     return streams.open_input(args.file)
