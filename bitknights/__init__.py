@@ -6,24 +6,26 @@
 [7, None]
 
 Importing compiles nothing, touches no file and imports neither numba nor numpy; kernels
-compile (or load from numba's cache) on first use.
+compile (or load from numba's cache) on first use.  The solving API, the batch reader,
+:class:`Solution` and :mod:`bitknights.table` are imported on first use too, so the command
+line's classic path loads only the modules it needs.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import table
-from .api import DEFAULT_MAX_DEPTH, iter_solve, solve, solve_many
-from .batch import read_batch, read_board
 from .board import TARGET, Board, Move
 from .errors import BitknightsError, BoardError, InputError
-from .solution import Solution
 from .squares import SQUARE_NAMES, parse_square, square_name
 
 if TYPE_CHECKING:
+    from . import table
+    from .api import DEFAULT_MAX_DEPTH, iter_solve, solve, solve_many
+    from .batch import read_batch, read_board
     from .checker import CheckResult, check
     from .game import Game
+    from .solution import Solution
     from .widget import play
 
 __version__ = "0.1.0"
@@ -31,18 +33,38 @@ __version__ = "0.1.0"
 SAMPLE = "2\n10110\n01*11\n10111\n01001\n00000\n01011\n110*1\n01110\n01010\n00100\n"
 """The classic sample batch (answers ``7`` and ``-1``)."""
 
-# imported on first use: the widget needs anywidget (the ``notebook`` extra)
-_LAZY = {"check": "checker", "CheckResult": "checker", "Game": "game", "play": "widget"}
+# imported on first use: the command line's classic path needs none of them, and the
+# widget needs anywidget (the ``notebook`` extra)
+_LAZY = {
+    "DEFAULT_MAX_DEPTH": "api",
+    "iter_solve": "api",
+    "solve": "api",
+    "solve_many": "api",
+    "read_batch": "batch",
+    "read_board": "batch",
+    "Solution": "solution",
+    "check": "checker",
+    "CheckResult": "checker",
+    "Game": "game",
+    "play": "widget",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
+    """The names imported on first use (see the module docstring)."""
+    import importlib
 
+    if name == "table":
+        return importlib.import_module(f"{__name__}.table")
+    if name in _LAZY:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 __all__ = [

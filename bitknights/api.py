@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from .board import TARGET, Board
 from .engines import ENGINES, get_engine
+from .engines.base import DEFAULT_MAX_DEPTH, SolveOptions
 from .errors import BitknightsError
-from .solution import Solution
 
-DEFAULT_MAX_DEPTH = 15
+if TYPE_CHECKING:
+    from .solution import Solution
+
 ENGINE_CHOICES = ("auto", *ENGINES)
 
 
@@ -18,34 +22,46 @@ def as_board(board: Board | str) -> Board:
     return board if isinstance(board, Board) else Board(board)
 
 
-NUMPY_BIDIR_DEPTH = 17
-"""Deepest limit the bidirectional engine answers with numpy alone (ball of radius 12 plus
-5 start layers; kept equal to ``NUMPY_RADIUS + NUMPY_LAYERS`` in engines/bidir.py)."""
-
-
 def choose_engine(
     engine: str,
     max_depth: int | None,
     target: Board | str | None = TARGET,
     *,
     counts_only: bool = False,
+    cache_dir: str | os.PathLike[str] | None = None,
+    boards: int | None = None,
 ) -> str:
-    """The engine ``engine='auto'`` stands for, for requests to reach ``target``:
+    """The engine ``engine='auto'`` stands for, for requests to reach ``target``, asking
+    each engine's :class:`~bitknights.engines.base.Capabilities`:
 
-    1. ``table`` when a valid distance table of ``target`` is in the cache directory
-       (checked in full once per process and file: header, size, payload checksum; see
+    1. a lookup engine (``table``) when it is ready for ``target``: a valid distance table
+       is in ``cache_dir`` (``None``: the default cache directory; checked in full once
+       per process and file: header, size, payload checksum; see
        :mod:`bitknights.table.store`).  Exact at any depth, microseconds a board.  The
        table is never built here: ``bitknights table build`` does that, once.
-    2. ``bidir`` for batches that only want the move counts (``counts_only``, the classic
-       output) under a limit of at most ``NUMPY_BIDIR_DEPTH``: it answers them with numpy
-       alone, without importing numba (measured 0.30 s against IDA*'s 0.40 s, whole
-       process, for the 2000-board hard batch with nothing cached).
-    3. ``ida`` for other requests with a limit: a handful of nodes per board within the
-       classic limit, and the path comes free.
-    4. ``bidir`` for exact answers at any depth (its cost grows with the square root of
-       IDA*'s).
+    2. without a limit, the first search engine exact at any depth (``bidir``: its cost
+       grows with the square root of IDA*'s).
+    3. for a few boards (``boards``, known) that only want the move counts
+       (``counts_only``, the classic output), the first engine that answers that many under
+       the limit in plain Python (``mitm`` up to its ``plain_boards`` and ``plain_depth``:
+       it starts without numpy or numba, which a judge-sized input cannot afford; see the
+       README's start-up table).  ``boards=None`` never chooses it.
+    4. for other batches that only want the move counts, the first search engine that
+       answers the limit with numpy alone (``bidir`` up to its ``numpy_depth``: it never
+       imports numba; measured 0.30 s against IDA*'s 0.40 s, whole process, for the
+       2000-board hard batch with nothing cached).
+    5. else the first search engine listed (``ida``: a handful of nodes per board within
+       the classic limit, and the path comes free).
 
-    ``target=None`` skips the table check.
+    ``target=None`` skips the lookup engines.  Only the engines' declarations are read:
+    choosing imports neither numpy nor numba.
+
+    >>> choose_engine("auto", 15, None, counts_only=True, boards=10)
+    'mitm'
+    >>> choose_engine("auto", 15, None, counts_only=True, boards=5000)
+    'bidir'
+    >>> choose_engine("auto", 15, None, boards=10)  # a path is wanted
+    'ida'
     """
     if engine not in ENGINE_CHOICES:
         raise BitknightsError(
@@ -53,14 +69,26 @@ def choose_engine(
         )
     if engine != "auto":
         return engine
-    if target is not None and "table" in ENGINES:
-        from .table import store
-
-        if store.available(as_board(target)):
-            return "table"
+    engines = [get_engine(name) for name in ENGINES]
+    if target is not None:
+        board = as_board(target)
+        for e in engines:
+            if e.capabilities.lookup and e.ready(board, cache_dir):
+                return e.name
+    search = [e for e in engines if not e.capabilities.lookup]
     if max_depth is None:
-        return "bidir"
-    return "bidir" if counts_only and max_depth <= NUMPY_BIDIR_DEPTH else "ida"
+        wanted = [e for e in search if e.capabilities.exact_at_any_depth]
+    elif counts_only:
+        wanted = [
+            e
+            for e in search
+            if boards is not None
+            and boards <= e.capabilities.plain_boards
+            and max_depth <= e.capabilities.plain_depth
+        ] or [e for e in search if max_depth <= e.capabilities.numpy_depth]
+    else:
+        wanted = []
+    return (wanted or search)[0].name
 
 
 def _check_depth(max_depth: int | None) -> int | None:
@@ -95,11 +123,9 @@ def solve(
     >>> solve("01011/110*1/01110/01010/00100", max_depth=None).steps
     18
     """
-    max_depth = _check_depth(max_depth)
-    fn = get_engine(choose_engine(engine, max_depth, target))
-    if timeout is None:
-        return fn(as_board(board), as_board(target), max_depth)
-    return fn(as_board(board), as_board(target), max_depth, timeout=timeout)
+    options = SolveOptions(max_depth=_check_depth(max_depth), timeout=timeout)
+    chosen = get_engine(choose_engine(engine, options.max_depth, target))
+    return chosen.solve(as_board(board), as_board(target), options)
 
 
 def iter_solve(
@@ -121,21 +147,26 @@ def iter_solve(
     """
     from .engines.common import default_workers, ordered_map
 
-    max_depth = _check_depth(max_depth)
+    options = SolveOptions(
+        max_depth=_check_depth(max_depth),
+        timeout=timeout,
+        workers=workers or default_workers(),
+        count_solutions=count_solutions,
+    )
     target = as_board(target)
-    name = choose_engine(engine, max_depth, target)
-    fn = get_engine(name)
-    if count_solutions and name != "table":
-        raise BitknightsError("counting optimal solutions needs the table engine")
-    options: dict[str, object] = {} if timeout is None else {"timeout": timeout}
-    if count_solutions:
-        options["count_solutions"] = True
-    fn(target, target, 0)  # loads kernels and tables now, not inside the first board's time
+    chosen = get_engine(choose_engine(engine, options.max_depth, target))
+    if count_solutions and not chosen.capabilities.counts_solutions:
+        counting = [n for n in ENGINES if get_engine(n).capabilities.counts_solutions]
+        raise BitknightsError(
+            f"counting optimal solutions needs the {' or '.join(counting)} engine"
+        )
+    # loads kernels and tables now, not inside the first board's time
+    chosen.solve(target, target, options._replace(max_depth=0))
 
     def one(b: Board | str) -> Solution:
-        return fn(as_board(b), target, max_depth, **options)
+        return chosen.solve(as_board(b), target, options)
 
-    yield from ordered_map(one, boards, workers or default_workers())
+    yield from ordered_map(one, boards, options.workers)
 
 
 def solve_many(

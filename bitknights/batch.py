@@ -25,16 +25,16 @@ bitknights.errors.InputError: line 4: board 1 is cut short: expected row 3 of 5,
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, BinaryIO
 
 from .board import Board, cells_to_state, parse_row
 from .errors import BoardError, InputError
-from .solution import Solution
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .solution import Solution
 
 ROWS = 5  # rows a board
 WIDTH = 5  # cells a row
@@ -387,5 +387,7 @@ def classic_lines(solutions: Iterable[Solution]) -> Iterator[str]:
 
 def json_lines(solutions: Iterable[Solution], *, path: bool = False) -> Iterator[str]:
     """One JSON object per board (see :meth:`Solution.to_dict`)."""
+    import json
+
     for s in solutions:
         yield json.dumps(s.to_dict(path=path), separators=(",", ":")) + "\n"

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from .coords import KEY_SHIFT
 from .errors import BoardError
 from .squares import (
     FULL_MASK,
@@ -39,8 +40,6 @@ from .squares import (
     parse_square,
     square_name,
 )
-
-KEY_BLANK_SHIFT = NUM_SQUARES
 
 
 class Move(NamedTuple):
@@ -84,7 +83,7 @@ class Board:
         if isinstance(key, bool) or not hasattr(key, "__index__"):
             raise TypeError(f"a board key is an integer, got {key!r}")
         key = int(key)
-        blank = key >> KEY_BLANK_SHIFT
+        blank = key >> KEY_SHIFT
         black = key & FULL_MASK
         if not 0 <= blank < NUM_SQUARES or black >> blank & 1:
             raise BoardError(f"not a board key: {key}")
@@ -131,7 +130,7 @@ class Board:
     @property
     def key(self) -> int:
         """The packed state ``black | blank << 25``: one integer, unique per board."""
-        return self._black | self._blank << KEY_BLANK_SHIFT
+        return self._black | self._blank << KEY_SHIFT
 
     @property
     def counts(self) -> tuple[int, int]:

@@ -128,9 +128,9 @@ class DistanceOracle:
 
     def _learn(self, board: Board) -> None:
         if self._file is not None:
-            from .table import lookup
+            from .table import probe
 
-            steps, blanks, _ = lookup.walk(
+            steps, blanks, _ = probe.walk(
                 self._file, board.black, board.blank, self._file.max_distance
             )
             boards = [board]
@@ -138,8 +138,9 @@ class DistanceOracle:
                 boards.append(boards[-1].play(sq))
         else:
             from .engines import get_engine
+            from .engines.base import SolveOptions
 
-            solution = get_engine("ida")(board, self.target, None)
+            solution = get_engine("ida").solve(board, self.target, SolveOptions(max_depth=None))
             steps = -1 if solution.steps is None else solution.steps
             boards = solution.boards
         if steps < 0:

@@ -7,6 +7,7 @@ from typing import Any
 
 from .board import Board, Move
 from .errors import BoardError
+from .results import Status
 
 
 @dataclass(frozen=True)
@@ -17,8 +18,9 @@ class Solution:
     ``None`` when there is none within ``max_depth`` (or none at all, see ``status``).
     ``boards`` runs from ``start`` to ``target`` along one optimal path (empty when
     ``steps`` is ``None``); ``nodes`` is the engine's work count; ``seconds`` wall time.
-    ``status`` is ``'solved'``, ``'over_limit'`` (farther than ``max_depth``),
-    ``'unreachable'`` (knight counts differ from the target's) or ``'timeout'``.
+    ``status`` is a :class:`~bitknights.results.Status` (a string enum): ``'solved'``,
+    ``'over_limit'`` (farther than ``max_depth``), ``'unreachable'`` (knight counts differ
+    from the target's) or ``'timeout'``; a plain string is converted.
     ``optimal_solutions`` is the number of distinct optimal move sequences when they were
     counted (``count_solutions=True``, which needs the distance table), else ``None``.
     """
@@ -31,9 +33,13 @@ class Solution:
     seconds: float = 0.0
     engine: str = ""
     max_depth: int | None = None
-    status: str = "solved"
+    status: Status = Status.SOLVED
     extra: dict[str, Any] = field(default_factory=dict)
     optimal_solutions: int | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.status) is not Status:
+            object.__setattr__(self, "status", Status(self.status))
 
     @property
     def moves(self) -> list[Move]:
@@ -66,7 +72,7 @@ class Solution:
         d: dict[str, Any] = {
             "board": self.start.compact,
             "steps": self.steps,
-            "status": self.status,
+            "status": self.status.value,
         }
         if path:
             d["boards"] = [b.compact for b in self.boards]
@@ -91,5 +97,5 @@ class Solution:
 
     def __str__(self) -> str:
         if self.steps is None:
-            return f"Solution(steps=None, status={self.status!r})"
+            return f"Solution(steps=None, status={self.status.value!r})"
         return f"Solution(steps={self.steps}, moves=[{' '.join(str(m) for m in self.moves)}])"

@@ -36,8 +36,8 @@ def main() -> None:
         numba.set_num_threads(args.threads)
 
     from bitknights import TARGET, Board
+    from bitknights.coords.kernels import unrank_many
     from bitknights.table import build, load_table, store
-    from bitknights.table.rank import unrank_many
 
     with tempfile.TemporaryDirectory() as tmp:
         cache = args.cache_dir or tmp
@@ -67,10 +67,10 @@ def main() -> None:
             f"{args.boards / dt / 1e6:.2f} M boards/s (mean distance {d.mean():.2f})"
         )
 
-        from bitknights.table import nplookup
+        from bitknights.table import probe
 
         t = time.perf_counter()
-        d2 = nplookup.distances(table.file, keys, table.max_distance)
+        d2 = probe.distances_array(table.file, keys, table.max_distance)
         dt = time.perf_counter() - t
         assert (d2 == d).all()
         print(f"batch lookup, numpy: {args.boards / dt / 1e6:.1f} M boards/s")

@@ -106,7 +106,7 @@ def test_a_forged_table_never_answers_wrong(table_dir, cache):
     """One payload byte changed and every checksum recomputed (what someone with write
     access could do): the sample is answered right or refused, never answered wrong."""
     from bitknights import read_batch
-    from bitknights.table.rank import rank
+    from bitknights.coords import rank
 
     path = _table(table_dir, cache)
     board = read_batch(SAMPLE.read_text())[0]
@@ -140,7 +140,7 @@ def test_a_table_others_may_write_is_not_trusted(table_dir, cache):
 
 
 def test_a_table_truncated_while_in_use_is_an_error_not_a_crash(table_dir, cache):
-    from bitknights.table import lookup
+    from bitknights.table import probe
 
     path = _table(table_dir, cache)
     store._loaded.clear()
@@ -148,7 +148,7 @@ def test_a_table_truncated_while_in_use_is_an_error_not_a_crash(table_dir, cache
     os.truncate(path, path.stat().st_size // 2)
     far = store.unrank(store.block_count(file.state_count) * (1 << store.BLOCK_BITS) - 70_000, 12)
     with pytest.raises(store.TableError, match="truncated while in use"):
-        lookup.distances(file, [far.key], 99)
+        probe.distances(file, [far.key], 99)
     store._loaded.clear()
 
 
@@ -261,7 +261,7 @@ def test_table_verify_proves_the_table_exact_or_names_a_board(table_dir, cache):
     path = _table(table_dir, cache)
     r = run(["table", "verify"], cache)
     assert r.returncode == 0 and "status: exact" in r.stdout, r.stdout + r.stderr
-    from bitknights.table.rank import rank
+    from bitknights.coords import rank
 
     board = store.unrank(12_345_678, 12)
     forge(path, rank(board.black, board.blank), 9)

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from bitknights import SAMPLE, TARGET, Board
+from bitknights.coords.arrays import SQUARE_COLOR
 from bitknights.engines import _ida_kernels, ida, native
-from bitknights.engines.common import STOPPED, StopFlag
+from bitknights.engines.common import StopFlag
+from bitknights.results import STOPPED
 from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from helpers import random_walk
 
@@ -27,7 +29,7 @@ def compiled(tmp_path_factory):
 def _args(board, limit, pdb):
     return (
         board.black, board.blank, TARGET.blank, limit,
-        KNIGHT_NEIGHBORS, KNIGHT_COUNTS, ida._COLOR, *ida._bounds(TARGET, pdb),
+        KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR, *ida._bounds(TARGET, pdb),
     )  # fmt: skip
 
 
@@ -58,7 +60,7 @@ def test_batch_agrees_with_naive_bfs(compiled, ball8):
     steps = np.zeros(len(keys), np.int64)
     nodes = np.zeros(len(keys), np.int64)
     compiled.ida_many(
-        blacks, blanks, TARGET.blank, 12, 8, KNIGHT_NEIGHBORS, KNIGHT_COUNTS, ida._COLOR,
+        blacks, blanks, TARGET.blank, 12, 8, KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR,
         *ida._bounds(TARGET, False), steps, nodes, np.zeros(1, np.int64),
     )  # fmt: skip
     for board, s in zip(boards, steps.tolist()):

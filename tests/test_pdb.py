@@ -6,20 +6,20 @@ import numpy as np
 import pytest
 
 from bitknights import TARGET, Board
+from bitknights.coords import pattern_rank as python_rank
+from bitknights.coords.arrays import POPCOUNT8, RANK_BYTE
+from bitknights.coords.kernels import pattern_rank as kernel_rank
 from bitknights.engines import ida
-from bitknights.engines._pdb_kernels import mask_rank as kernel_rank
-from bitknights.engines.pdb import BYTE_POPCOUNT, RANK_PART, pattern_bound, pattern_tables
+from bitknights.engines.pdb import pattern_bound, pattern_tables
 from bitknights.squares import KNIGHT_NEIGHBORS
 from helpers import random_board, random_walk
 
 
 def mask_rank(mask):
-    return int(kernel_rank(np.int64(mask), RANK_PART, BYTE_POPCOUNT))
+    return int(kernel_rank(np.int64(mask), RANK_BYTE, POPCOUNT8))
 
 
 def test_python_rank_equals_the_kernel_rank():
-    from bitknights.engines.pdb import mask_rank as python_rank
-
     rng = random.Random(4)
     for k in (0, 1, 9, 12, 13, 25):
         for _ in range(300):

@@ -1,4 +1,5 @@
-"""The perfect ranking of boards (blank square x black set among the other 24)."""
+"""The coordinates: the perfect ranking of boards (blank square x black set among the
+other 24) and of one colour's pattern, in plain Python, numpy and numba."""
 
 import itertools
 import math
@@ -8,7 +9,9 @@ import numpy as np
 import pytest
 
 from bitknights import Board
-from bitknights.table import rank as R
+from bitknights import coords as C
+from bitknights.coords import arrays as A
+from bitknights.coords import kernels as K
 
 
 def colex_rank(black: int, blank: int, k: int) -> int:
@@ -27,8 +30,8 @@ def popcounts(a: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("blank", [0, 12, 24])
 def test_every_rank_of_a_blank_square_round_trips(blank):
     k = 12
-    ncomb = R.comb_count(k)
-    blacks = R.blacks_of_blank(blank, k)
+    ncomb = C.comb_count(k)
+    blacks = K.blacks_of_blank(blank, k)
     assert blacks.shape == (ncomb,) == (math.comb(24, 12),)
     # strictly increasing masks: all distinct, in colex (numeric) order
     assert (np.diff(blacks) > 0).all()
@@ -36,14 +39,14 @@ def test_every_rank_of_a_blank_square_round_trips(blank):
     assert blacks.min() >= 0 and blacks.max() < 1 << 25
     sample = blacks[:: ncomb // 997]
     assert (popcounts(sample) == k).all()
-    ranks = R.rank_many(blacks, np.full(ncomb, blank, dtype=np.int64))
+    ranks = K.rank_many(blacks, np.full(ncomb, blank, dtype=np.int64))
     assert (ranks == blank * ncomb + np.arange(ncomb)).all()
-    back_blacks, back_blanks = R.unrank_many(ranks, k)
+    back_blacks, back_blanks = K.unrank_many(ranks, k)
     assert (back_blacks == blacks).all() and (back_blanks == blank).all()
 
 
 def test_popcount_of_every_mask_of_one_square():
-    blacks = R.blacks_of_blank(7, 12)
+    blacks = K.blacks_of_blank(7, 12)
     x = blacks.copy()
     count = np.zeros_like(x)
     while x.any():
@@ -54,16 +57,16 @@ def test_popcount_of_every_mask_of_one_square():
 
 def test_random_ranks_round_trip_and_match_reference():
     rng = np.random.default_rng(5)
-    total = R.state_count(12)
+    total = C.state_count(12)
     assert total == 25 * math.comb(24, 12)
     ranks = rng.integers(0, total, size=200_000, dtype=np.int64)
-    blacks, blanks = R.unrank_many(ranks, 12)
-    assert (R.rank_many(blacks, blanks) == ranks).all()
+    blacks, blanks = K.unrank_many(ranks, 12)
+    assert (K.rank_many(blacks, blanks) == ranks).all()
     assert not (blacks >> blanks & 1).any()
     for r, b, s in list(zip(ranks.tolist(), blacks.tolist(), blanks.tolist()))[:2000]:
         assert colex_rank(b, s, 12) == r
-        assert R.rank(b, s) == r
-        assert R.unrank(r, 12) == (b, s)
+        assert C.rank(b, s) == r
+        assert C.unrank(r, 12) == (b, s)
 
 
 def test_random_boards_match_reference():
@@ -74,9 +77,9 @@ def test_random_boards_match_reference():
         rnd.shuffle(cells)
         cells.insert(rnd.randrange(25), "*")
         b = Board("".join(cells))
-        r = R.rank(b.black, b.blank)
+        r = C.rank(b.black, b.blank)
         assert r == colex_rank(b.black, b.blank, k)
-        assert R.unrank(r, k) == (b.black, b.blank)
+        assert C.unrank(r, k) == (b.black, b.blank)
 
 
 @pytest.mark.parametrize("k", [0, 1, 2, 22, 23, 24])
@@ -89,21 +92,62 @@ def test_small_spaces_are_a_bijection(k):
             boards.append((sum(1 << sq for sq in chosen), blank))
     blacks = np.array([b for b, _ in boards], dtype=np.int64)
     blanks = np.array([s for _, s in boards], dtype=np.int64)
-    ranks = R.rank_many(blacks, blanks)
-    assert sorted(ranks.tolist()) == list(range(R.state_count(k)))
-    back = R.unrank_many(ranks, k)
+    ranks = K.rank_many(blacks, blanks)
+    assert sorted(ranks.tolist()) == list(range(C.state_count(k)))
+    back = K.unrank_many(ranks, k)
     assert (back[0] == blacks).all() and (back[1] == blanks).all()
     for blank in (0, 13, 24):
         expect = sorted(b for b, s in boards if s == blank)
-        assert R.blacks_of_blank(blank, k).tolist() == expect
+        assert K.blacks_of_blank(blank, k).tolist() == expect
 
 
 def test_bad_ranks_are_refused():
     with pytest.raises(ValueError):
-        R.unrank(R.state_count(12), 12)
+        C.unrank(C.state_count(12), 12)
     with pytest.raises(ValueError):
-        R.unrank(-1, 12)
+        C.unrank(-1, 12)
     with pytest.raises(ValueError):
-        R.unrank_many(np.array([R.state_count(3)]), 3)
+        K.unrank_many(np.array([C.state_count(3)]), 3)
     with pytest.raises(ValueError):
-        R.rank_many(np.zeros(3, dtype=np.int64), np.zeros(2, dtype=np.int64))
+        K.rank_many(np.zeros(3, dtype=np.int64), np.zeros(2, dtype=np.int64))
+
+
+def test_numpy_ranks_and_popcount_match_plain_python():
+    rng = np.random.default_rng(11)
+    for k in (0, 1, 5, 12, 23, 24):
+        ranks = rng.integers(0, C.state_count(k), size=3000, dtype=np.int64)
+        blacks, blanks = K.unrank_many(ranks, k)
+        assert (A.ranks(blacks, blanks, C.comb_count(k)) == ranks).all()
+        assert (A.popcount(blacks) == k).all()
+        keys = C.pack(blacks, blanks)
+        assert (C.unpack(keys)[0] == blacks).all() and (C.unpack(keys)[1] == blanks).all()
+        for b, s, r in list(zip(blacks.tolist(), blanks.tolist(), ranks.tolist()))[:300]:
+            assert C.rank(b, s, k) == r == colex_rank(b, s, k)
+            assert C.popcount(b) == k and C.unpack(C.pack(b, s)) == (b, s)
+            assert Board.from_key(C.pack(b, s)).key == C.pack(b, s)
+
+
+def test_pattern_ranks_are_a_bijection_in_every_flavour():
+    """One colour's 25-bit masks: colex ranks 0..C(25, k)-1, plain Python equal to the
+    kernel's, and unranking inverts both."""
+    for k in (0, 1, 2, 3, 23, 24, 25):
+        masks = [sum(1 << sq for sq in c) for c in itertools.combinations(range(25), k)]
+        ranks = [C.pattern_rank(m) for m in masks]
+        assert sorted(ranks) == list(range(C.pattern_count(k)))
+        for m, r in list(zip(masks, ranks))[:: max(1, len(masks) // 500)]:
+            assert K.pattern_rank(np.int64(m), A.RANK_BYTE, A.POPCOUNT8) == r
+            assert K.pattern_unrank(np.int64(r), np.int64(k), A.BINOM) == m
+            assert C.colex_unrank(r, k, 25) == m
+
+
+def test_tables_say_what_they_hold():
+    assert A.BINOM.tolist() == [[math.comb(n, i) for i in range(26)] for n in range(26)]
+    assert A.POPCOUNT8.tolist() == [bin(b).count("1") for b in range(256)]
+    assert (
+        A.SQUARE_COLOR.tolist()
+        == list(C.SQUARE_COLOR)
+        == [(sq // 5 + sq % 5) & 1 for sq in range(25)]
+    )
+    assert C.KEY_SHIFT == 25 and Board("*" + "0" * 24).key == 0
+    for arr in (A.BINOM, A.RANK_BYTE, A.POPCOUNT8, A.SQUARE_COLOR):
+        assert arr.dtype == np.int64 and not arr.flags.writeable

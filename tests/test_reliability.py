@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bitknights import TARGET, Board
 from bitknights.engines import bidir, ida
-from bitknights.engines import table as table_engine
+from bitknights.engines import lookup as table_engine
 from bitknights.table import store
 from helpers import SAMPLE
 

@@ -468,7 +468,7 @@ def true_hints(board: Board, ball: dict[str, int]) -> list[TableHint]:
 
 
 def test_the_tables_hint_type_fits():
-    from bitknights.table.query import Hint
+    from bitknights.table.distance_table import Hint
 
     assert Hint._fields == TableHint._fields
     b = BOARDS[1]

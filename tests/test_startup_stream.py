@@ -104,7 +104,7 @@ def test_import_and_parsing_need_no_numpy():
         "boards = bitknights.read_batch(bitknights.SAMPLE)\n"
         "assert [len(b.moves()) for b in boards] and boards[0].play('a5')\n"
         "from bitknights import cli, table\n"
-        "from bitknights.table import lookup, store\n"
+        "from bitknights.table import probe, store\n"
         "print([m for m in ('numpy', 'numba') if m in sys.modules])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -17,11 +17,12 @@ import bitknights
 import naive
 from bitknights import TARGET, BitknightsError, Board
 from bitknights.api import choose_engine
-from bitknights.engines import ENGINES, SEARCH_ENGINES, get_engine, get_module
+from bitknights.coords import state_count, unrank
+from bitknights.engines import ENGINES, get_engine
+from bitknights.engines.base import SolveOptions
 from bitknights.engines.ida import solve as ida_solve
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
-from bitknights.table.rank import state_count, unrank
 from helpers import forge, random_board, random_walk
 
 STATES = 25 * math.comb(24, 12)
@@ -63,7 +64,7 @@ def test_farthest_board_is_confirmed_by_search(classic):
     """The example board at the largest distance: a search engine agrees."""
     ex = classic.example()
     engine = "bidir" if "bidir" in ENGINES else "ida"
-    s = get_engine(engine)(ex, TARGET, None)
+    s = get_engine(engine).solve(ex, TARGET, SolveOptions(max_depth=None))
     assert s.steps == classic.max_distance
     s.verify()
 
@@ -78,7 +79,7 @@ def test_ball11_exactly(classic, ball11):
 
 def test_bipartite_parity_and_reachability(classic):
     rng = np.random.default_rng(7)
-    from bitknights.table.rank import unrank_many
+    from bitknights.coords.kernels import unrank_many
 
     ranks = rng.integers(0, STATES, size=300_000, dtype=np.int64)
     blacks, blanks = unrank_many(ranks, 12)
@@ -129,7 +130,7 @@ def test_small_target_against_naive(tmp_path, small_ball):
 
 def test_contradictions_in_the_table_are_reported(tmp_path, small_ball):
     """A path that finds no nearer neighbour, or reaches 0 off the target, is an error."""
-    from bitknights.table.rank import rank
+    from bitknights.coords import rank
 
     t = build(SMALL, cache_dir=tmp_path, quiet=True)
     keys = keys_of(list(small_ball))
@@ -149,8 +150,8 @@ def test_contradictions_in_the_table_are_reported(tmp_path, small_ball):
 def test_whole_table_layers_and_lookups_agree(classic):
     """Every payload byte is a distance the header's layer counts account for, and the
     numpy lookup equals the numba one on random boards."""
-    from bitknights.table import nplookup
-    from bitknights.table.rank import unrank_many
+    from bitknights.coords.kernels import unrank_many
+    from bitknights.table import probe
 
     assert np.bincount(classic.file.payload).tolist() == classic.layers
     rng = np.random.default_rng(12)
@@ -158,7 +159,7 @@ def test_whole_table_layers_and_lookups_agree(classic):
     keys = blacks | blanks << 25
     for limit in (15, 39):
         want = classic.distances(keys, limit)
-        assert (nplookup.distances(classic.file, keys, limit) == want).all()
+        assert (probe.distances_array(classic.file, keys, limit) == want).all()
 
 
 # -- single-board queries ---------------------------------------------------------------
@@ -230,11 +231,11 @@ def test_count_solutions_against_brute_force(classic, ball11):
 
 def test_count_solutions_overflow_path(classic, ball11, monkeypatch):
     """With the int64 guard forced low, the Python-int path gives the same counts."""
-    from bitknights.table import query
+    from bitknights.table import distance_table
 
     paths = brute_counts(ball11)
     far = [t for t, d in ball11.items() if d == 11][:20]
-    monkeypatch.setattr(query, "_INT64_SAFE", 1)
+    monkeypatch.setattr(distance_table, "_INT64_SAFE", 1)
     for text in far:
         assert classic.count_solutions(Board(text)) == paths(text)
     ex = classic.example()
@@ -276,7 +277,11 @@ def test_random_boards_too_many(classic):
 
 
 def test_table_engine(table_dir, ball11):
-    engine = get_engine("table")
+    table_engine = get_engine("table")
+
+    def engine(board, target, max_depth):
+        return table_engine.solve(board, target, SolveOptions(max_depth=max_depth))
+
     rnd = random.Random(10)
     with store.using_cache_dir(table_dir):
         for text in rnd.sample(sorted(ball11), 100):
@@ -295,37 +300,29 @@ def test_table_engine(table_dir, ball11):
         s.verify()
         other = engine(Board("11111/11111/11*11/00001/00000"), TARGET, None)
         assert other.status == "unreachable" and other.steps is None
-        mod = get_module("table")
         keys = keys_of(rnd.sample(sorted(ball11), 500))
         want = [ball11[Board.from_key(int(k)).compact] for k in keys]
-        assert mod.steps_many(keys, TARGET, None).tolist() == want
-        assert mod.steps_many(keys, TARGET, 9, workers=1).tolist() == [
-            x if x <= 9 else -1 for x in want
-        ]
+        many = table_engine.steps_many(keys, TARGET, SolveOptions(max_depth=None))
+        assert many.tolist() == want
+        many = table_engine.steps_many(keys, TARGET, SolveOptions(max_depth=9, workers=1))
+        assert many.tolist() == [x if x <= 9 else -1 for x in want]
 
 
 def test_table_engine_never_builds(tmp_path):
     with store.using_cache_dir(tmp_path), pytest.raises(store.TableError, match="table build"):
-        get_engine("table")(TARGET, TARGET, 15)
+        get_engine("table").solve(TARGET, TARGET, SolveOptions())
     assert list(tmp_path.iterdir()) == []
 
 
-def test_numpy_bidir_depth_matches_the_engine():
-    from bitknights import api
-    from bitknights.engines import bidir
-
-    assert api.NUMPY_BIDIR_DEPTH == bidir.NUMPY_RADIUS + bidir.NUMPY_LAYERS
-
-
 def test_auto_policy(table_dir, tmp_path):
-    assert "table" in ENGINES and "table" not in SEARCH_ENGINES
     search = "bidir" if "bidir" in ENGINES else "ida"
+    numpy_depth = get_engine("bidir").capabilities.numpy_depth
     with store.using_cache_dir(tmp_path):
         assert choose_engine("auto", 15) == "ida"
         assert choose_engine("auto", None) == search
         assert choose_engine("auto", 15, counts_only=True) == "bidir"
-        assert choose_engine("auto", 17, counts_only=True) == "bidir"
-        assert choose_engine("auto", 18, counts_only=True) == "ida"
+        assert choose_engine("auto", numpy_depth, counts_only=True) == "bidir"
+        assert choose_engine("auto", numpy_depth + 1, counts_only=True) == "ida"
         assert bitknights.solve("10110/01*11/10111/01001/00000").engine == "ida"
     with store.using_cache_dir(table_dir):
         assert choose_engine("auto", 15) == "table"
@@ -446,7 +443,7 @@ def test_corrupt_files_are_never_used(name, table_dir, tmp_path):
     with store.using_cache_dir(tmp_path):
         assert choose_engine("auto", 15) == "ida"
         with pytest.raises(store.TableError):
-            get_engine("table")(TARGET, TARGET, 15)
+            get_engine("table").solve(TARGET, TARGET, SolveOptions())
 
 
 @pytest.mark.parametrize("offset", [-5_000_000, -1, 0])
@@ -462,13 +459,13 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
     far = store.unrank((rank + STATES // 2) % STATES, 12)
     store._loaded.clear()
     file = store.load(TARGET, tmp_path)  # the header is fine
-    from bitknights.table import lookup, nplookup
+    from bitknights.table import probe
 
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
-        lookup.distances(file, [board.key], 99)
+        probe.distances(file, [board.key], 99)
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
-        nplookup.distances(file, np.array([board.key]), 99)
-    assert lookup.distances(file, [far.key], 99)[0] >= 0
+        probe.distances_array(file, np.array([board.key]), 99)
+    assert probe.distances(file, [far.key], 99)[0] >= 0
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
         file.verify()
     store._loaded.clear()
@@ -553,7 +550,7 @@ def test_module_functions(table_dir):
 
 
 def test_numpy_lookup_matches_the_numba_lookup(classic, table_dir):
-    from bitknights.table import nplookup
+    from bitknights.table import probe
 
     rng = np.random.default_rng(5)
     cells = np.array(list("1" * 12 + "0" * 12 + "*"))
@@ -562,8 +559,8 @@ def test_numpy_lookup_matches_the_numba_lookup(classic, table_dir):
     keys = keys_of([b.compact for b in boards])
     file = store.load(TARGET, table_dir)
     for limit in (0, 15, 25, 39):
-        assert (nplookup.distances(file, keys, limit) == classic.distances(keys, limit)).all()
-    d = nplookup.distances(file, keys, 39)
+        assert (probe.distances_array(file, keys, limit) == classic.distances(keys, limit)).all()
+    d = probe.distances_array(file, keys, 39)
     assert d[-1] == 0 and d[-2] == -1 and (d[:-2] > 0).all()
 
 

@@ -5,7 +5,6 @@ file, a board given as an argument or standard input, the ``--target``/``--cache
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any
@@ -20,13 +19,13 @@ classic output), ``json`` for one JSON object per line."""
 
 BOARD_CHARS = frozenset("01*/")
 
-OPTIMAL_MARK = ">"
-"""Marks the optimal moves in hints on a terminal (``*`` is the blank's character)."""
-
 
 class UsageError(Exception):
     """A problem the command line reports as ``bitknights: error: ...`` with status 2."""
 
+
+OPTIMAL_MARK = ">"
+"""Marks the optimal moves in every hint list (``hint``, ``play``): ``*`` is the blank."""
 
 BOARD_FILE_LIMIT = 1 << 16
 """The most bytes read from a file that holds one board (``--target``, ``hint``): a board
@@ -133,6 +132,8 @@ def add_format_option(p: argparse.ArgumentParser, text: str, json_: str) -> None
 def json_line(record: dict[str, Any]) -> str:
     """One JSON Lines record in the style every command writes (compact separators, as
     :func:`bitknights.batch.json_lines`)."""
+    import json  # not at the top: `solve`'s classic path does without it
+
     return json.dumps(record, separators=(",", ":")) + "\n"
 
 
@@ -163,7 +164,9 @@ def stdin_notice(path: str, what: str, form: str, quiet: bool = False) -> None:
     """When FILE is standard input and that is a terminal, say at once on standard error
     what is being read, in what form and how to end it (silent with ``--quiet`` or when
     standard error is not a terminal)."""
-    if path != "-" or quiet or not stdin_is_terminal() or not sys.stderr.isatty():
+    if path != "-" or quiet or sys.stderr is None or not stdin_is_terminal():
+        return
+    if not sys.stderr.isatty():
         return
     sys.stderr.write(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
     sys.stderr.flush()

@@ -91,7 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="MOVE",
         help="the moves: the square of the knight that jumps, or FROM-TO",
     )
-    add_format_option(p, "the moves, whether they solve the board and the score", "one JSON object")
+    add_format_option(p, "a verdict and the moves, one a line", "one record")
     add_target_options(p)
     p.set_defaults(run=_cmd_check)
 
@@ -127,6 +127,8 @@ def _cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
         sys.stderr.write(f"bitknights: {oracle.describe()}\n")
     with _dealing(start is None):
         game = Game(start, target=target, oracle=oracle, distance=args.distance, seed=args.seed)
+    if sys.stdin is None:
+        raise UsageError("standard input is closed: play reads its commands from it")
     interactive = sys.stdin.isatty() and out.isatty()
     unicode = (
         not args.ascii

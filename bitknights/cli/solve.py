@@ -7,14 +7,14 @@ import codecs
 import contextlib
 import io
 from collections.abc import Iterable, Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..api import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, choose_engine, iter_solve
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board
-from ..engines import SEARCH_ENGINES, get_module
+from ..engines import get_engine
+from ..engines.base import SolveOptions
 from ..errors import InputError
-from ..solution import Solution
 from . import streams
 from .common import (
     UsageError,
@@ -31,6 +31,9 @@ from .common import (
     where,
 )
 
+if TYPE_CHECKING:
+    from ..solution import Solution
+
 STDIN_FORM = (
     "first the number of boards T, then T boards of five rows of 0 1 * (one board can "
     "also be given as an argument: bitknights solve '10110/01*11/10111/01001/00000')"
@@ -39,6 +42,7 @@ STDIN_FORM = (
 CONFIRM_WALKS = 1000
 """Beyond this many boards, answers deeper than the classic limit come from the numpy
 path: confirming each by a walk in plain Python would cost more than importing numpy."""
+
 PIECE_SEARCH = 512  # boards per write for the search engines: answers appear as found
 
 
@@ -130,9 +134,9 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
     )
     with _open_input(args) as stream:
         prefix = b""
-        if counts_only and args.engine in ("auto", "table"):
+        if counts_only and (args.engine == "auto" or _plain(args.engine)):
             prefix = streams.small_input(stream, args.file)
-            if prefix is not None and _answer_from_table(prefix, args.file, target, max_depth, out):
+            if prefix is not None and _answer_small(prefix, args, target, max_depth, out):
                 return 0
         engine = choose_engine(args.engine, max_depth, target, counts_only=counts_only)
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
@@ -147,41 +151,62 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
     return 0
 
 
-def _answer_from_table(
-    data: bytes, path: str, target: Board, max_depth: int | None, out: IO[str]
+def _answer_small(
+    data: bytes, args: argparse.Namespace, target: Board, max_depth: int | None, out: IO[str]
 ) -> bool:
-    """Answer a small input from the distance table in plain Python (no numpy); False,
-    having written nothing, when the input is not small or there is no valid table."""
-    from ..engines import depth_limit
-    from ..table import lookup, store
-
+    """Answer a small input in plain Python (no numpy): from the distance table, or by
+    meeting in the middle where ``auto`` chooses that; False, having written nothing, when
+    the input is not small or neither applies."""
     if len(data) > streams.SMALL_INPUT:
         return False
     try:
-        table = store.load(target)
-    except store.TableError:
-        return False
-    try:
-        keys = [k for chunk in BatchReader(io.BytesIO(data)).key_lists() for k in chunk]
+        reader = BatchReader(io.BytesIO(data))
+        engine = choose_engine(
+            args.engine, max_depth, target, counts_only=True, boards=reader.count
+        )
+        if not _plain(engine):
+            return False  # numpy parses it faster
+        keys = [k for chunk in reader.key_lists() for k in chunk]
     except InputError as e:
-        raise UsageError(f"{where(path)}{e}") from None
-    limit = depth_limit(max_depth)
-    if len(keys) > CONFIRM_WALKS and limit > DEFAULT_MAX_DEPTH:
-        return False  # deep answers for many boards: the numpy path confirms them faster
-    steps = lookup.confirmed_distances(table, keys, limit)
-    out.write("\n".join(map(str, steps)) + "\n")
+        raise UsageError(f"{where(args.file)}{e}") from None
+    if get_engine(engine).capabilities.lookup:
+        from ..engines import depth_limit
+        from ..table import probe, store
+
+        try:
+            table = store.load(target)
+        except store.TableError:
+            return False  # the normal path reports it
+        limit = depth_limit(max_depth)
+        if len(keys) > CONFIRM_WALKS and limit > DEFAULT_MAX_DEPTH:
+            return False  # deep answers for many boards: the numpy path confirms them faster
+        answers = probe.confirmed_distances(table, keys, limit)
+    else:
+        answers = list(
+            get_engine(engine).steps_many(keys, target, SolveOptions(max_depth=max_depth))
+        )
+    out.write("\n".join(map(str, answers)) + "\n")
     return True
+
+
+def _plain(engine: str) -> bool:
+    """Whether ``engine`` answers small batches in plain Python (a lookup engine, or one
+    declaring plain-Python batches): the small-input path never imports numpy for it."""
+    caps = get_engine(engine).capabilities
+    return caps.lookup or caps.plain_boards > 0
 
 
 def _solve_steps(chunks, engine, target, max_depth, workers, out, progress) -> None:
     """Classic output through the engine's batch entry point, written in bulk."""
-    module = get_module(engine)
-    piece = PIECE_SEARCH if engine in SEARCH_ENGINES else None
+    chosen = get_engine(engine)
+    options = SolveOptions(max_depth=max_depth, workers=workers)
+    piece = None if chosen.capabilities.lookup else PIECE_SEARCH
     for chunk in chunks:
         for lo in range(0, len(chunk), piece or len(chunk)):
             keys = chunk[lo : lo + piece] if piece else chunk
-            steps = module.steps_many(keys, target, max_depth, workers=workers)
-            out.write("\n".join(map(str, steps.tolist())) + "\n")
+            steps = chosen.steps_many(keys, target, options)
+            steps = steps.tolist() if hasattr(steps, "tolist") else steps  # plain: a list
+            out.write("\n".join(map(str, steps)) + "\n")
             out.flush()
             progress.update(len(keys))
 

@@ -8,7 +8,6 @@ import io
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -68,6 +67,8 @@ def checked_chunks(
     spool = None
     try:
         if not stream.seekable():
+            import tempfile
+
             spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below or by _reread
             stream = _Tee(stream, spool)
         kept: list[np.ndarray] | None = []

@@ -141,7 +141,7 @@ def _rows(board: Board) -> str:
 
 def _cmd_build(args: argparse.Namespace, out: IO[str]) -> int:
     from ..table import store
-    from ..table.bfs import build_table
+    from ..table.builder import build_table
 
     target = read_target(args)
     t0 = time.perf_counter()

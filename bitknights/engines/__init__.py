@@ -1,4 +1,5 @@
-"""The exact engines.  Each module holds a private numba kernel and a typed wrapper.
+"""The exact engines.  Each keeps the contract of :class:`~bitknights.engines.base.Engine`;
+a search engine's module holds private numba kernels behind a typed wrapper.
 
 Importing this package imports no engine (and so not numba); :func:`get_engine` imports
 the one asked for on first use.
@@ -7,19 +8,23 @@ the one asked for on first use.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, SupportsInt
 
 if TYPE_CHECKING:
     from ..board import Board
-    from ..solution import Solution
+    from .base import Engine
 
-    EngineFn = Callable[[Board, Board, "int | None"], Solution]
-
-SEARCH_ENGINES = ("ida", "bidir")
-ENGINES = (*SEARCH_ENGINES, "table")
-
-_MODULES = {"ida": "ida", "bidir": "bidir", "table": "table"}
+# Each engine's name (``--engine NAME``) and where its Engine object lives (module:name),
+# in the order people see them; :func:`bitknights.api.choose_engine` prefers earlier
+# search engines.  Those modules import neither numpy nor numba: the work loads on use.
+_ENGINE_OBJECTS = {
+    "ida": "search:IDA",
+    "bidir": "search:BIDIR",
+    "mitm": "mitm:ENGINE",
+    "table": "lookup:ENGINE",
+}
+ENGINES = tuple(_ENGINE_OBJECTS)
 
 # Exact search never needs more moves than this: the puzzle's farthest board is far
 # closer (a property the distance table checks); it only sizes the kernels' stacks.
@@ -31,13 +36,19 @@ def depth_limit(max_depth: int | None) -> int:
     return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
 
 
-def get_engine(name: str) -> EngineFn:
-    """The ``solve(start, target, max_depth)`` function of engine ``name``."""
-    return get_module(name).solve
-
-
-def get_module(name: str):  # noqa: ANN201 - a module object
-    """The module of engine ``name``: ``solve``, and ``steps_many`` where it has one."""
-    if name not in _MODULES:
+def get_engine(name: str) -> Engine:
+    """The engine called ``name`` (one of :data:`ENGINES`)."""
+    if name not in _ENGINE_OBJECTS:
         raise ValueError(f"unknown engine {name!r} (choose from {', '.join(ENGINES)})")
-    return importlib.import_module(f"{__name__}.{_MODULES[name]}")
+    module, attribute = _ENGINE_OBJECTS[name].split(":")
+    engine: Engine = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+    return engine
+
+
+def boards_from_blanks(start: Board, blanks: Iterable[SupportsInt]) -> list[Board]:
+    """The boards along a path given as the blank's squares (``blanks[0]`` is the start's
+    blank): at each step the knight on the next blank square jumps into the blank."""
+    boards = [start]
+    for sq in [int(sq) for sq in blanks][1:]:
+        boards.append(boards[-1].play(sq))
+    return boards

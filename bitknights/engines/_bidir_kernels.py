@@ -11,17 +11,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..squares import FULL_MASK, NUM_SQUARES
+from ..coords import KEY_SHIFT as _BLANK_SHIFT
+from ..coords.kernels import popcount
+from ..results import GROW, OVER_LIMIT, STOPPED, UNREACHABLE
+from ..squares import FULL_MASK
+from . import DEPTH_CAP
 from . import hashset as hs
-from .common import DEPTH_CAP, STOPPED
 
-_BLANK_SHIFT = NUM_SQUARES
 POLL = 1 << 14  # expansions between looks at the stop flag
-
-# what the kernels return instead of a distance (and STOPPED, -2)
-OVER_LIMIT = -1
-UNREACHABLE = -3
-GROW = -4  # the target side should grow: grow the ball and call again
 
 
 @njit(cache=True, nogil=True)
@@ -185,21 +182,16 @@ def search_many(
     keys, first, tkey, tblack, limit, ttable, tcount, tfront, tdepth, tmax, bias,
     nbr, cnt, color, steps, nodes, stop,
 ):  # fmt: skip
-    """:func:`search` for ``keys[first:]`` into ``steps``/``nodes`` (``-1`` for over the
-    limit or unreachable); stops early, returning the index of the board that asked, if
+    """:func:`search` for ``keys[first:]`` into ``steps``/``nodes`` (``OVER_LIMIT`` for
+    over the limit or unreachable); stops early, returning the index of the board that asked, if
     the ball should grow (``keys.size`` when all are done)."""
     path = np.empty(DEPTH_CAP + 2, np.int64)
     for i in range(first, keys.size):
         if stop[0] != 0:
             return keys.size
         key = keys[i]
-        black = key & FULL_MASK
-        c = 0
-        while black:
-            black &= black - 1
-            c += 1
-        if c != tblack:
-            steps[i] = -1
+        if popcount(key & FULL_MASK) != tblack:
+            steps[i] = OVER_LIMIT
             nodes[i] = 0
             continue
         par = color[key >> _BLANK_SHIFT] ^ color[tkey >> _BLANK_SHIFT]
@@ -213,7 +205,7 @@ def search_many(
             return i
         if r == STOPPED:
             return keys.size
-        steps[i] = r if r >= 0 else -1
+        steps[i] = r if r >= 0 else OVER_LIMIT
     return keys.size
 
 

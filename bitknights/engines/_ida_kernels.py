@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..coords.kernels import pattern_rank as mask_rank
+from ..coords.kernels import popcount
+from ..results import OVER_BUDGET, OVER_LIMIT, STOPPED
 from ..squares import NUM_SQUARES
-from ._pdb_kernels import mask_rank
 
 POLL = 1 << 16  # nodes between looks at the stop flag
 NO_BUDGET = 1 << 62
@@ -34,8 +36,9 @@ def _part(mask, mode, near, table, part, pc):
 def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, pb, part, pc,
                 budget, path, stop):  # fmt: skip
     """Fewest moves from (black, blank) to the target: ``-1`` when more than
-    ``max_depth``, ``STOPPED`` (-2) when ``stop[0]`` was raised, -3 past ``budget``
-    nodes; and the nodes expanded.
+    ``max_depth`` (``OVER_LIMIT``), ``STOPPED`` when ``stop[0]`` was raised,
+    ``OVER_BUDGET`` past ``budget`` nodes (:mod:`bitknights.results`); and the nodes
+    expanded.
     The bound is the nearest-square sum (``hw``/``hb``, ``mode`` 0) or the pattern
     databases (``pw``/``pb``, ``mode`` 1).  On success ``path[0..steps]`` holds the
     blank's squares along one optimal path."""
@@ -109,31 +112,27 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
             if nodes >= poll:
                 poll = nodes + POLL
                 if stop[0] != 0:
-                    return -2, nodes
+                    return STOPPED, nodes
                 if nodes > budget:
-                    return -3, nodes
+                    return OVER_BUDGET, nodes
         bound = next_bound
-    return -1, nodes
+    return OVER_LIMIT, nodes
 
 
 @njit(cache=True, nogil=True)
 def ida_many(blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, color, mode, hw, hb,
               pw, pb, part, pc, steps, nodes, stop):  # fmt: skip
-    """``ida_one`` for each board; boards whose black count differs get -1 at once."""
+    """``ida_one`` for each board; boards whose black count differs get ``OVER_LIMIT``
+    at once."""
     path = np.empty(max_depth + 2, np.int64)
     for i in range(len(blacks)):
-        x = blacks[i]
-        c = 0
-        while x:
-            x &= x - 1
-            c += 1
-        if c != tblack_count:
-            steps[i] = -1
+        if popcount(blacks[i]) != tblack_count:
+            steps[i] = OVER_LIMIT
             nodes[i] = 0
             continue
         steps[i], nodes[i] = ida_one(
             blacks[i], blanks[i], tblank, max_depth, nbr, cnt, color,
             mode, hw, hb, pw, pb, part, pc, NO_BUDGET, path, stop,
         )  # fmt: skip
-        if steps[i] == -2:
+        if steps[i] == STOPPED:
             return

@@ -1,41 +1,17 @@
-"""The numba kernels of the pattern databases (:mod:`.pdb`): the mask rank IDA* looks
-tables up with, and the breadth-first build.  Imported only when a kernel must run."""
+"""The numba kernel of the pattern databases (:mod:`.pdb`): the breadth-first build (the
+masks are ranked by :mod:`bitknights.coords.kernels`).  Imported only when it must run."""
 
 from __future__ import annotations
-
-from math import comb
 
 import numpy as np
 from numba import njit, prange
 
+from ..coords import pattern_count
+from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+from ..coords.kernels import pattern_rank as mask_rank
+from ..coords.kernels import pattern_unrank as _unrank
+from ..results import UNSEEN
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
-from .pdb import _BINOM, BYTE_POPCOUNT, RANK_PART, UNSEEN
-
-
-@njit(cache=True, nogil=True, inline="always")
-def mask_rank(mask, part, pc):
-    """Colex rank of a 25-bit mask among masks with as many bits."""
-    b0 = mask & 255
-    b1 = (mask >> 8) & 255
-    b2 = (mask >> 16) & 255
-    b3 = (mask >> 24) & 255
-    j1 = pc[b0]
-    j2 = j1 + pc[b1]
-    j3 = j2 + pc[b2]
-    return part[0, b0, 0] + part[1, b1, j1] + part[2, b2, j2] + part[3, b3, j3]
-
-
-@njit(cache=True, nogil=True)
-def _unrank(r, k, binom):
-    """The mask of colex rank ``r`` among masks with ``k`` bits."""
-    mask = 0
-    for i in range(k, 0, -1):
-        pos = i - 1
-        while binom[pos + 1, i] <= r:
-            pos += 1
-        mask |= 1 << pos
-        r -= binom[pos, i]
-    return mask
 
 
 @njit(cache=True, parallel=True)
@@ -82,9 +58,9 @@ def _layer(dist, d, k, bottom_up, nbr, cnt, part, pc, binom, nblocks):
 
 def build(tmask: int, k: int) -> np.ndarray:
     """The relaxed-distance table of the ``k``-knight pattern ``tmask``."""
-    size = comb(NUM_SQUARES, k)
+    size = pattern_count(k)
     dist = np.full(size, UNSEEN, np.uint8)
-    dist[mask_rank(np.int64(tmask), RANK_PART, BYTE_POPCOUNT)] = 0
+    dist[mask_rank(np.int64(tmask), RANK_BYTE, POPCOUNT8)] = 0
     # Racing threads may count one mask twice, so ``marked`` is only an estimate: it picks
     # the direction, and the search ends on a layer that marks nothing at all.
     frontier, unseen, d = 1, size - 1, 0
@@ -92,7 +68,7 @@ def build(tmask: int, k: int) -> np.ndarray:
         bottom_up = unseen < frontier
         frontier = _layer(
             dist, np.uint8(d), np.int64(k), bottom_up,
-            KNIGHT_NEIGHBORS, KNIGHT_COUNTS, RANK_PART, BYTE_POPCOUNT, _BINOM, np.int64(64),
+            KNIGHT_NEIGHBORS, KNIGHT_COUNTS, RANK_BYTE, POPCOUNT8, BINOM, np.int64(64),
         )  # fmt: skip
         unseen = max(0, unseen - frontier)
         d += 1

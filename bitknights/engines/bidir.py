@@ -49,11 +49,13 @@ from functools import lru_cache
 import numpy as np
 
 from ..board import Board
+from ..coords import KEY_SHIFT
+from ..coords.arrays import SQUARE_COLOR, popcount
+from ..results import GROW, STOPPED, Status
 from ..solution import Solution
-from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
+from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from .common import (
     DEPTH_CAP,
-    STOPPED,
     StopFlag,
     boards_from_blanks,
     default_workers,
@@ -62,21 +64,13 @@ from .common import (
     parity,
     same_counts,
 )
+from .search import NUMPY_LAYERS, NUMPY_RADIUS
 
 # The numba ball starts at this radius (about 0.1 s, 500 k boards for the classic target):
 # a single board under the classic limit then needs at most two start-side layers, and
 # exact searches grow it further as they ask.
 BALL_RADIUS = 13
 
-# Radius of the numpy ball that batches under a limit use, and how many start-side layers
-# they may take (limit <= NUMPY_RADIUS + NUMPY_LAYERS; else the numba search).  Radius r
-# costs a ball build growing about 2x per layer against 15 - r layers per board.  CPU
-# seconds of the whole `bitknights solve --engine bidir` process on the 2000-board hard
-# batch (distances 14..18, limit 15; scripts/bench_bidir.py --only hard --no-seed
-# --set NUMPY_RADIUS=R; a shared 2-core machine): r=10 0.45, r=11 0.33, r=12 0.27, r=13 0.34,
-# r=14 0.47 (the seed program: 12.4).
-NUMPY_RADIUS = 12
-NUMPY_LAYERS = 5
 
 # The ball grows no further once its next layer could take it past this many boards:
 # 2**25 four-byte slots (134 MB) hold them within the load limit of 3/4.  For the classic
@@ -97,8 +91,6 @@ TARGET_BIAS = 16
 # How many targets' balls each cache keeps (the least recently used is dropped).
 CACHED_TARGETS = 2
 
-_BLANK_SHIFT = NUM_SQUARES
-_COLOR = np.array([square_color(sq) for sq in range(NUM_SQUARES)], dtype=np.int64)
 _FULL_LAYER = 0
 _PIECE = 1024  # boards per numpy batch step (bounds the layer arrays)
 
@@ -273,7 +265,7 @@ def solve(
     t0 = time.perf_counter()
     if not same_counts(start, target):
         return Solution(start, target, None, engine="bidir", max_depth=max_depth,
-                        status="unreachable", seconds=time.perf_counter() - t0)  # fmt: skip
+                        status=Status.UNREACHABLE, seconds=time.perf_counter() - t0)  # fmt: skip
     k = _kernels()
     path = np.empty(DEPTH_CAP + 2, dtype=np.int64)
     ball = target_ball(target)
@@ -293,7 +285,7 @@ def solve(
                             KNIGHT_COUNTS, path, stop.array,
                         )  # fmt: skip
                     nodes += int(n)
-                    if steps != k.GROW:
+                    if steps != GROW:
                         break
                     ball.grow(depth + 1, stop.array)
                 del side
@@ -301,9 +293,8 @@ def solve(
             steps = STOPPED
     seconds = time.perf_counter() - t0
     if steps < 0:
-        status = {k.OVER_LIMIT: "over_limit", STOPPED: "timeout"}.get(steps, "unreachable")
         return Solution(start, target, None, nodes=nodes, seconds=seconds, engine="bidir",
-                        max_depth=max_depth, status=status)  # fmt: skip
+                        max_depth=max_depth, status=Status.of(steps))  # fmt: skip
     boards = boards_from_blanks(start, path[: steps + 1])
     return Solution(start, target, int(steps), boards, nodes, seconds, "bidir", max_depth)
 
@@ -325,7 +316,7 @@ def _steps_numba(keys, target, limit, workers, stop):  # noqa: ANN001, ANN202
                     depth = ball.depth
                     i = k.search_many(
                         part, i, *fixed, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
-                        np.int64(TARGET_BIAS), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, _COLOR, out,
+                        np.int64(TARGET_BIAS), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR, out,
                         work, flag,
                     )  # fmt: skip
                 if i < part.size:
@@ -341,21 +332,14 @@ def _steps_numba(keys, target, limit, workers, stop):  # noqa: ANN001, ANN202
 def _neighbours(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(boards, valid)``: row ``i`` holds the boards one move from ``keys[i]`` where
     ``valid`` (the knight tables' padding gives the rest)."""
-    blank = keys >> _BLANK_SHIFT
+    blank = keys >> KEY_SHIFT
     black = keys & FULL_MASK
     q = KNIGHT_NEIGHBORS[blank]
     valid = q >= 0
     q = np.where(valid, q, blank[:, None])
     jumps = (black[:, None] >> q) & 1
     black = black[:, None] ^ (jumps * ((1 << q) | (1 << blank[:, None])))
-    return black | (q << _BLANK_SHIFT), valid
-
-
-def _popcount(x: np.ndarray) -> np.ndarray:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101 & 0x7FFFFFFFFFFFFFFF) >> 56
+    return black | (q << KEY_SHIFT), valid
 
 
 def _sorted_unique(a: np.ndarray) -> np.ndarray:
@@ -404,7 +388,7 @@ def _steps_numpy(keys: np.ndarray, target: Board, limit: int) -> np.ndarray:
     sorted array of ``board index << 30 | key`` codes per layer."""
     bkeys, bdepths, complete = _numpy_ball(target.key, NUMPY_RADIUS)
     steps = np.full(len(keys), -1, dtype=np.int64)
-    alive = np.flatnonzero(_popcount(keys & FULL_MASK) == target.counts[1])
+    alive = np.flatnonzero(popcount(keys & FULL_MASK) == target.counts[1])
     code_shift = 30
     prev = np.empty(0, dtype=np.int64)
     cur = (alive << code_shift) | keys[alive]

@@ -6,7 +6,6 @@ numpy only; the numba kernels take these arrays as arguments.
 from __future__ import annotations
 
 import os
-import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -17,7 +16,8 @@ import numpy as np
 
 from ..board import Board
 from ..squares import KNIGHT_DISTANCE, NUM_SQUARES, square_color
-from . import DEPTH_CAP, depth_limit  # noqa: F401 - re-exported for the engines
+from . import DEPTH_CAP, boards_from_blanks, depth_limit  # noqa: F401 - re-exported for the engines
+from .base import StopFlag
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,48 +53,6 @@ def parity(start: Board, target: Board) -> int:
 def same_counts(start: Board, target: Board) -> bool:
     """Moves never change knight counts: only boards with the target's counts reach it."""
     return start.counts == target.counts
-
-
-def boards_from_blanks(start: Board, blanks: np.ndarray | list[int]) -> list[Board]:
-    """The boards along a path given as the blank's squares (``blanks[0]`` is the start's
-    blank): at each step the knight on the next blank square jumps into the blank."""
-    boards = [start]
-    for sq in list(blanks)[1:]:
-        boards.append(boards[-1].play(int(sq)))
-    return boards
-
-
-STOPPED = -2
-"""What a kernel returns when its ``stop`` flag was raised before it finished."""
-
-
-class StopFlag:
-    """A one-element int64 array that kernels poll (every few thousand nodes) and stop
-    on when it is non-zero; ``arm(seconds)`` raises it after a delay (a timeout)."""
-
-    def __init__(self) -> None:
-        self.array = np.zeros(1, dtype=np.int64)
-        self._timer: threading.Timer | None = None
-
-    def raise_(self) -> None:
-        self.array[0] = 1
-
-    def arm(self, seconds: float | None) -> StopFlag:
-        if seconds is not None:
-            self._timer = threading.Timer(seconds, self.raise_)
-            self._timer.daemon = True
-            self._timer.start()
-        return self
-
-    def disarm(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-
-    def __enter__(self) -> StopFlag:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.disarm()
 
 
 def parallel_chunks(

@@ -22,10 +22,12 @@ from types import ModuleType
 import numpy as np
 
 from ..board import Board
+from ..coords import KEY_SHIFT
+from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
+from ..results import OVER_BUDGET, STOPPED, Status
 from ..solution import Solution
-from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
+from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
 from .common import (
-    STOPPED,
     StopFlag,
     boards_from_blanks,
     default_workers,
@@ -34,9 +36,7 @@ from .common import (
     parallel_chunks,
     same_counts,
 )
-from .pdb import BYTE_POPCOUNT, RANK_PART, cached_pattern_tables, pattern_tables
-
-_COLOR = np.array([square_color(sq) for sq in range(NUM_SQUARES)], dtype=np.int64)
+from .pdb import cached_pattern_tables, pattern_tables
 
 
 @lru_cache(maxsize=1)
@@ -64,12 +64,11 @@ def heuristic(board: Board, target: Board) -> int:
     hw, hb = nearest_target_distance(target.key)
     h = sum(int(hb[sq]) if board.black >> sq & 1 else int(hw[sq])
             for sq in range(NUM_SQUARES) if sq != board.blank)  # fmt: skip
-    return h + ((h ^ int(_COLOR[board.blank]) ^ int(_COLOR[target.blank])) & 1)
+    return h + ((h ^ int(SQUARE_COLOR[board.blank]) ^ int(SQUARE_COLOR[target.blank])) & 1)
 
 
 _DUMMY_TABLE = np.zeros(1, dtype=np.uint8)
 NO_BUDGET = np.int64(1 << 62)
-OVER_BUDGET = -3
 
 PDB_AFTER_NODES = 1 << 25
 """A search with the nearest-square bound that expands more nodes than this (about a
@@ -92,8 +91,8 @@ def _bounds(target: Board, use_pdb: bool) -> tuple:
     hw, hb = nearest_target_distance(target.key)
     if use_pdb:
         pw, pb = pattern_tables(target.key)
-        return np.int64(1), hw, hb, pw, pb, RANK_PART, BYTE_POPCOUNT
-    return np.int64(0), hw, hb, _DUMMY_TABLE, _DUMMY_TABLE, RANK_PART, BYTE_POPCOUNT
+        return np.int64(1), hw, hb, pw, pb, RANK_BYTE, POPCOUNT8
+    return np.int64(0), hw, hb, _DUMMY_TABLE, _DUMMY_TABLE, RANK_BYTE, POPCOUNT8
 
 
 def solve(
@@ -113,7 +112,7 @@ def solve(
     t0 = time.perf_counter()
     if not same_counts(start, target):
         return Solution(start, target, None, engine="ida", max_depth=max_depth,
-                        status="unreachable", seconds=time.perf_counter() - t0)  # fmt: skip
+                        status=Status.UNREACHABLE, seconds=time.perf_counter() - t0)  # fmt: skip
     limit = depth_limit(max_depth)
     path = np.empty(limit + 2, dtype=np.int64)
     nodes = 0
@@ -124,17 +123,16 @@ def solve(
             budget = NO_BUDGET if pdb or use_pdb is not None else np.int64(PDB_AFTER_NODES)
             steps, more = _kernels().ida_one(
                 np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
-                np.int64(limit), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, _COLOR, *_bounds(target, pdb),
-                budget, path, stop.array,
+                np.int64(limit), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR,
+                *_bounds(target, pdb), budget, path, stop.array,
             )  # fmt: skip
             nodes += more
             if steps != OVER_BUDGET:
                 break
     seconds = time.perf_counter() - t0
     if steps < 0:
-        status = "timeout" if steps == STOPPED else "over_limit"
         return Solution(start, target, None, nodes=int(nodes), seconds=seconds, engine="ida",
-                        max_depth=max_depth, status=status)  # fmt: skip
+                        max_depth=max_depth, status=Status.of(steps))  # fmt: skip
     boards = boards_from_blanks(start, path[: steps + 1])
     return Solution(start, target, int(steps), boards, int(nodes), seconds, "ida", max_depth)
 
@@ -155,7 +153,7 @@ def steps_many(
     exceeds ``PDB_FROM_DEPTH`` or the batch has ``PDB_FROM_BOARDS`` boards)."""
     keys = np.ascontiguousarray(keys, dtype=np.int64)
     blacks = keys & FULL_MASK
-    blanks = keys >> NUM_SQUARES
+    blanks = keys >> KEY_SHIFT
     steps = np.full(len(keys), STOPPED, dtype=np.int64)
     nodes = np.zeros(len(keys), dtype=np.int64)
     stop = stop or StopFlag()
@@ -172,7 +170,8 @@ def steps_many(
     def run(lo: int, hi: int) -> None:
         if flag[0] == 0:
             kernel(blacks[lo:hi], blanks[lo:hi], tblank, tcount, limit, KNIGHT_NEIGHBORS,
-                      KNIGHT_COUNTS, _COLOR, *bounds, steps[lo:hi], nodes[lo:hi], flag)  # fmt: skip
+                   KNIGHT_COUNTS, SQUARE_COLOR, *bounds, steps[lo:hi], nodes[lo:hi],
+                   flag)  # fmt: skip
 
     parallel_chunks(run, len(keys), workers or default_workers(), stop=stop)
     return steps

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import ModuleType
 
 MODULE_NAME = "_ida_native"
-SOURCES = ("_ida_kernels.py", "_pdb_kernels.py")
+SOURCES = ("_ida_kernels.py", "_pdb_kernels.py", "../coords/kernels.py", "../results.py")
 ENV = "BITKNIGHTS_NATIVE"
 
 
@@ -35,7 +35,7 @@ def source_fingerprint() -> int:
     """A 63-bit digest of the kernel sources in this directory."""
     h = hashlib.blake2b(digest_size=8)
     for name in SOURCES:
-        h.update(Path(__file__).with_name(name).read_bytes())
+        h.update((Path(__file__).parent / name).read_bytes())
     return int.from_bytes(h.digest(), "little") >> 1
 
 

@@ -7,8 +7,9 @@ the white pattern plus that of the black pattern is a lower bound on the real di
 It dominates the nearest-square sum (it also makes knights go to distinct squares and
 respects crowding).
 
-Each colour's table is indexed by the colex rank of the colour's 25-bit mask among the
-``C(25, k)`` masks with ``k`` bits (5,200,300 for the classic 12) and holds the relaxed
+Each colour's table is indexed by the pattern rank of the colour's 25-bit mask
+(:func:`bitknights.coords.pattern_rank`: its colex rank among the ``C(25, k)`` masks with
+``k`` bits) (5,200,300 for the classic 12) and holds the relaxed
 distance in one byte.  A table is built by breadth-first search (seconds) and kept in
 the cache directory next to the distance tables, checked on every load: header and
 payload checksums (accidents), who may write the file (:mod:`bitknights.cache`), and a
@@ -22,52 +23,15 @@ import contextlib
 import os
 import struct
 import zlib
-from math import comb
 from pathlib import Path
 
 import numpy as np
 
 from .. import cache
 from ..board import Board
+from ..coords import colex_unrank, pattern_count, pattern_rank
+from ..results import UNSEEN
 from ..squares import NUM_SQUARES
-
-UNSEEN = 255
-
-# RANK_PART[c, v, j]: the colex-rank contribution of byte c (squares 8c..8c+7) holding
-# bit pattern v when j ones precede it: sum over its set bits, in order, of C(square, j + l).
-_BINOM = np.array([[comb(n, k) for k in range(27)] for n in range(26)], dtype=np.int64)
-_BITS = (np.arange(256)[:, None] >> np.arange(8)) & 1  # (v, p)
-_ORDER = np.cumsum(_BITS, axis=1)  # l: this bit's place among the byte's set bits, from 1
-_SQ = 8 * np.arange(4)[:, None] + np.arange(8)  # (c, p): the square of bit p of byte c
-_UPPER = np.minimum(np.arange(26)[:, None, None] + _ORDER, 26)  # (j, v, p): j + l, capped
-RANK_PART = np.ascontiguousarray(
-    np.stack(
-        [
-            (_BITS * (_SQ[c] < NUM_SQUARES) * _BINOM[np.minimum(_SQ[c], 25), _UPPER]).sum(axis=2).T
-            for c in range(4)
-        ]
-    ),
-    dtype=np.int64,
-)
-BYTE_POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
-RANK_PART.setflags(write=False)
-BYTE_POPCOUNT.setflags(write=False)
-
-
-def mask_rank(mask: int) -> int:
-    """Colex rank of a 25-bit mask among masks with as many bits (the kernels' rank, in
-    Python).
-
-    >>> mask_rank(0b111), mask_rank(0b1011)
-    (0, 1)
-    """
-    rank, before = 0, 0
-    for c in range(4):
-        byte = mask >> 8 * c & 255
-        rank += int(RANK_PART[c, byte, before])
-        before += int(BYTE_POPCOUNT[byte])
-    return rank
-
 
 _TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -129,20 +93,7 @@ def _cache_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) 
 
 
 def _sizes(target: Board) -> tuple[int, int]:
-    return comb(NUM_SQUARES, target.white.bit_count()), comb(NUM_SQUARES, target.black.bit_count())
-
-
-def _unrank_mask(r: int, k: int) -> int:
-    """The 25-bit mask with ``k`` bits of colex rank ``r`` (inverse of :func:`mask_rank`)."""
-    mask = 0
-    p = NUM_SQUARES - 1
-    for i in range(k, 0, -1):
-        while comb(p, i) > r:
-            p -= 1
-        mask |= 1 << p
-        r -= comb(p, i)
-        p -= 1
-    return mask
+    return pattern_count(target.white.bit_count()), pattern_count(target.black.bit_count())
 
 
 def _consistent(table: np.ndarray, goal: int, k: int, seed: int) -> bool:
@@ -155,12 +106,12 @@ def _consistent(table: np.ndarray, goal: int, k: int, seed: int) -> bool:
 
     from ..squares import KNIGHT_TARGETS
 
-    if table[mask_rank(goal)] != 0:
+    if table[pattern_rank(goal)] != 0:
         return False
     rng = random.Random(seed)
     for _ in range(_SAMPLES):
         r = rng.randrange(len(table))
-        mask, here = _unrank_mask(r, k), int(table[r])
+        mask, here = colex_unrank(r, k, NUM_SQUARES), int(table[r])
         nearer = here == 0
         for s in range(NUM_SQUARES):
             if not mask >> s & 1:
@@ -168,7 +119,7 @@ def _consistent(table: np.ndarray, goal: int, k: int, seed: int) -> bool:
             for n in KNIGHT_TARGETS[s]:
                 if mask >> n & 1:
                     continue
-                there = int(table[mask_rank(mask ^ (1 << s) ^ (1 << n))])
+                there = int(table[pattern_rank(mask ^ (1 << s) ^ (1 << n))])
                 if abs(there - here) > 1:
                     return False
                 nearer |= there == here - 1
@@ -233,4 +184,4 @@ def pattern_bound(board: Board, target: Board) -> int:
     (0, 1)
     """
     white, black = pattern_tables(target.key)
-    return int(white[mask_rank(board.white)]) + int(black[mask_rank(board.black)])
+    return int(white[pattern_rank(board.white)]) + int(black[pattern_rank(board.black)])

@@ -31,7 +31,7 @@ from .store import TableError, default_cache_dir, table_path
 if TYPE_CHECKING:
     import numpy as np
 
-    from .query import DistanceTable, Hint
+    from .distance_table import DistanceTable, Hint
 
 _last: tuple[object, DistanceTable] | None = None
 
@@ -43,13 +43,13 @@ def _board(board: Board | str) -> Board:
 def load_table(
     target: Board | str = TARGET, *, cache_dir: str | os.PathLike[str] | None = None
 ) -> DistanceTable:
-    """The table of ``target`` as a :class:`~bitknights.table.query.DistanceTable` (its
+    """The table of ``target`` as a :class:`~bitknights.table.distance_table.DistanceTable` (its
     header checked once per process while the file is unchanged, its payload as it is
     read: see :mod:`bitknights.table.store`).  Raises
     :class:`TableError` when it is missing, corrupt, stale or for another target."""
     global _last
     from . import store
-    from .query import DistanceTable
+    from .distance_table import DistanceTable
 
     file = store.load(_board(target), cache_dir)
     if _last is None or _last[0] is not file:
@@ -67,7 +67,7 @@ def build(
     write it atomically, replacing any file there, and return it.  Progress goes to
     standard error unless ``quiet`` (``None``: quiet when standard error is not a
     terminal)."""
-    from .bfs import build_table
+    from .builder import build_table
 
     build_table(_board(target), cache_dir, quiet=quiet)
     return load_table(target, cache_dir=cache_dir)

@@ -2,7 +2,7 @@
 atomic writes (through :mod:`bitknights.cache`).
 
 Pure Python (numpy is imported only to hand the payload to numpy code): the command line
-answers small batches from here without importing numpy at all (:mod:`.lookup`).
+answers small batches from here without importing numpy at all (:mod:`.probe`).
 
 File layout (little-endian), one file per target in the cache directory::
 
@@ -20,7 +20,7 @@ File layout (little-endian), one file per target in the cache directory::
     block checksums  u32 each CRC-32 of each payload block, in order
     header checksum  u32      CRC-32 of every header byte before it
     payload          byte r: the exact distance of the board of rank r
-                     (:func:`~bitknights.table.rank.rank`), or 255 if it cannot reach
+                     (:func:`~bitknights.coords.rank`), or 255 if it cannot reach
 
 One byte a board (68 MB for the classic 12 black knights) makes every answer one read:
 a distance is ``payload[rank]``, an optimal path steps to any neighbour one less.
@@ -51,7 +51,7 @@ from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import cache
+from .. import cache, coords
 from ..board import Board
 from ..errors import BitknightsError
 from ..squares import NUM_SQUARES
@@ -134,19 +134,8 @@ def block_checksums(payload: bytes | memoryview | np.ndarray, bits: int = BLOCK_
 
 def unrank(rank: int, black_count: int) -> Board:
     """The board of ``rank`` among boards with ``black_count`` black knights (pure
-    Python; the inverse of :func:`bitknights.table.rank.rank`)."""
-    per_blank = comb(NUM_SQUARES - 1, black_count)
-    blank, r = divmod(rank, per_blank)
-    positions = []
-    p = NUM_SQUARES - 2
-    for i in range(black_count, 0, -1):  # colex unranking, largest first
-        while comb(p, i) > r:
-            p -= 1
-        positions.append(p)
-        r -= comb(p, i)
-        p -= 1
-    black = sum(1 << (q if q < blank else q + 1) for q in positions)
-    return Board.from_key(black | blank << NUM_SQUARES)
+    Python; see :mod:`bitknights.coords`)."""
+    return Board.from_key(coords.pack(*coords.unrank(rank, black_count)))
 
 
 class _LazyPayload:
@@ -291,7 +280,7 @@ def write(
     the old file or the new, never half."""
     import numpy as np
 
-    from .rank import state_count
+    from ..coords import state_count
 
     count = state_count(target.black.bit_count())
     data = np.ascontiguousarray(payload, dtype=np.uint8)

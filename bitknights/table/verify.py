@@ -22,19 +22,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from ..coords import comb_count, rank
+from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+from ..coords.kernels import comb_unrank, moved_black, next_comb, state_rank, unsqueeze
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-from .rank import (
-    BINOM,
-    POPCOUNT8,
-    RANK_BYTE,
-    comb_count,
-    comb_unrank,
-    moved_black,
-    next_comb,
-    rank,
-    state_rank,
-    unsqueeze,
-)
 from .store import UNREACHABLE, TableFile
 
 BLOCK = 1 << 16  # ranks of one blank square per job

@@ -1,23 +1,8 @@
-"""A perfect ranking of the boards with ``k`` black knights: ``25 * C(24, k)`` ranks.
+"""The ranking in numba (see :mod:`bitknights.coords` for what the numbers mean).
 
-A board is its blank square plus the set of black squares among the other 24.  Its rank
-is ``blank * C(24, k) + c``, where ``c`` is the colex rank (combinatorial number system)
-of the black set after the blank's square has been squeezed out: the 24 remaining squares
-keep their order and are renumbered ``0..23``, and a set whose members are
-``p_1 < p_2 < ... < p_k`` has colex rank ``C(p_1, 1) + C(p_2, 2) + ... + C(p_k, k)``.
-Colex order is plain numeric order of the 24-bit masks, so consecutive ranks of one blank
-square follow each other by Gosper's next-combination step (see :func:`next_comb`).
-
-Ranks and masks are ``int64`` everywhere.  The kernels take the tables below as
-arguments (numba freezes module globals at compile time, which is fine for these
-constants, but passing them keeps every kernel's inputs visible).
-
->>> from bitknights.board import TARGET
->>> r = rank(TARGET.black, TARGET.blank)
->>> unrank(r, 12) == (TARGET.black, TARGET.blank)
-True
->>> state_count(12)
-67603900
+Inline helpers the kernels call, and batch wrappers over them.  Like every kernel they
+take the tables of :mod:`.arrays` as arguments (``binom``, ``rank_byte``, ``popcount8``),
+so the same source compiles just in time or ahead of time.  Masks and ranks are ``int64``.
 """
 
 from __future__ import annotations
@@ -25,27 +10,43 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..squares import NUM_SQUARES
-from .ranktables import BINOM, MASK24, POPCOUNT8, RANK_BYTE, comb_count, state_count
+from ..squares import FULL_MASK, NUM_SQUARES
+from . import KEY_SHIFT, comb_count
+from .arrays import BINOM, POPCOUNT8, RANK_BYTE
 
-__all__ = ["BINOM", "MASK24", "POPCOUNT8", "RANK_BYTE", "comb_count", "state_count"]
+
+@njit(cache=True, nogil=True)
+def popcount(x):
+    """The number of set bits of a non-negative ``int64``.  (Not ``inline="always"``: numba's
+    ahead-of-time compiler fails on the kernels that inline it; LLVM inlines it anyway.)"""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
+def unpack(key):
+    """``(black mask, blank square)`` of a key."""
+    return key & FULL_MASK, key >> KEY_SHIFT
+
+
+@njit(cache=True, nogil=True, inline="always")
 def squeeze(black, blank):
     """The black mask with the blank's square removed: bits above it shift down one."""
     low = black & ((np.int64(1) << blank) - 1)
     return low | ((black >> (blank + 1)) << blank)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def unsqueeze(comb, blank):
     """Inverse of :func:`squeeze`: bits at or above ``blank`` shift up one."""
     low = comb & ((np.int64(1) << blank) - 1)
     return low | ((comb >> blank) << (blank + 1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def moved_black(black, blank, n):
     """The black mask after the knight on ``n`` jumps into the blank on ``blank``."""
     if (black >> n) & 1:
@@ -53,7 +54,7 @@ def moved_black(black, blank, n):
     return black
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def comb_rank(comb, rank_byte, popcount8):
     """Colex rank of a 24-bit mask (``comb < 2**24``)."""
     b0 = comb & 255
@@ -64,17 +65,30 @@ def comb_rank(comb, rank_byte, popcount8):
     return rank_byte[0, b0, 0] + rank_byte[1, b1, m1] + rank_byte[2, b2, m2]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
+def pattern_rank(mask, rank_byte, popcount8):
+    """Colex rank of a 25-bit mask among masks with as many bits."""
+    b0 = mask & 255
+    b1 = (mask >> 8) & 255
+    b2 = (mask >> 16) & 255
+    b3 = (mask >> 24) & 255
+    j1 = popcount8[b0]
+    j2 = j1 + popcount8[b1]
+    j3 = j2 + popcount8[b2]
+    return rank_byte[0, b0, 0] + rank_byte[1, b1, j1] + rank_byte[2, b2, j2] + rank_byte[3, b3, j3]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def state_rank(black, blank, ncomb, rank_byte, popcount8):
     """Rank of the board (black mask, blank square); ``ncomb = C(24, k)``."""
     return blank * ncomb + comb_rank(squeeze(black, blank), rank_byte, popcount8)
 
 
-@njit(cache=True)
-def comb_unrank(r, k, binom):
-    """The 24-bit mask with ``k`` bits whose colex rank is ``r`` (``0 <= r < C(24, k)``)."""
+@njit(cache=True, nogil=True)
+def colex_unrank(r, k, top, binom):
+    """The mask with ``k`` bits, all below bit ``top``, whose colex rank is ``r``."""
     comb = np.int64(0)
-    p = 23
+    p = top - 1
     for i in range(k, 0, -1):
         while binom[p, i] > r:
             p -= 1
@@ -84,7 +98,19 @@ def comb_unrank(r, k, binom):
     return comb
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True)
+def comb_unrank(r, k, binom):
+    """The 24-bit mask with ``k`` bits whose colex rank is ``r`` (``0 <= r < C(24, k)``)."""
+    return colex_unrank(r, k, NUM_SQUARES - 1, binom)
+
+
+@njit(cache=True, nogil=True)
+def pattern_unrank(r, k, binom):
+    """The 25-bit mask with ``k`` bits whose colex rank is ``r`` (``0 <= r < C(25, k)``)."""
+    return colex_unrank(r, k, NUM_SQUARES, binom)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def next_comb(comb):
     """The next larger mask with as many bits (Gosper's hack); ``comb`` must be non-zero."""
     u = comb & -comb
@@ -92,7 +118,7 @@ def next_comb(comb):
     return v | (((v ^ comb) // u) >> 2)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def state_unrank(r, k, ncomb, binom):
     """``(black, blank)`` of rank ``r``."""
     blank = r // ncomb
@@ -123,31 +149,6 @@ def _unrank_blank(blank, k, ncomb, binom, blacks):
             blacks[i] = unsqueeze(comb, blank)
             if i + 1 < hi:
                 comb = next_comb(comb)
-
-
-def rank(black: int, blank: int) -> int:
-    """The rank of one board given by its black mask and blank square (any ``k``).
-
-    >>> rank(0b11, 24), rank(0b11 << 1, 0)
-    (6624, 0)
-    """
-    black, blank = int(black), int(blank)
-    k = black.bit_count()
-    ncomb = comb_count(k)
-    return int(state_rank(np.int64(black), np.int64(blank), np.int64(ncomb), RANK_BYTE, POPCOUNT8))
-
-
-def unrank(r: int, k: int) -> tuple[int, int]:
-    """``(black mask, blank square)`` of rank ``r`` among boards with ``k`` black knights.
-
-    >>> unrank(0, 2)
-    (6, 0)
-    """
-    ncomb = comb_count(k)
-    if not 0 <= r < NUM_SQUARES * ncomb:
-        raise ValueError(f"rank {r} is not in 0..{NUM_SQUARES * ncomb - 1}")
-    black, blank = state_unrank(np.int64(r), np.int64(k), np.int64(ncomb), BINOM)
-    return int(black), int(blank)
 
 
 def rank_many(blacks: np.ndarray, blanks: np.ndarray) -> np.ndarray:

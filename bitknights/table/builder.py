@@ -27,21 +27,17 @@ import numpy as np
 from numba import njit, prange
 
 from ..board import Board
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
-from . import store
-from .rank import (
-    BINOM,
-    POPCOUNT8,
-    RANK_BYTE,
-    comb_count,
+from ..coords import comb_count, rank, state_count
+from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+from ..coords.kernels import (
     comb_unrank,
     moved_black,
     next_comb,
-    rank,
-    state_count,
     state_rank,
     unsqueeze,
 )
+from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
+from . import store
 from .store import TableFile
 
 UNSEEN = 255
@@ -207,7 +203,7 @@ def bfs_distances(
     target: Board, *, stop_after: int | None = None, quiet: bool | None = True
 ) -> tuple[np.ndarray, list[int]]:
     """``(dist, layers)``: the exact distance to ``target`` of every board with the
-    target's number of black knights, indexed by :func:`~bitknights.table.rank.rank`
+    target's number of black knights, indexed by :func:`~bitknights.coords.rank`
     (``uint8``; :data:`UNSEEN` for boards that cannot reach it), and ``layers[d]``, the
     number of boards at distance ``d``.
 

@@ -2,7 +2,7 @@
 
 The table holds each board's exact distance, so a distance is one read and an optimal
 path steps, move by move, to any neighbour one nearer (walked in plain Python by
-:mod:`.lookup`); every read is a probe (``nodes`` in a :class:`~bitknights.Solution`).  A
+:mod:`.probe`); every read is a probe (``nodes`` in a :class:`~bitknights.Solution`).  A
 path that finds no nearer neighbour, or reaches 0 anywhere but the target, means the table
 contradicts itself, which is reported.  The numba kernels here do batches: distances of
 many boards, and the layer-by-layer counting of optimal move sequences.
@@ -16,21 +16,15 @@ import numpy as np
 from numba import njit, prange
 
 from ..board import Board, Move
+from ..coords import comb_count, pack
+from ..coords import rank as board_rank
+from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+from ..coords.kernels import moved_black, popcount, state_rank, state_unrank, unpack
 from ..errors import BitknightsError
-from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
-from . import lookup
-from .rank import (
-    BINOM,
-    POPCOUNT8,
-    RANK_BYTE,
-    comb_count,
-    moved_black,
-    state_rank,
-    state_unrank,
-)
+from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
+from . import probe
 from .store import UNREACHABLE, TableFile
 
-KEY_SHIFT = NUM_SQUARES
 _UNREACHABLE = -1  # a distance result that is not a distance
 # path counts at or above this switch to Python ints (8 of them must not overflow int64)
 _INT64_SAFE = (1 << 63) // 8
@@ -39,16 +33,10 @@ _INT64_SAFE = (1 << 63) // 8
 @njit(cache=True, inline="always")
 def _key_state(key, k):
     """``(black, blank, ok)`` of a key; ``ok`` when it is a board with ``k`` black knights."""
-    blank = key >> KEY_SHIFT
-    black = key & ((np.int64(1) << KEY_SHIFT) - 1)
+    black, blank = unpack(key)
     if blank < 0 or blank >= NUM_SQUARES or ((black >> blank) & 1) != 0:
         return black, np.int64(0), False
-    c = 0
-    x = black
-    while x:
-        x &= x - 1
-        c += 1
-    return black, blank, c == k
+    return black, blank, popcount(black) == k
 
 
 @njit(cache=True, parallel=True)
@@ -141,18 +129,19 @@ class DistanceTable:
 
     def walk(self, board: Board, cap: int | None = None) -> tuple[int, list[int], int]:
         """``(steps, blank squares along one optimal path, probes)``.  ``steps`` is the
-        exact distance, or ``-1`` when the board cannot reach the target, ``-2`` when it is
-        more than ``cap`` moves away (the path is then empty).  Raises
+        exact distance, or the result code ``UNREACHABLE`` when the board cannot reach the
+        target, ``OVER_LIMIT`` when it is more than ``cap`` moves away (see
+        :mod:`bitknights.results`) (the path is then empty).  Raises
         :class:`BitknightsError` if the table contradicts itself on the way."""
         limit = self.max_distance if cap is None else min(int(cap), self.max_distance)
-        return lookup.walk(self.file, board.black, board.blank, limit)
+        return probe.walk(self.file, board.black, board.blank, limit)
 
     def distance(self, board: Board) -> int | None:
         """The exact fewest moves from ``board`` to the target; ``None`` if unreachable
         (``load_table().distance(Board("10110/01*11/10111/01001/00000"))`` is 7)."""
         if board.black.bit_count() != self.black_count:
             return None
-        d = self.file.data[lookup.rank(board.black, board.blank, self.black_count)]
+        d = self.file.data[board_rank(board.black, board.blank, self.black_count)]
         return None if d == UNREACHABLE else d
 
     def path(self, board: Board) -> list[Board] | None:
@@ -187,9 +176,7 @@ class DistanceTable:
         d = self.distance(board)
         if d is None:
             return 0
-        from .rank import rank
-
-        ranks = np.array([rank(board.black, board.blank)], dtype=np.int64)
+        ranks = np.array([board_rank(board.black, board.blank)], dtype=np.int64)
         counts: np.ndarray = np.ones(1, dtype=np.int64)
         for step in range(d, 0, -1):
             src, dst = _nearer_edges(
@@ -272,10 +259,10 @@ class DistanceTable:
         else:
             layer = np.flatnonzero(self._payload == distance)
             ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]
-        from .rank import unrank_many
+        from ..coords.kernels import unrank_many
 
         blacks, blanks = unrank_many(np.asarray(ranks, dtype=np.int64), self.black_count)
-        return [Board.from_key(_key(int(b), int(s))) for b, s in zip(blacks, blanks)]
+        return [Board.from_key(pack(int(b), int(s))) for b, s in zip(blacks, blanks)]
 
     def _sample_by_rejection(self, rng: np.random.Generator, distance: int, count: int) -> list:
         layers = self.file.layers
@@ -289,10 +276,6 @@ class DistanceTable:
                     if len(chosen) == count:
                         break
         return list(chosen)
-
-
-def _key(black: int, blank: int) -> int:
-    return (black & FULL_MASK) | blank << KEY_SHIFT
 
 
 __all__ = ["DistanceTable", "Hint"]

@@ -1,0 +1,151 @@
+"""Board coordinates: key packing and the perfect ranking, in plain Python.
+
+Everything that turns a board into a number lives in this package, in three flavours
+side by side with the same names and the same results:
+
+* this module: plain Python ints (no numpy, no numba), for single boards and small
+  batches (about 2 µs a rank);
+* :mod:`.arrays`: the numpy constant tables and vectorized ranking (no numba);
+* :mod:`.kernels`: the numba versions the kernels inline; they take every table as an
+  argument, so the same source compiles just in time or ahead of time.
+
+**Key.**  A board travels as one ``int64`` key, ``black | blank << KEY_SHIFT``: the black
+knights' 25-bit mask and the blank's square above it (white knights are the rest).
+
+**Board rank.**  A board with ``k`` black knights has rank ``blank * C(24, k) + c`` in
+``0 .. 25 * C(24, k) - 1``, where ``c`` is the colex rank (combinatorial number system)
+of its black set after the blank's square is squeezed out (the 24 other squares keep their
+order, renumbered ``0..23``).  A set ``p_1 < ... < p_k`` has colex rank
+``C(p_1, 1) + C(p_2, 2) + ... + C(p_k, k)``; colex order is numeric order of the masks,
+so consecutive ranks follow each other by Gosper's next-combination step.
+
+**Pattern rank.**  The pattern databases rank one colour's 25-bit mask alone: its colex
+rank among the ``C(25, k)`` masks with as many bits (no squeezing).
+
+>>> from bitknights.board import TARGET
+>>> r = rank(TARGET.black, TARGET.blank)
+>>> unrank(r, 12) == (TARGET.black, TARGET.blank)
+True
+>>> state_count(12), pack(*unpack(TARGET.key)) == TARGET.key
+(67603900, True)
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+from ..squares import FULL_MASK, NUM_SQUARES, square_color
+
+KEY_SHIFT = NUM_SQUARES
+"""Where the blank's square starts in a key: ``key = black | blank << KEY_SHIFT``."""
+
+COMB_SQUARES = NUM_SQUARES - 1
+"""The squares a black set is ranked over once the blank's is squeezed out."""
+
+# BINOMIAL[n][i] = C(n, i) for 0 <= n, i <= 25 (zero when i > n): rows are the number of
+# squares, columns the number of knights.
+BINOMIAL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(comb(n, i) for i in range(NUM_SQUARES + 1)) for n in range(NUM_SQUARES + 1)
+)
+
+# SQUARE_COLOR[sq]: the colour (0 or 1) of square ``sq`` on a chequered board; a move
+# always takes the blank to the other colour.
+SQUARE_COLOR: tuple[int, ...] = tuple(square_color(sq) for sq in range(NUM_SQUARES))
+
+
+def pack(black: int, blank: int) -> int:
+    """The key of the board with black mask ``black`` and blank square ``blank``."""
+    return (black & FULL_MASK) | blank << KEY_SHIFT
+
+
+def unpack(key: int) -> tuple[int, int]:
+    """``(black mask, blank square)`` of a key."""
+    return key & FULL_MASK, key >> KEY_SHIFT
+
+
+def popcount(mask: int) -> int:
+    """The number of set bits of a non-negative mask."""
+    return mask.bit_count()
+
+
+def comb_count(k: int) -> int:
+    """``C(24, k)``: the black sets of one blank square."""
+    return BINOMIAL[COMB_SQUARES][k]
+
+
+def state_count(k: int) -> int:
+    """``25 * C(24, k)``: the boards with ``k`` black knights."""
+    return NUM_SQUARES * comb_count(k)
+
+
+def squeeze(black: int, blank: int) -> int:
+    """The black mask with the blank's square removed: bits above it shift down one."""
+    return (black & ((1 << blank) - 1)) | (black >> (blank + 1) << blank)
+
+
+def unsqueeze(comb_mask: int, blank: int) -> int:
+    """Inverse of :func:`squeeze`: bits at or above ``blank`` shift up one."""
+    return (comb_mask & ((1 << blank) - 1)) | (comb_mask >> blank << (blank + 1))
+
+
+def colex_rank(mask: int) -> int:
+    """The colex rank of ``mask`` among the masks with as many set bits.
+
+    >>> colex_rank(0b111), colex_rank(0b1011)
+    (0, 1)
+    """
+    r, i = 0, 0
+    while mask:
+        low = mask & -mask
+        i += 1
+        r += BINOMIAL[low.bit_length() - 1][i]
+        mask ^= low
+    return r
+
+
+def colex_unrank(r: int, k: int, top: int = COMB_SQUARES) -> int:
+    """The mask with ``k`` bits, all below bit ``top``, whose colex rank is ``r``."""
+    mask, p = 0, top - 1
+    for i in range(k, 0, -1):  # the largest member first
+        while BINOMIAL[p][i] > r:
+            p -= 1
+        mask |= 1 << p
+        r -= BINOMIAL[p][i]
+        p -= 1
+    return mask
+
+
+def rank(black: int, blank: int, k: int | None = None) -> int:
+    """The rank of the board (black mask, blank square) among the boards with ``k``
+    black knights (default: as many as it has).
+
+    >>> rank(0b11, 24), rank(0b11 << 1, 0)
+    (6624, 0)
+    """
+    if k is None:
+        k = black.bit_count()
+    return blank * BINOMIAL[COMB_SQUARES][k] + colex_rank(squeeze(black, blank))
+
+
+def unrank(r: int, k: int) -> tuple[int, int]:
+    """``(black mask, blank square)`` of rank ``r`` among boards with ``k`` black knights.
+
+    >>> unrank(0, 2)
+    (6, 0)
+    """
+    ncomb = comb_count(k)
+    if not 0 <= r < NUM_SQUARES * ncomb:
+        raise ValueError(f"rank {r} is not in 0..{NUM_SQUARES * ncomb - 1}")
+    blank, c = divmod(r, ncomb)
+    return unsqueeze(colex_unrank(c, k), blank), blank
+
+
+def pattern_rank(mask: int) -> int:
+    """The rank of one colour's 25-bit mask among the masks with as many knights (the
+    pattern databases' index)."""
+    return colex_rank(mask)
+
+
+def pattern_count(k: int) -> int:
+    """``C(25, k)``: the masks of ``k`` knights of one colour."""
+    return BINOMIAL[NUM_SQUARES][k]

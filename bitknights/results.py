@@ -1,0 +1,74 @@
+"""What searches answer besides a distance: one result code per meaning, and the status
+a :class:`~bitknights.solution.Solution` reports.
+
+A kernel returns a distance (``>= 0``) or one of the :class:`Result` codes below.  numba
+code cannot use the enum, so every code is also a plain ``int`` constant of the same name
+(kernels read module constants, frozen when they compile).  Batch entry points
+(``steps_many``) fill their output with distances, :data:`OVER_LIMIT` for every board
+without one (farther than the limit or never reaching the target) and :data:`STOPPED`
+for boards left unfinished.
+
+>>> len({int(code) for code in Result}) == len(Result)
+True
+>>> Status.of(OVER_LIMIT) is Status.OVER_LIMIT, Status.of(7), Status.TIMEOUT == "timeout"
+(True, 'solved', True)
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+
+class Result(IntEnum):
+    """A kernel's answer when it is not a distance."""
+
+    OVER_LIMIT = -1
+    """No path within the move limit (in a batch's output: or none at all)."""
+    STOPPED = -2
+    """The stop flag was raised (a timeout or Ctrl-C) before the search finished."""
+    UNREACHABLE = -3
+    """No path at all: the board never reaches the target."""
+    OVER_BUDGET = -4
+    """IDA* expanded more nodes than its budget allowed (it restarts with a better bound)."""
+    GROW = -5
+    """The bidirectional search wants the target's side grown by a layer before it goes on."""
+
+
+OVER_LIMIT = int(Result.OVER_LIMIT)
+STOPPED = int(Result.STOPPED)
+UNREACHABLE = int(Result.UNREACHABLE)
+OVER_BUDGET = int(Result.OVER_BUDGET)
+GROW = int(Result.GROW)
+
+UNSEEN = 255
+"""A distance byte nothing has reached: breadth-first builds start every entry here, and
+in a finished table it marks the boards that never reach the target."""
+
+
+class Status(StrEnum):
+    """How a :class:`~bitknights.solution.Solution` ended; the value is the word its JSON
+    record carries."""
+
+    SOLVED = "solved"
+    OVER_LIMIT = "over_limit"
+    """Farther than ``max_depth``."""
+    UNREACHABLE = "unreachable"
+    """Another number of knights of each colour than the target: never reaches it."""
+    TIMEOUT = "timeout"
+
+    def __repr__(self) -> str:
+        return repr(self.value)  # results read as they did when the status was a string
+
+    @classmethod
+    def of(cls, code: int) -> Status:
+        """The status of a kernel's answer: a distance is solved, a code its meaning."""
+        if code >= 0:
+            return cls.SOLVED
+        return _STATUS_OF_CODE[Result(code)]
+
+
+_STATUS_OF_CODE = {
+    Result.OVER_LIMIT: Status.OVER_LIMIT,
+    Result.STOPPED: Status.TIMEOUT,
+    Result.UNREACHABLE: Status.UNREACHABLE,
+}

@@ -1,0 +1,135 @@
+"""The engine contract: every engine keeps it, result codes are distinct, and ``auto``
+follows what the engines declare."""
+
+import inspect
+import json
+
+import numpy as np
+import pytest
+
+import bitknights
+from bitknights import TARGET, Board, api
+from bitknights.engines import ENGINES, get_engine
+from bitknights.engines.base import Capabilities, Engine, SolveOptions
+from bitknights.results import Result, Status
+from bitknights.solution import Solution
+
+NEAR = Board("10110/01*11/10111/01001/00000")  # 7 moves from the target
+FAR = Board("01011/110*1/01110/01010/00100")  # 18 moves from the target
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_every_engine_satisfies_the_protocol(name):
+    engine = get_engine(name)
+    assert isinstance(engine, Engine)
+    assert engine.name == name
+    assert isinstance(engine.capabilities, Capabilities)
+    for method in ("ready", "solve", "steps_many"):
+        want = list(inspect.signature(getattr(Engine, method)).parameters)[1:]
+        assert list(inspect.signature(getattr(engine, method)).parameters) == want, method
+
+
+@pytest.mark.parametrize("name", ["ida", "bidir"])
+def test_search_engines_answer_through_the_contract(name):
+    engine = get_engine(name)
+    assert engine.ready(TARGET)
+    s = engine.solve(NEAR, TARGET, SolveOptions())
+    assert s.steps == 7 and s.status is Status.SOLVED and s.engine == name
+    s.verify()
+    over = engine.solve(FAR, TARGET, SolveOptions(max_depth=15))
+    assert over.steps is None and over.status is Status.OVER_LIMIT
+    other = engine.solve(Board("11111/11111/11*11/00001/00000"), TARGET, SolveOptions())
+    assert other.status is Status.UNREACHABLE
+    keys = np.array([NEAR.key, FAR.key, TARGET.key], dtype=np.int64)
+    assert engine.steps_many(keys, TARGET, SolveOptions(workers=1)).tolist() == [7, -1, 0]
+
+
+def test_result_codes_are_distinct_negative_and_plain_ints():
+    from bitknights import results
+
+    codes = [int(code) for code in Result]
+    assert len(set(codes)) == len(codes) and all(c < 0 for c in codes)
+    for code in Result:
+        plain = getattr(results, code.name)
+        assert type(plain) is int and plain == code
+    assert Status.of(0) is Status.SOLVED and Status.of(results.STOPPED) is Status.TIMEOUT
+    assert Status.of(results.UNREACHABLE) is Status.UNREACHABLE
+    with pytest.raises(KeyError):
+        Status.of(results.GROW)  # an internal request, never a final answer
+
+
+def test_status_is_an_enum_and_records_stay_the_same():
+    s = Solution(TARGET, TARGET, None, status="over_limit")
+    assert s.status is Status.OVER_LIMIT and s.status == "over_limit"
+    assert json.dumps(s.to_dict(), separators=(",", ":")) == (
+        f'{{"board":"{TARGET.compact}","steps":null,"status":"over_limit","nodes":0,'
+        '"seconds":0.0,"engine":""}'
+    )
+    assert str(s) == "Solution(steps=None, status='over_limit')"
+    with pytest.raises(ValueError):
+        Solution(TARGET, TARGET, None, status="lost")
+
+
+class _Fake:
+    """An engine declaring chosen capabilities (for the policy, which reads nothing else)."""
+
+    def __init__(self, name, *, lookup=False, deep=False, numpy_depth=-1, plain=(-1, 0),
+                 ready=True):  # fmt: skip
+        self.name = name
+        self.capabilities = Capabilities(lookup, deep, numpy_depth, False, *plain)
+        self._ready = ready
+
+    def ready(self, target, cache_dir=None):
+        return self._ready
+
+
+def test_auto_asks_the_lookup_engine_about_the_cache_dir(tmp_path):
+    from bitknights.table import store
+
+    assert not store.available(TARGET, tmp_path)
+    assert api.choose_engine("auto", 15, cache_dir=tmp_path) == "ida"
+    assert api.choose_engine("auto", None, cache_dir=tmp_path) == "bidir"
+
+
+def test_choose_engine_follows_the_capabilities(monkeypatch):
+    fakes = {
+        "ida": _Fake("ida"),
+        "bidir": _Fake("bidir", deep=True, numpy_depth=9),
+        "mitm": _Fake("mitm", plain=(8, 100)),
+        "table": _Fake("table", lookup=True, deep=True, numpy_depth=200, ready=False),
+    }
+    monkeypatch.setattr(api, "get_engine", fakes.__getitem__)
+    assert api.choose_engine("auto", 15) == "ida"
+    assert api.choose_engine("auto", None) == "bidir"
+    assert api.choose_engine("auto", 9, counts_only=True) == "bidir"
+    assert api.choose_engine("auto", 10, counts_only=True) == "ida"
+    assert api.choose_engine("auto", 8, counts_only=True, boards=100) == "mitm"
+    assert api.choose_engine("auto", 8, counts_only=True, boards=101) == "bidir"
+    assert api.choose_engine("auto", 9, counts_only=True, boards=1) == "bidir"
+    assert api.choose_engine("auto", 8, boards=1) == "ida"  # paths wanted
+    fakes["ida"] = _Fake("ida", deep=True, numpy_depth=12)  # now first in every rule
+    assert api.choose_engine("auto", None) == "ida"
+    assert api.choose_engine("auto", 10, counts_only=True) == "ida"
+    fakes["table"] = _Fake("table", lookup=True, ready=True)
+    assert api.choose_engine("auto", 15) == "table"
+    assert api.choose_engine("auto", None, counts_only=True) == "table"
+    assert api.choose_engine("auto", 15, target=None) == "ida"  # no target: no lookup
+    assert api.choose_engine("bidir", 15) == "bidir"
+
+
+def test_options_reach_the_engine(monkeypatch):
+    seen = []
+    engine = get_engine("ida")
+    real = engine.solve
+
+    def spy(start, target, options):
+        seen.append(options)
+        return real(start, target, options)
+
+    monkeypatch.setattr(engine, "solve", spy)
+    sols = bitknights.solve_many([NEAR, FAR], engine="ida", max_depth=20, timeout=30, workers=2)
+    assert [s.steps for s in sols] == [7, 18]
+    want = SolveOptions(max_depth=20, timeout=30, workers=2)
+    assert seen[0] == want._replace(max_depth=0) and seen[1:] == [want, want]
+    assert bitknights.solve(NEAR, engine="ida").steps == 7
+    assert seen[-1] == SolveOptions()

@@ -1,0 +1,150 @@
+"""The plain-Python meet-in-the-middle engine: its shipped ball, exact answers against the
+naive BFS and the other engines, paths, and when ``auto`` chooses it."""
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from bitknights import SAMPLE, TARGET, Board, api, read_batch
+from bitknights.engines import bidir, ida, mitm
+from helpers import random_board, random_walk
+
+
+def checked(sol, start, target=TARGET):
+    """``sol`` after replaying its path and checking its shape."""
+    sol.verify()
+    assert sol.engine == "mitm" and sol.start == start and sol.target == target
+    if sol.steps is None:
+        assert sol.boards == []
+    else:
+        assert sol.status == "solved" and len(sol.boards) == sol.steps + 1
+    return sol
+
+
+def test_shipped_ball_is_the_computed_one():
+    with open(mitm.BALL_FILE, "rb") as f:
+        shipped = mitm.parse_ball(f.read())
+    built = mitm.build_ball(TARGET)
+    assert shipped is not None and shipped.target_key == TARGET.key
+    assert shipped.radius == built.radius == mitm.RADIUS
+    assert shipped.keys == built.keys and shipped.dists == built.dists
+    assert mitm.parse_ball(mitm.ball_bytes(built)).keys == built.keys
+
+
+def test_ball_matches_naive_bfs(ball8):
+    ball = mitm.build_ball(TARGET, 8)
+    assert len(ball) == len(ball8)
+    for text, d in ball8.items():
+        assert ball.get(Board(text).key) == d
+    assert ball.get(random_walk(TARGET, 0, random.Random(0)).key) == 0
+
+
+def test_damaged_ball_file_is_never_used(tmp_path, monkeypatch):
+    with open(mitm.BALL_FILE, "rb") as f:
+        data = bytearray(f.read())
+    good = mitm.parse_ball(bytes(data))
+    assert good is not None
+    # a flipped byte anywhere in the compressed payload, a cut, a bad magic, another count
+    for pos in (40, len(data) // 2, len(data) - 1):
+        bad = bytearray(data)
+        bad[pos] ^= 0x10
+        assert mitm.parse_ball(bytes(bad)) is None
+    assert mitm.parse_ball(bytes(data[:-100])) is None
+    assert mitm.parse_ball(b"XXXXXXXX" + bytes(data[8:])) is None
+    wrong_count = bytearray(data)
+    wrong_count[20] ^= 1
+    assert mitm.parse_ball(bytes(wrong_count)) is None
+    # ball_of then computes the ball instead, so answers stay exact
+    bad = bytearray(data)
+    bad[len(data) // 2] ^= 0x10
+    path = tmp_path / "ball.bkb"
+    path.write_bytes(bytes(bad))
+    monkeypatch.setattr(mitm, "BALL_FILE", str(path))
+    monkeypatch.setattr(mitm, "_balls", {})
+    ball = mitm.ball_of(TARGET)
+    assert ball.keys == good.keys and ball.dists == good.dists
+    assert mitm.steps_many([b.key for b in read_batch(SAMPLE)], TARGET) == [7, -1]
+
+
+def test_every_distance_against_naive_bfs(ball11):
+    """Boards at every distance 0..11 (naive BFS), with limits below, at and above their
+    distance; boards outside the naive ball are farther than 11."""
+    rng = random.Random(14)
+    by_distance: dict[int, list[str]] = {}
+    for text, d in ball11.items():
+        by_distance.setdefault(d, []).append(text)
+    sample = [t for d in sorted(by_distance) for t in rng.sample(by_distance[d], min(40, len(by_distance[d])))]  # fmt: skip
+    keys = [Board(t).key for t in sample]
+    dists = [ball11[t] for t in sample]
+    for limit in (0, 3, 10, 11, 15):
+        assert mitm.steps_many(keys, TARGET, limit) == [d if d <= limit else -1 for d in dists]
+    for text in sample[::7]:
+        b, d = Board(text), ball11[text]
+        assert checked(mitm.solve(b, TARGET, 15), b).steps == d
+        if d:
+            assert checked(mitm.solve(b, TARGET, d - 1), b).status == "over_limit"
+    outside = [random_walk(TARGET, rng.randrange(20, 200), rng) for _ in range(300)]
+    outside = [b for b in outside if b.compact not in ball11]
+    assert len(outside) > 100
+    assert mitm.steps_many([b.key for b in outside], TARGET, 11) == [-1] * len(outside)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_agrees_with_ida_and_bidir_up_to_the_classic_limit(seed):
+    """Far boards (12-15 and beyond) where the naive BFS cannot go: the three engines
+    agree for every limit up to 16, on the classic target and another."""
+    rng = random.Random(seed)
+    target = TARGET if seed == 1 else random_walk(TARGET, 30, rng)
+    boards = [random_walk(target, rng.randrange(8, 120), rng) for _ in range(40)]
+    keys = np.array([b.key for b in boards], dtype=np.int64)
+    for limit in (12, 13, 14, 15, 16):
+        want = ida.steps_many(keys, target, limit, workers=1).tolist()
+        assert bidir.steps_many(keys, target, limit).tolist() == want
+        assert mitm.steps_many(keys, target, limit) == want  # an int64 array works too
+        assert mitm.steps_many(keys.tolist(), target, limit) == want
+    assert {d for d in want if d >= 12} and -1 in want
+    for b, d in list(zip(boards, want))[:12]:
+        assert checked(mitm.solve(b, target, 16), b, target).steps == (None if d < 0 else d)
+
+
+def test_unreachable_and_invalid_keys():
+    rng = random.Random(3)
+    other = random_board(rng, black=11)
+    assert checked(mitm.solve(other, TARGET), other).status == "unreachable"
+    bad_blank = TARGET.black | 25 << 25
+    on_knight = TARGET.black | (TARGET.black & -TARGET.black).bit_length() - 1 << 25
+    assert mitm.steps_many([other.key, bad_blank, on_knight, TARGET.key], TARGET) == [-1, -1, -1, 0]
+
+
+def test_auto_chooses_it_only_for_small_classic_count_batches():
+    choose = api.choose_engine
+    assert choose("auto", 15, None, counts_only=True, boards=1) == "mitm"
+    assert choose("auto", 15, None, counts_only=True, boards=mitm.AUTO_MAX_BOARDS) == "mitm"
+    assert choose("auto", 15, None, counts_only=True, boards=mitm.AUTO_MAX_BOARDS + 1) == "bidir"
+    assert choose("auto", 15, None, counts_only=True) == "bidir"  # size unknown
+    assert choose("auto", 16, None, counts_only=True, boards=2) == "bidir"
+    assert choose("auto", None, None, counts_only=True, boards=2) == "bidir"
+    assert choose("auto", 15, None, counts_only=False, boards=2) == "ida"
+    assert choose("mitm", None, None) == "mitm"
+
+
+def test_command_line_without_table(tmp_path):
+    """No table, nothing cached: the sample is answered by meeting in the middle, and
+    --engine mitm answers a batch too long for the small-input path the same way."""
+    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": str(tmp_path / "nb")}
+    sample = tmp_path / "sample.txt"
+    sample.write_text(SAMPLE)
+    run = lambda *a: subprocess.run([sys.executable, "-m", "bitknights", "solve", *map(str, a)],  # noqa: E731
+                                    capture_output=True, text=True, env={**__import__("os").environ, **env})  # fmt: skip
+    r = run(sample)
+    assert r.returncode == 0 and r.stdout == "7\n-1\n", r.stderr
+    rng = random.Random(5)
+    boards = [random_walk(TARGET, rng.randrange(5, 60), rng) for _ in range(30)]
+    long = tmp_path / "long.txt"
+    long.write_text(f"{len(boards)}\n" + "\n".join(str(b) for b in boards) + "\n" + "\n" * 300_000)
+    want = ida.steps_many(np.array([b.key for b in boards]), TARGET, 15, workers=1).tolist()
+    r = run(long, "--engine", "mitm")
+    assert r.returncode == 0 and r.stdout.split() == [str(d) for d in want], r.stderr
