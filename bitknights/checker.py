@@ -76,7 +76,7 @@ def check(
 ) -> CheckResult:
     """Replay ``moves`` from ``board`` and score them as a solution reaching ``target``.
 
-    A move is the square of the knight that jumps (name or index), ``'e1-c2'`` text or a
+    A move is the square of the knight that jumps (name or index), ``'e5-c4'`` text or a
     :class:`Move`; ``moves`` may be one string of them separated by white space or commas.
     Moves that are not moves at all count as illegal (they are what is being checked);
     a malformed ``board`` or ``target`` raises :class:`~bitknights.BoardError`.  The optimum

@@ -249,7 +249,7 @@ class Game:
 
     def move(self, move: Move | str | int) -> Move:
         """Jump a knight into the blank: ``move`` is the square (name or index) of the
-        knight, ``'e1-c2'`` text or a :class:`Move`.  Returns the move made; clears the
+        knight, ``'e5-c4'`` text or a :class:`Move`.  Returns the move made; clears the
         moves :meth:`redo` would replay."""
         try:
             child = self.board.play(move)
@@ -350,7 +350,7 @@ class Game:
 
 def parse_moves(moves: str | Iterable[Move | str | int]) -> list[Move | str | int]:
     """A move list: an iterable of moves, or one string of moves separated by white space
-    or commas (``'e1 d3-e1, b4'``)."""
+    or commas (``'e5 d3-e5, b2'``)."""
     if isinstance(moves, str):
         return [m for m in moves.replace(",", " ").split()]
     return list(moves)

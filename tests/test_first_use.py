@@ -18,7 +18,7 @@ import pytest
 
 from bitknights import TARGET, Board, InputError, cli, read_batch
 from bitknights.batch import BatchReader
-from bitknights.cli.table import OPTIMAL_MARK
+from bitknights.cli.common import OPTIMAL_MARK
 from bitknights.table import load_table, store
 from helpers import SAMPLE
 
@@ -214,7 +214,10 @@ def test_json_is_one_style(table_dir):
         run(["hint", "--format", "json", SLASHED], table_dir).stdout,
         run(["stats", "--format", "json"], table_dir).stdout,
         run(["table", "info", "--format", "json"], table_dir).stdout,
+        run(["random", "--distance", "5", "--count", "2", "--format", "json"], table_dir).stdout,
+        run(["check", "--format", "json", SLASHED, "e5-c4"], table_dir).stdout,
     ]
+    assert all(outputs)
     for text in outputs:
         for line in text.splitlines():
             assert json.dumps(json.loads(line), separators=(",", ":")) == line

@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from bitknights import TARGET, Board, BoardError, Move, check
+from bitknights.cli.common import OPTIMAL_MARK
 from bitknights.game import DistanceOracle, Game, GameError
 from bitknights.squares import square_name
 from helpers import random_walk
@@ -199,7 +200,7 @@ def test_play_through_a_pipe(ball8):
     assert lines[1].split()[1:] == list(SAMPLE.rows()[0])  # plain 0/1/* through a pipe
     hint = lines[7 : 8 + len(SAMPLE.moves())]
     assert hint[0] == f"1 of {len(SAMPLE.moves())} moves optimal"
-    marked = [h.split()[1] for h in hint[1:] if h.startswith(">")]
+    marked = [h.split()[1] for h in hint[1:] if h.startswith(OPTIMAL_MARK)]
     assert marked == [str(best[0])]
     refusals = [ln for ln in lines if ln.startswith("refused: ")]
     assert len(refusals) == 3 and "illegal move" in refusals[0] and "unknown command" in refusals[1]

@@ -164,12 +164,20 @@ def stdin_notice(path: str, what: str, form: str, quiet: bool = False) -> None:
     """When FILE is standard input and that is a terminal, say at once on standard error
     what is being read, in what form and how to end it (silent with ``--quiet`` or when
     standard error is not a terminal)."""
-    if path != "-" or quiet or sys.stdin is None or sys.stderr is None:
+    if path != "-" or quiet or sys.stderr is None or not stdin_is_terminal():
         return
-    if not sys.stdin.isatty() or not sys.stderr.isatty():
+    if not sys.stderr.isatty():
         return
     sys.stderr.write(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
     sys.stderr.flush()
+
+
+def stdin_is_terminal() -> bool:
+    """Whether standard input is a terminal (``False`` when it is closed)."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 def terminal_input() -> bytes:

@@ -19,6 +19,7 @@ from .common import (
     UsageError,
     add_format_option,
     add_target_options,
+    json_line,
     non_negative,
     read_source,
     read_target,
@@ -295,9 +296,7 @@ def _cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
     moves = [m for arg in args.moves for m in arg.replace(",", " ").split()]
     result = check(board, moves, target, cache_dir=args.cache_dir)
     if args.format == "json":
-        import json
-
-        out.write(json.dumps(result.as_dict()) + "\n")
+        out.write(json_line(result.as_dict()))
     else:
         out.write(f"board {'/'.join(board.rows())}\n")
         out.write(f"moves ({result.length}): {' '.join(result.moves) or 'none'}\n")

@@ -6,7 +6,6 @@ import argparse
 import codecs
 import contextlib
 import io
-import sys
 import time
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING
@@ -28,6 +27,7 @@ from .common import (
     plural,
     positive_float,
     read_target,
+    stdin_is_terminal,
     stdin_notice,
     terminal_input,
     where,
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 STDIN_FORM = (
     "first the number of boards T, then T boards of five rows of 0 1 * (one board can "
-    "also be given as an argument: bitknights solve 10110/01*11/10111/01001/00000)"
+    "also be given as an argument: bitknights solve '10110/01*11/10111/01001/00000')"
 )
 
 CONFIRM_WALKS = 1000
@@ -291,6 +291,6 @@ def _open_input(args: argparse.Namespace) -> contextlib.AbstractContextManager:
     terminal read to its Ctrl-D first)."""
     if args.board is not None:
         return contextlib.nullcontext(io.BytesIO(f"1\n{args.board}\n".encode()))
-    if args.file == "-" and sys.stdin is not None and sys.stdin.isatty():
+    if args.file == "-" and stdin_is_terminal():
         return contextlib.nullcontext(io.BytesIO(terminal_input()))
     return streams.open_input(args.file)

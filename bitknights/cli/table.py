@@ -85,11 +85,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--count", type=non_negative, required=True, metavar="N", help="how many boards")
     p.add_argument("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
-    p.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="json: one record a line with the board, its distance and one optimal solution",
+    add_format_option(
+        p,
+        "a classic batch (T, then the boards)",
+        "one record a line with the board, its distance and one optimal solution",
     )
     add_target_options(p)
     p.set_defaults(run=_cmd_random)
