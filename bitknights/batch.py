@@ -216,7 +216,7 @@ class BatchReader:
         done = 0  # rows accepted so far
         total = ROWS * self.count
         self._rows_seen = 0
-        carry, carry_lines = b"", []  # the rows so far of a board cut by a block's end
+        carry, carry_lines = b"", list[int]()  # rows so far of a board cut by a block's end
         last_line = self._line
         for first, block in _chain(self._pending, self._gen):
             rows, lines, err = self._rows(first, block, done, total)

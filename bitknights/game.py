@@ -338,6 +338,7 @@ class Game:
         for _ in range(_RESTARTS):
             board: Board | None = self.target
             for d in range(distance):
+                assert board is not None
                 children = [child for _, child in board.children()]
                 rng.shuffle(children)
                 board = next((c for c in children if dist(c) == d + 1), None)

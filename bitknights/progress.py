@@ -77,7 +77,7 @@ def announce(
 class _NoBar:
     """What :func:`bar` gives when nothing is shown: the same calls, doing nothing."""
 
-    n = 0
+    n: float = 0
 
     def update(self, n: float = 1) -> None:
         self.n += n
@@ -128,7 +128,7 @@ def _ticking_class() -> type:
 
     from tqdm import tqdm
 
-    class Ticking(tqdm):  # type: ignore[misc, valid-type]
+    class Ticking(tqdm):  # type: ignore[type-arg]
         def start_ticking(self) -> None:
             self._stop_ticking = threading.Event()
             threading.Thread(target=self._tick, name="bitknights-progress", daemon=True).start()
@@ -136,7 +136,7 @@ def _ticking_class() -> type:
         def _tick(self) -> None:
             start = time.monotonic()
             while not self._stop_ticking.wait(TICK):
-                if time.monotonic() - start >= self.delay and not self.disable:
+                if time.monotonic() - start >= (self.delay or 0) and not self.disable:
                     self.refresh()
 
         def close(self) -> None:

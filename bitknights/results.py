@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from enum import IntEnum, StrEnum
+from enum import Enum, IntEnum
 
 
 class Result(IntEnum):
@@ -45,9 +45,10 @@ UNSEEN = 255
 in a finished table it marks the boards that never reach the target."""
 
 
-class Status(StrEnum):
+class Status(str, Enum):
     """How a :class:`~bitknights.solution.Solution` ended; the value is the word its JSON
-    record carries."""
+    record carries (a ``str`` subclass, equal to that word, on every Python bitknights
+    supports: ``enum.StrEnum`` would need 3.11)."""
 
     SOLVED = "solved"
     OVER_LIMIT = "over_limit"
@@ -59,11 +60,17 @@ class Status(StrEnum):
     def __repr__(self) -> str:
         return repr(self.value)  # results read as they did when the status was a string
 
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
     @classmethod
     def of(cls, code: int) -> Status:
         """The status of a kernel's answer: a distance is solved, a code its meaning."""
         if code >= 0:
-            return cls.SOLVED
+            return Status.SOLVED
         return _STATUS_OF_CODE[Result(code)]
 
 

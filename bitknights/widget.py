@@ -142,7 +142,7 @@ class PlayWidget(anywidget.AnyWidget):
             "new": lambda: self.new(int(content.get("distance", self.new_distance))),
             "reset": self.reset,
         }
-        op = ops.get(content.get("op"))
+        op = ops.get(str(content.get("op")))
         if op is None:
             return
         try:

@@ -11,12 +11,15 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import BitknightsError
 from . import play, solve, table
 from .common import UsageError
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 COMMANDS = (solve, table, play)
 
@@ -34,7 +37,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    modules = COMMANDS
+    modules: tuple[ModuleType, ...] = COMMANDS
     if argv:
         wanted = [m for m in COMMANDS if argv[0] in _names(m)]
         modules = tuple(wanted[:1]) or COMMANDS
@@ -64,7 +67,7 @@ def _columns() -> int:
         if int(os.environ["COLUMNS"]) > 0:
             return int(os.environ["COLUMNS"])
     try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         return 80
 

@@ -304,7 +304,7 @@ def _cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
             out.write("legal: yes\n")
         else:
             out.write(
-                f"legal: no, move {result.illegal_index + 1} ({result.illegal_move}) is "
+                f"legal: no, move {(result.illegal_index or 0) + 1} ({result.illegal_move}) is "
                 f"illegal: {result.illegal_reason}\n"
             )
         out.write(f"reaches the target: {'yes' if result.reaches_target else 'no'}\n")

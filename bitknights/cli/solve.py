@@ -136,7 +136,7 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
         and not args.count_solutions
     )
     with _open_input(args) as stream:
-        prefix = b""
+        prefix: bytes | None = b""
         if counts_only and (args.engine == "auto" or _plain(args.engine)):
             prefix = streams.small_input(stream, args.file)
             if prefix is not None and _answer_small(prefix, args, target, max_depth, out):
@@ -265,7 +265,7 @@ def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:
     if ascii_only or not out.isatty():
         return False
     try:
-        return codecs.lookup(out.encoding or "ascii").name == "utf-8"
+        return codecs.lookup(getattr(out, "encoding", None) or "ascii").name == "utf-8"
     except LookupError:
         return False
 

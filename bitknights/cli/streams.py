@@ -69,7 +69,7 @@ def checked_chunks(
             import tempfile
 
             spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below or by _reread
-            stream = _Tee(stream, spool)
+            stream = _Tee(stream, spool)  # type: ignore[assignment]  # a readable stream
         kept: list[np.ndarray] | None = []
         total = 0
         try:

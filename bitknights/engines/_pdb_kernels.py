@@ -74,10 +74,11 @@ def build(tmask: int, k: int, workers: int | None = None, kernel=None) -> np.nda
         bottom_up = unseen < frontier
         fixed = (dist, np.uint8(d), np.int64(k), bottom_up, KNIGHT_NEIGHBORS, KNIGHT_COUNTS,
                  RANK_BYTE, POPCOUNT8, BINOM, np.int64(nblocks))  # fmt: skip
-        spans = parallel_blocks(
-            lambda b0, b1, fixed=fixed: kernel(*fixed, np.int64(b0), np.int64(b1)), nblocks, workers
-        )
-        frontier = sum(spans)
+
+        def span(b0: int, b1: int, fixed: tuple = fixed) -> int:
+            return int(kernel(*fixed, np.int64(b0), np.int64(b1)))
+
+        frontier = sum(parallel_blocks(span, nblocks, workers))
         unseen = max(0, unseen - frontier)
         d += 1
     if (dist == UNSEEN).any():  # every pattern is reachable: this would be a bug

@@ -53,7 +53,8 @@ def backend() -> str:
     """``'native'`` when IDA* runs the ahead-of-time compiled kernels, else ``'jit'``."""
     from .native import is_native
 
-    return "native" if is_native(_kernels()) else "jit"
+    kernels = _kernels()
+    return "native" if isinstance(kernels, ModuleType) and is_native(kernels) else "jit"
 
 
 def heuristic(board: Board, target: Board) -> int:

@@ -189,11 +189,11 @@ def _gil_released() -> Iterator[None]:
             super().__init__(*args, **kwargs)
             self.release_gil = True
 
-    pycc_compiler.Flags = Flags
+    pycc_compiler.Flags = Flags  # type: ignore[misc]
     try:
         yield
     finally:
-        pycc_compiler.Flags = plain
+        pycc_compiler.Flags = plain  # type: ignore[misc]
 
 
 def build(output_dir: str | os.PathLike[str], which: str | Extension = "ida") -> Path:
@@ -218,7 +218,7 @@ def build(output_dir: str | os.PathLike[str], which: str | Extension = "ida") ->
     cc.verbose = False
     cc.export("fingerprint", "i8()")(kernel_fingerprint)
     for name, (kernel, signature) in _signatures(ext).items():
-        cc.export(name, signature)(kernel.py_func)
+        cc.export(name, signature)(kernel.py_func)  # type: ignore[attr-defined]
     Path(output_dir).mkdir(parents=True, exist_ok=True)
     with _gil_released():
         cc.compile()

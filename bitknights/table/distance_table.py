@@ -255,7 +255,7 @@ class DistanceTable:
         size = layers[distance]
         total = self.state_count
         if size / total >= 1e-3 and count <= size // 2:
-            ranks = self._sample_by_rejection(rng, distance, count)
+            ranks = np.asarray(self._sample_by_rejection(rng, distance, count), dtype=np.int64)
         else:
             layer = np.flatnonzero(self._payload == distance)
             ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]

@@ -106,7 +106,7 @@ def block_count(size: int, bits: int = BLOCK_BITS) -> int:
 
 def block_checksums(payload: bytes | memoryview | np.ndarray, bits: int = BLOCK_BITS) -> list[int]:
     """CRC-32 of each block of the payload, as stored in the header."""
-    view = memoryview(payload).cast("B")
+    view = memoryview(payload).cast("B")  # type: ignore[arg-type]
     step = 1 << bits
     return [zlib.crc32(view[i : i + step]) for i in range(0, len(view), step)]
 
@@ -174,7 +174,7 @@ class TableFile:
 
     def _block(self, i: int) -> bytes | memoryview:
         if self._full is not None:
-            return memoryview(self._full)[i << BLOCK_BITS : (i + 1) << BLOCK_BITS]
+            return memoryview(self._full)[i << BLOCK_BITS : (i + 1) << BLOCK_BITS]  # type: ignore[arg-type]
         want = min(1 << BLOCK_BITS, self.state_count - (i << BLOCK_BITS))
         data = cache.read_at(self._fd, want, self._offset + (i << BLOCK_BITS))
         if len(data) != want:
@@ -191,7 +191,7 @@ class TableFile:
             import numpy as np
 
             full = np.empty(self.state_count, dtype=np.uint8)
-            view = memoryview(full)
+            view = memoryview(full)  # type: ignore[arg-type]
             done = 0
             while done < len(full):
                 n = os.preadv(self._fd, [view[done:]], self._offset + done)
@@ -266,7 +266,7 @@ def write(
     if data.shape != (payload_size(count),):
         raise ValueError(f"payload has {data.size} bytes, expected {payload_size(count)}")
     header = _header(target, count, layers, unreachable, example_rank, block_checksums(data))
-    cache.atomic_write(path, [header, memoryview(data)], "distance table")
+    cache.atomic_write(path, [header, data.data], "distance table")
     _loaded.pop(path, None)
 
 
