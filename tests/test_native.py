@@ -224,8 +224,8 @@ def test_rank_kernels_agree_with_jit(table_native, monkeypatch):
     for name, module in _backends("table", table_native):
         with monkeypatch.context() as m:
             _use(m, "table", module)
-            blacks, blanks = R.unrank_many(ranks, 12)
-            back = R.rank_many(blacks, blanks)
+            blacks, blanks = R.unrank_many(ranks, 12, kernel=module.unrank_many)
+            back = R.rank_many(blacks, blanks, kernel=module.rank_many)
             out[name] = (blacks.tolist(), blanks.tolist(), back.tolist())
             assert back.tolist() == ranks.tolist()
     assert out["native"] == out["jit"]
@@ -265,16 +265,16 @@ def test_pattern_database_build_agrees_with_jit_and_naive(compiled):
     """The compiled and JIT layer kernels build the same tables (the classic target's,
     in full), and a small one equals a plain BFS over the relaxed moves."""
     from bitknights.coords import pattern_rank
-    from bitknights.engines import _pdb_kernels
+    from bitknights.engines import _pdb_kernels, pdb
     from bitknights.squares import KNIGHT_NEIGHBORS as N
 
     for mask in (TARGET.white, TARGET.black):
         k = mask.bit_count()
-        a = _pdb_kernels.build(mask, k, kernel=compiled.pdb_layer)
-        b = _pdb_kernels.build(mask, k, kernel=_pdb_kernels.layer)
+        a = pdb.build_tables(mask, k, kernel=compiled.pdb_layer)
+        b = pdb.build_tables(mask, k, kernel=_pdb_kernels.layer)
         assert (a == b).all()
     small = 0b10011  # three knights
-    got = _pdb_kernels.build(small, 3, kernel=compiled.pdb_layer)
+    got = pdb.build_tables(small, 3, kernel=compiled.pdb_layer)
     seen, frontier, d = {small: 0}, [small], 0
     while frontier:
         d, nxt = d + 1, []

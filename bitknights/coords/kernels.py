@@ -151,15 +151,11 @@ def _unrank_blank(blank, k, ncomb, binom, blacks):
                 comb = next_comb(comb)
 
 
-def _native():  # noqa: ANN202 - the table kernels, compiled ahead of time when installed
-    from ..engines.native import kernels
-
-    return kernels("table")
-
-
-def rank_many(blacks: np.ndarray, blanks: np.ndarray) -> np.ndarray:
+def rank_many(blacks: np.ndarray, blanks: np.ndarray, *, kernel=None) -> np.ndarray:  # noqa: ANN001
     """Ranks of many boards (``int64`` arrays of black masks and blank squares), all with
-    the same number of black knights, which the first board sets."""
+    the same number of black knights, which the first board sets.  ``kernel``: the
+    ``rank_many`` kernel to run (default: this module's; callers pass the compiled one
+    from :func:`bitknights.engines.native.kernels`)."""
     blacks = np.ascontiguousarray(blacks, dtype=np.int64)
     blanks = np.ascontiguousarray(blanks, dtype=np.int64)
     if blacks.shape != blanks.shape or blacks.ndim != 1:
@@ -167,19 +163,25 @@ def rank_many(blacks: np.ndarray, blanks: np.ndarray) -> np.ndarray:
     out = np.empty(blacks.shape[0], dtype=np.int64)
     if blacks.shape[0]:
         k = int(blacks[0]).bit_count()
-        _native().rank_many(blacks, blanks, np.int64(comb_count(k)), RANK_BYTE, POPCOUNT8, out)
+        (kernel or _rank_many)(blacks, blanks, np.int64(comb_count(k)), RANK_BYTE, POPCOUNT8, out)
     return out
 
 
-def unrank_many(ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(blacks, blanks)`` of many ranks among boards with ``k`` black knights."""
+def unrank_many(
+    ranks: np.ndarray,
+    k: int,
+    *,
+    kernel=None,  # noqa: ANN001
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(blacks, blanks)`` of many ranks among boards with ``k`` black knights
+    (``kernel`` as for :func:`rank_many`)."""
     ranks = np.ascontiguousarray(ranks, dtype=np.int64)
     ncomb = comb_count(k)
     if ranks.size and (ranks.min() < 0 or ranks.max() >= NUM_SQUARES * ncomb):
         raise ValueError(f"ranks must lie in 0..{NUM_SQUARES * ncomb - 1}")
     blacks = np.empty(ranks.shape[0], dtype=np.int64)
     blanks = np.empty(ranks.shape[0], dtype=np.int64)
-    _native().unrank_many(ranks, np.int64(k), np.int64(ncomb), BINOM, blacks, blanks)
+    (kernel or _unrank_many)(ranks, np.int64(k), np.int64(ncomb), BINOM, blacks, blanks)
     return blacks, blanks
 
 

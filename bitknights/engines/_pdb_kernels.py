@@ -6,12 +6,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..coords import pattern_count, pattern_rank
-from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
 from ..coords.kernels import pattern_rank as mask_rank
 from ..coords.kernels import pattern_unrank as _unrank
 from ..results import UNSEEN
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
+from ..squares import NUM_SQUARES
 
 
 @njit(cache=True, nogil=True)
@@ -55,32 +53,3 @@ def layer(dist, d, k, bottom_up, nbr, cnt, part, pc, binom, nblocks, b0, b1):
             ripple = m + low
             m = (((ripple ^ m) >> 2) // low) | ripple
     return marked.sum()
-
-
-def build(tmask: int, k: int, workers: int | None = None, kernel=None) -> np.ndarray:  # noqa: ANN001
-    """The relaxed-distance table of the ``k``-knight pattern ``tmask``, built with
-    ``kernel`` (default: the compiled :func:`layer` when it is installed, see
-    :mod:`.native`, else this module's)."""
-    from .native import kernels, parallel_blocks
-
-    kernel = kernel or kernels("ida").pdb_layer
-    size = pattern_count(k)
-    dist = np.full(size, UNSEEN, np.uint8)
-    dist[pattern_rank(int(tmask))] = 0
-    # Racing threads may count one mask twice, so ``marked`` is only an estimate: it picks
-    # the direction, and the search ends on a layer that marks nothing at all.
-    frontier, unseen, d, nblocks = 1, size - 1, 0, 64
-    while frontier:
-        bottom_up = unseen < frontier
-        fixed = (dist, np.uint8(d), np.int64(k), bottom_up, KNIGHT_NEIGHBORS, KNIGHT_COUNTS,
-                 RANK_BYTE, POPCOUNT8, BINOM, np.int64(nblocks))  # fmt: skip
-
-        def span(b0: int, b1: int, fixed: tuple = fixed) -> int:
-            return int(kernel(*fixed, np.int64(b0), np.int64(b1)))
-
-        frontier = sum(parallel_blocks(span, nblocks, workers))
-        unseen = max(0, unseen - frontier)
-        d += 1
-    if (dist == UNSEEN).any():  # every pattern is reachable: this would be a bug
-        raise RuntimeError("pattern database build left patterns unreached")
-    return dist

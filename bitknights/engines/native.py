@@ -10,9 +10,8 @@ the kernels run just in time):
 * ``engines/_ida_native``: IDA* (:mod:`._ida_kernels`) and the pattern-database build
   (:mod:`._pdb_kernels`);
 * ``engines/_bidir_native``: the bidirectional search (:mod:`._bidir_kernels`);
-* ``table/_table_native``: the distance table's build (:mod:`bitknights.table.builder`),
-  batch queries and solution counting (:mod:`~bitknights.table.distance_table`) and
-  ranking (:mod:`bitknights.coords.kernels`).
+* ``table/_table_native``: the distance table's build, batch queries and solution
+  counting (:mod:`bitknights.table.kernels`) and ranking (:mod:`bitknights.coords.kernels`).
 
 pycc cannot compile ``prange``, so the parallel kernels are written as ``nogil`` kernels
 over a range of blocks, driven by Python threads (:func:`parallel_blocks`); their
@@ -90,8 +89,8 @@ EXTENSIONS = {
         "bidirectional search", 30,
     ),
     "table": Extension(
-        "table", "table", "_table_native", "table.builder",
-        ("table/builder.py", "table/distance_table.py", "table/store.py", *_COMMON),
+        "table", "table", "_table_native", "table.kernels",
+        ("table/kernels.py", "table/store.py", *_COMMON),
         "distance table", 30,
     ),
 }  # fmt: skip
@@ -155,8 +154,7 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
                 ro_vec, i8, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
         }  # fmt: skip
     from ..coords import kernels as rank
-    from ..table import builder as bfs
-    from ..table import distance_table as query
+    from ..table import kernels as bfs
 
     dist = t.Array(u8, 1, "C")
     ro_dist = t.Array(u8, 1, "C", readonly=True)
@@ -168,8 +166,8 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         "pull": (bfs._pull, i8(dist, i8, ro_vec, *walk, i8, i8)),
         "count": (bfs._count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
         "first": (bfs._first, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
-        "distances": (query._distances, t.void(ro_dist, ro_vec, i8, i8, i8, part, ro_vec, vec)),
-        "nearer_edges": (query._nearer_edges, t.UniTuple(vec, 2)(
+        "distances": (bfs._distances, t.void(ro_dist, ro_vec, i8, i8, i8, part, ro_vec, vec)),
+        "nearer_edges": (bfs._nearer_edges, t.UniTuple(vec, 2)(
             ro_dist, ro_vec, i8, i8, i8, nbr, ro_vec, *ranking)),
         "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),
         "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),

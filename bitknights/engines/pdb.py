@@ -44,17 +44,46 @@ def pattern_tables(
     directory is writable).  Once per process and target."""
     tables = cached_pattern_tables(target_key, cache_dir)
     if tables is None:
-        from ._pdb_kernels import build
-
         target = Board.from_key(target_key)
         tables = (
-            build(target.white, target.white.bit_count()),
-            build(target.black, target.black.bit_count()),
+            build_tables(target.white, target.white.bit_count()),
+            build_tables(target.black, target.black.bit_count()),
         )
         with contextlib.suppress(OSError, cache.CacheError):  # unwritable: keep them in memory
             _save(_cache_path(target, cache_dir), target, tables)
         _remember(target_key, tables)
     return tables
+
+
+def build_tables(tmask: int, k: int, workers: int | None = None, kernel=None) -> np.ndarray:  # noqa: ANN001
+    """The relaxed-distance table of the ``k``-knight pattern ``tmask``, built with
+    ``kernel`` (default: the compiled :func:`._pdb_kernels.layer` when it is installed,
+    see :mod:`.native`, else the JIT one)."""
+    from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+    from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+    from .native import kernels, parallel_blocks
+
+    kernel = kernel or kernels("ida").pdb_layer
+    size = pattern_count(k)
+    dist = np.full(size, UNSEEN, np.uint8)
+    dist[pattern_rank(int(tmask))] = 0
+    # Racing threads may count one mask twice, so ``marked`` is only an estimate: it picks
+    # the direction, and the search ends on a layer that marks nothing at all.
+    frontier, unseen, d, nblocks = 1, size - 1, 0, 64
+    while frontier:
+        bottom_up = unseen < frontier
+        fixed = (dist, np.uint8(d), np.int64(k), bottom_up, KNIGHT_NEIGHBORS, KNIGHT_COUNTS,
+                 RANK_BYTE, POPCOUNT8, BINOM, np.int64(nblocks))  # fmt: skip
+
+        def span(b0: int, b1: int, fixed: tuple = fixed) -> int:
+            return int(kernel(*fixed, np.int64(b0), np.int64(b1)))
+
+        frontier = sum(parallel_blocks(span, nblocks, workers))
+        unseen = max(0, unseen - frontier)
+        d += 1
+    if (dist == UNSEEN).any():  # every pattern is reachable: this would be a bug
+        raise RuntimeError("pattern database build left patterns unreached")
+    return dist
 
 
 def cached_pattern_tables(

@@ -25,46 +25,22 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
 from .. import progress
 from ..board import Board
 from ..coords import comb_count, rank, state_count
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
-from ..coords.kernels import (
-    comb_unrank,
-    moved_black,
-    next_comb,
-    state_rank,
-    unsqueeze,
-)
 from ..engines import native
 from ..engines.native import parallel_blocks
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
 from . import store
+from .kernels import BLOCK, UNSEEN
 from .store import TableFile
 
-UNSEEN = 255
-BLOCK = 1 << 15  # ranks per parallel job
-# a Gosper step per skipped rank beats a fresh unrank (~24 steps) up to about this gap
-_GOSPER_GAP = 24
 # frontiers up to this size are kept as rank lists (no scan of the whole table)
 _LIST_MAX = 1 << 18
 _PULL_RATIO = 1.8
 BUILD_SECONDS = 10  # the classic target on two cores, compiled kernels
-
-
-@njit(cache=True, inline="always")
-def _seek(comb, at, i, k, binom):
-    """The black set of colex rank ``i``, from the set ``comb`` of rank ``at`` (``-1``:
-    none yet): by Gosper steps when ``i`` is at most ``_GOSPER_GAP`` ahead, else by
-    unranking.  Returns ``(comb, i)``."""
-    if at >= 0 and i - at <= _GOSPER_GAP:
-        while at < i:
-            comb = next_comb(comb)
-            at += 1
-        return comb, at
-    return comb_unrank(i, k, binom), i
 
 
 def _jobs(blanks: np.ndarray, ncomb: int) -> int:
@@ -78,119 +54,6 @@ def _over_jobs(kernel, blanks: np.ndarray, ncomb: int, *args) -> list[int]:  # n
     return parallel_blocks(
         lambda j0, j1: kernel(*args, np.int64(j0), np.int64(j1)), _jobs(blanks, int(ncomb))
     )
-
-
-@njit(cache=True, inline="always")
-def _job(job, blanks, ncomb):
-    """Job ``job`` of :func:`_jobs`: ``(blank, base, lo, hi)``, its blank square, that
-    square's first rank, and the combination ranks ``lo..hi-1`` it covers (board ranks
-    ``base + lo .. base + hi - 1``)."""
-    nblocks = (ncomb + BLOCK - 1) // BLOCK
-    blank = blanks[job // nblocks]
-    lo = (job % nblocks) * BLOCK
-    return blank, blank * ncomb, lo, min(lo + BLOCK, ncomb)
-
-
-@njit(cache=True, nogil=True)
-def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
-    """Mark ``d + 1`` on every unseen neighbour of a board at ``d`` whose blank is in
-    ``blanks``, for jobs ``j0 .. j1 - 1`` of :func:`_jobs`."""
-    nd = np.uint8(d + 1)
-    ud = np.uint8(d)
-    for job in range(j0, j1):
-        blank, base, lo, hi = _job(job, blanks, ncomb)
-        at = -1
-        comb = np.int64(0)
-        for i in range(lo, hi):
-            if dist[base + i] != ud:
-                continue
-            comb, at = _seek(comb, at, i, k, binom)
-            black = unsqueeze(comb, blank)
-            for j in range(cnt[blank]):
-                n = nbr[blank, j]
-                nb = moved_black(black, blank, n)
-                r = state_rank(nb, n, ncomb, rank_byte, popcount8)
-                if dist[r] == UNSEEN:
-                    dist[r] = nd
-    return 0
-
-
-@njit(cache=True, nogil=True)
-def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
-    """:func:`_push` for a frontier given as a list of ranks (one thread); returns the
-    ranks it marked, the next frontier."""
-    out = np.empty(frontier.shape[0] * 8, dtype=np.int64)
-    m = 0
-    nd = np.uint8(d + 1)
-    for i in range(frontier.shape[0]):
-        r = frontier[i]
-        blank = r // ncomb
-        black = unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank)
-        for j in range(cnt[blank]):
-            n = nbr[blank, j]
-            nb = moved_black(black, blank, n)
-            nr = state_rank(nb, n, ncomb, rank_byte, popcount8)
-            if dist[nr] == UNSEEN:
-                dist[nr] = nd
-                out[m] = nr
-                m += 1
-    return out[:m].copy()
-
-
-@njit(cache=True, nogil=True)
-def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
-    """Mark ``d + 1`` on every unseen board whose blank is in ``blanks`` and which has a
-    neighbour at ``d``, for jobs ``j0 .. j1 - 1``; returns how many were marked."""
-    nd = np.uint8(d + 1)
-    ud = np.uint8(d)
-    total = 0
-    for job in range(j0, j1):
-        blank, base, lo, hi = _job(job, blanks, ncomb)
-        at = -1
-        comb = np.int64(0)
-        found = 0
-        for i in range(lo, hi):
-            if dist[base + i] != UNSEEN:
-                continue
-            comb, at = _seek(comb, at, i, k, binom)
-            black = unsqueeze(comb, blank)
-            for j in range(cnt[blank]):
-                n = nbr[blank, j]
-                nb = moved_black(black, blank, n)
-                if dist[state_rank(nb, n, ncomb, rank_byte, popcount8)] == ud:
-                    dist[base + i] = nd
-                    found += 1
-                    break
-        total += found
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _count(dist, value, blanks, ncomb, j0, j1):
-    """How many boards whose blank is in ``blanks`` have ``dist == value`` (jobs ``j0 ..
-    j1 - 1``)."""
-    v = np.uint8(value)
-    total = 0
-    for job in range(j0, j1):
-        _, base, lo, hi = _job(job, blanks, ncomb)
-        c = 0
-        for i in range(base + lo, base + hi):
-            c += dist[i] == v
-        total += c
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _first(dist, value, blanks, ncomb, j0, j1):
-    """The lowest rank whose blank is in ``blanks`` (ascending) with ``dist == value``,
-    among jobs ``j0 .. j1 - 1``, else -1."""
-    v = np.uint8(value)
-    for job in range(j0, j1):
-        _, base, lo, hi = _job(job, blanks, ncomb)
-        for i in range(base + lo, base + hi):
-            if dist[i] == v:
-                return i
-    return -1
 
 
 def _progress_printer(quiet: bool | None) -> Callable[[str], None]:

@@ -13,65 +13,20 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..board import Board, Move
 from ..coords import comb_count, pack
 from ..coords import rank as board_rank
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
-from ..coords.kernels import moved_black, popcount, state_rank, state_unrank, unpack
 from ..engines import native
 from ..engines.native import parallel_blocks
 from ..errors import BitknightsError
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
+from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from . import probe
 from .store import UNREACHABLE, TableFile
 
-_UNREACHABLE = -1  # a distance result that is not a distance
 # path counts at or above this switch to Python ints (8 of them must not overflow int64)
 _INT64_SAFE = (1 << 63) // 8
-
-
-@njit(cache=True, inline="always")
-def _key_state(key, k):
-    """``(black, blank, ok)`` of a key; ``ok`` when it is a board with ``k`` black knights."""
-    black, blank = unpack(key)
-    if blank < 0 or blank >= NUM_SQUARES or ((black >> blank) & 1) != 0:
-        return black, np.int64(0), False
-    return black, blank, popcount(black) == k
-
-
-@njit(cache=True, nogil=True)
-def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
-    """``out[i]``: the distance of board ``keys[i]`` (``black | blank << 25``), ``-1``
-    when it has another number of black knights, cannot reach the target or is more
-    than ``cap`` moves away."""
-    for i in range(keys.shape[0]):
-        black, blank, ok = _key_state(keys[i], k)
-        d = np.int64(UNREACHABLE)
-        if ok:
-            d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
-        out[i] = _UNREACHABLE if d == UNREACHABLE or d > cap else d
-
-
-@njit(cache=True, nogil=True)
-def _nearer_edges(payload, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
-    """For boards ``ranks`` (all at distance ``want + 1``), every neighbour at ``want``:
-    ``(index into ranks, neighbour's rank)`` pairs."""
-    src = np.empty(ranks.shape[0] * 8, dtype=np.int64)
-    dst = np.empty(ranks.shape[0] * 8, dtype=np.int64)
-    m = 0
-    for i in range(ranks.shape[0]):
-        black, blank = state_unrank(ranks[i], k, ncomb, binom)
-        for j in range(cnt[blank]):
-            n = nbr[blank, j]
-            nb = moved_black(black, blank, n)
-            r = state_rank(nb, n, ncomb, rank_byte, popcount8)
-            if payload[r] == want:
-                src[m] = i
-                dst[m] = r
-                m += 1
-    return src[:m].copy(), dst[:m].copy()
 
 
 class Hint(NamedTuple):
@@ -261,7 +216,8 @@ class DistanceTable:
             ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]
         from ..coords.kernels import unrank_many
 
-        blacks, blanks = unrank_many(np.asarray(ranks, dtype=np.int64), self.black_count)
+        blacks, blanks = unrank_many(np.asarray(ranks, dtype=np.int64), self.black_count,
+                                     kernel=native.kernels("table").unrank_many)  # fmt: skip
         return [Board.from_key(pack(int(b), int(s))) for b, s in zip(blacks, blanks)]
 
     def _sample_by_rejection(self, rng: np.random.Generator, distance: int, count: int) -> list:

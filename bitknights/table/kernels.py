@@ -1,0 +1,201 @@
+"""The distance table's numba kernels: the breadth-first build (:mod:`.builder`) and batch
+queries (:mod:`.distance_table`).  Every kernel takes its tables as arguments and releases
+the GIL, so the same source runs just in time or compiled ahead of time
+(:mod:`bitknights.engines.native`), on Python threads over blocks of ranks.
+
+``dist``/``payload[rank]``: a board's distance byte (:data:`UNSEEN` while a build has not
+reached it; :data:`~bitknights.table.store.UNREACHABLE` in a finished table).  A *job* is
+one block of ``BLOCK`` consecutive ranks of one blank square (:func:`_job`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..coords.kernels import (
+    comb_unrank,
+    moved_black,
+    next_comb,
+    popcount,
+    state_rank,
+    state_unrank,
+    unpack,
+    unsqueeze,
+)
+from ..squares import NUM_SQUARES
+from .store import UNREACHABLE
+
+UNSEEN = 255
+BLOCK = 1 << 15  # ranks per parallel job
+# a Gosper step per skipped rank beats a fresh unrank (~24 steps) up to about this gap
+_GOSPER_GAP = 24
+_UNREACHABLE = -1  # a distance result that is not a distance
+
+
+@njit(cache=True, inline="always")
+def _seek(comb, at, i, k, binom):
+    """The black set of colex rank ``i``, from the set ``comb`` of rank ``at`` (``-1``:
+    none yet): by Gosper steps when ``i`` is at most ``_GOSPER_GAP`` ahead, else by
+    unranking.  Returns ``(comb, i)``."""
+    if at >= 0 and i - at <= _GOSPER_GAP:
+        while at < i:
+            comb = next_comb(comb)
+            at += 1
+        return comb, at
+    return comb_unrank(i, k, binom), i
+
+
+@njit(cache=True, inline="always")
+def _job(job, blanks, ncomb):
+    """Job ``job`` of :func:`_jobs`: ``(blank, base, lo, hi)``, its blank square, that
+    square's first rank, and the combination ranks ``lo..hi-1`` it covers (board ranks
+    ``base + lo .. base + hi - 1``)."""
+    nblocks = (ncomb + BLOCK - 1) // BLOCK
+    blank = blanks[job // nblocks]
+    lo = (job % nblocks) * BLOCK
+    return blank, blank * ncomb, lo, min(lo + BLOCK, ncomb)
+
+
+@njit(cache=True, nogil=True)
+def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
+    """Mark ``d + 1`` on every unseen neighbour of a board at ``d`` whose blank is in
+    ``blanks``, for jobs ``j0 .. j1 - 1`` of :func:`_jobs`."""
+    nd = np.uint8(d + 1)
+    ud = np.uint8(d)
+    for job in range(j0, j1):
+        blank, base, lo, hi = _job(job, blanks, ncomb)
+        at = -1
+        comb = np.int64(0)
+        for i in range(lo, hi):
+            if dist[base + i] != ud:
+                continue
+            comb, at = _seek(comb, at, i, k, binom)
+            black = unsqueeze(comb, blank)
+            for j in range(cnt[blank]):
+                n = nbr[blank, j]
+                nb = moved_black(black, blank, n)
+                r = state_rank(nb, n, ncomb, rank_byte, popcount8)
+                if dist[r] == UNSEEN:
+                    dist[r] = nd
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
+    """:func:`_push` for a frontier given as a list of ranks (one thread); returns the
+    ranks it marked, the next frontier."""
+    out = np.empty(frontier.shape[0] * 8, dtype=np.int64)
+    m = 0
+    nd = np.uint8(d + 1)
+    for i in range(frontier.shape[0]):
+        r = frontier[i]
+        blank = r // ncomb
+        black = unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank)
+        for j in range(cnt[blank]):
+            n = nbr[blank, j]
+            nb = moved_black(black, blank, n)
+            nr = state_rank(nb, n, ncomb, rank_byte, popcount8)
+            if dist[nr] == UNSEEN:
+                dist[nr] = nd
+                out[m] = nr
+                m += 1
+    return out[:m].copy()
+
+
+@njit(cache=True, nogil=True)
+def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
+    """Mark ``d + 1`` on every unseen board whose blank is in ``blanks`` and which has a
+    neighbour at ``d``, for jobs ``j0 .. j1 - 1``; returns how many were marked."""
+    nd = np.uint8(d + 1)
+    ud = np.uint8(d)
+    total = 0
+    for job in range(j0, j1):
+        blank, base, lo, hi = _job(job, blanks, ncomb)
+        at = -1
+        comb = np.int64(0)
+        found = 0
+        for i in range(lo, hi):
+            if dist[base + i] != UNSEEN:
+                continue
+            comb, at = _seek(comb, at, i, k, binom)
+            black = unsqueeze(comb, blank)
+            for j in range(cnt[blank]):
+                n = nbr[blank, j]
+                nb = moved_black(black, blank, n)
+                if dist[state_rank(nb, n, ncomb, rank_byte, popcount8)] == ud:
+                    dist[base + i] = nd
+                    found += 1
+                    break
+        total += found
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _count(dist, value, blanks, ncomb, j0, j1):
+    """How many boards whose blank is in ``blanks`` have ``dist == value`` (jobs ``j0 ..
+    j1 - 1``)."""
+    v = np.uint8(value)
+    total = 0
+    for job in range(j0, j1):
+        _, base, lo, hi = _job(job, blanks, ncomb)
+        c = 0
+        for i in range(base + lo, base + hi):
+            c += dist[i] == v
+        total += c
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _first(dist, value, blanks, ncomb, j0, j1):
+    """The lowest rank whose blank is in ``blanks`` (ascending) with ``dist == value``,
+    among jobs ``j0 .. j1 - 1``, else -1."""
+    v = np.uint8(value)
+    for job in range(j0, j1):
+        _, base, lo, hi = _job(job, blanks, ncomb)
+        for i in range(base + lo, base + hi):
+            if dist[i] == v:
+                return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _key_state(key, k):
+    """``(black, blank, ok)`` of a key; ``ok`` when it is a board with ``k`` black knights."""
+    black, blank = unpack(key)
+    if blank < 0 or blank >= NUM_SQUARES or ((black >> blank) & 1) != 0:
+        return black, np.int64(0), False
+    return black, blank, popcount(black) == k
+
+
+@njit(cache=True, nogil=True)
+def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
+    """``out[i]``: the distance of board ``keys[i]`` (``black | blank << 25``), ``-1``
+    when it has another number of black knights, cannot reach the target or is more
+    than ``cap`` moves away."""
+    for i in range(keys.shape[0]):
+        black, blank, ok = _key_state(keys[i], k)
+        d = np.int64(UNREACHABLE)
+        if ok:
+            d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
+        out[i] = _UNREACHABLE if d == UNREACHABLE or d > cap else d
+
+
+@njit(cache=True, nogil=True)
+def _nearer_edges(payload, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
+    """For boards ``ranks`` (all at distance ``want + 1``), every neighbour at ``want``:
+    ``(index into ranks, neighbour's rank)`` pairs."""
+    src = np.empty(ranks.shape[0] * 8, dtype=np.int64)
+    dst = np.empty(ranks.shape[0] * 8, dtype=np.int64)
+    m = 0
+    for i in range(ranks.shape[0]):
+        black, blank = state_unrank(ranks[i], k, ncomb, binom)
+        for j in range(cnt[blank]):
+            n = nbr[blank, j]
+            nb = moved_black(black, blank, n)
+            r = state_rank(nb, n, ncomb, rank_byte, popcount8)
+            if payload[r] == want:
+                src[m] = i
+                dst[m] = r
+                m += 1
+    return src[:m].copy(), dst[:m].copy()
