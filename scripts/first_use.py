@@ -1,0 +1,91 @@
+"""Time the README's commands as a new user meets them: a fresh clone of this checkout, an
+empty HOME (no pip, numba or bitknights caches), each command in the README's order, run
+twice ("first" and "again"), whole process, wall-clock seconds.
+
+    python scripts/first_use.py [--skip-tests] [--keep DIR]
+
+Prints a Markdown table (the README's "How long things take").  The set-up commands are
+the README's first two lines, verbatim; the rest run with the venv they create.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARD = "10110/01*11/10111/01001/00000"
+
+COMMANDS = [
+    ("`bitknights solve sample.txt`", "bitknights solve sample.txt"),
+    ("`bitknights solve --exact sample.txt` (no table)", "bitknights solve --exact sample.txt"),
+    ("`bitknights solve --engine ida --exact` (3 boards at distance 32)",
+     "bitknights solve --engine ida --exact tests/data/distance32.txt"),
+    ("`bitknights solve --exact` (3 boards at distance 39)",
+     "bitknights solve --exact tests/data/distance39.txt"),
+    ("`bitknights solve --path sample.txt`", "bitknights solve --path sample.txt"),
+    ("`bitknights table build`", "bitknights table build"),
+    ("`bitknights table info`", "bitknights table info"),
+    ("`bitknights table verify`", "bitknights table verify"),
+    ("`bitknights random --distance 30 --count 100 --seed 1`",
+     "bitknights random --distance 30 --count 100 --seed 1"),
+    ("`bitknights hint BOARD`", f"bitknights hint {BOARD}"),
+    ("`bitknights hint --count-solutions BOARD`", f"bitknights hint --count-solutions {BOARD}"),
+    ("`bitknights solve sample.txt` (table built)", "bitknights solve sample.txt"),
+]  # fmt: skip
+
+
+def readme_setup() -> list[str]:
+    """The README's two set-up commands: the first two lines of its first code block."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = lines.index("```bash") + 1
+    return lines[start : start + 2]
+
+
+def timed(command: str, cwd: Path, env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)  # fmt: skip
+    seconds = time.perf_counter() - t0
+    if done.returncode != 0:
+        sys.exit(f"{command!r} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--skip-tests", action="store_true", help="skip set-up command 2")
+    parser.add_argument("--keep", metavar="DIR", help="clone into DIR and keep it")
+    args = parser.parse_args()
+    work = Path(args.keep or tempfile.mkdtemp(prefix="bitknights-first-use-"))
+    clone = work / "bitknights"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    home = work / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BITKNIGHTS_", "XDG_"))}
+    env.update(HOME=str(home), PATH=f"{clone / '.venv' / 'bin'}:{env['PATH']}")
+    setup = readme_setup()
+    rows = []
+    for i, command in enumerate(setup[: 1 if args.skip_tests else 2], 1):
+        first = timed(command, clone, env)
+        again = timed(command, clone, env)
+        rows.append((f"set-up command {i}", first, again))
+        print(f"set-up command {i}: {first:.1f} s, again {again:.1f} s", file=sys.stderr)
+    for label, command in COMMANDS:
+        first = timed(shlex.join(shlex.split(command)), clone, env)
+        again = timed(command, clone, env)
+        rows.append((label, first, again))
+        print(f"{label}: {first:.2f} s, again {again:.2f} s", file=sys.stderr)
+    print("| command | first | again |\n|---|---|---|")
+    for label, first, again in rows:
+        print(f"| {label} | {first:.1f} s | {again:.1f} s |")
+
+
+if __name__ == "__main__":
+    main()
