@@ -184,6 +184,15 @@ def subparsers(parser: argparse.ArgumentParser, prefix=()):
                 yield from subparsers(sub, (*prefix, name))
 
 
+def test_the_command_list_matches_what_each_module_registers():
+    """cli.COMMANDS lets the command line import only the module a command needs; it
+    must name exactly the commands each module's register() adds, in order."""
+    for name, commands in cli.COMMANDS.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        cli.command_module(name).register(sub)
+        assert tuple(sub.choices) == commands, name
+
+
 def test_every_option_has_help_and_formats_agree():
     formats = set()
     commands = list(subparsers(cli.build_parser()))

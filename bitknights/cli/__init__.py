@@ -1,13 +1,15 @@
 """The ``bitknights`` command line.  ``python -m bitknights`` runs the same.
 
 Each command group lives in a module of its own with a ``register(sub)`` function that adds
-its parser; :data:`COMMANDS` lists them in the order ``bitknights --help`` shows them.
+its parser; :data:`COMMANDS` lists them in the order ``bitknights --help`` shows them.  A
+command module is imported only when one of its commands runs (or for the whole help).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -15,13 +17,23 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import BitknightsError
-from . import play, solve, table
 from .common import UsageError
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-COMMANDS = (solve, table, play)
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "solve": ("solve",),
+    "table": ("table", "stats", "random", "hint"),
+    "play": ("play", "check"),
+}
+"""Command modules (``bitknights.cli.NAME``) and the top-level commands each registers
+(``tests/test_first_use.py`` checks these against what ``register`` adds)."""
+
+
+def command_module(name: str) -> ModuleType:
+    """The command module ``bitknights.cli.NAME``, imported on first use."""
+    return importlib.import_module(f"{__name__}.{name}")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -37,12 +49,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    modules: tuple[ModuleType, ...] = COMMANDS
+    names = list(COMMANDS)
     if argv:
-        wanted = [m for m in COMMANDS if argv[0] in _names(m)]
-        modules = tuple(wanted[:1]) or COMMANDS
-    for module in modules:
-        module.register(sub)
+        names = [n for n, commands in COMMANDS.items() if argv[0] in commands][:1] or names
+    for name in names:
+        command_module(name).register(sub)
     return parser
 
 
@@ -78,35 +89,6 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
-
-
-class _Ignore:
-    """Stands in for the parsers of a command module being only asked its names: every
-    call is accepted and ignored."""
-
-    def __getattr__(self, name: str) -> Any:
-        return self._ignore
-
-    def _ignore(self, *args: Any, **kwargs: Any) -> _Ignore:
-        return self
-
-
-class _Names(_Ignore):
-    """A stand-in subparsers action that records the commands a module registers."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def add_parser(self, name: str, **kwargs: Any) -> _Ignore:
-        self.names.update((name, *kwargs.get("aliases", ())))
-        return _Ignore()
-
-
-def _names(module: Any) -> set[str]:
-    """The top-level commands ``module.register`` adds."""
-    names = _Names()
-    module.register(names)
-    return names.names
 
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
