@@ -48,6 +48,7 @@ OWN = {
 # the engines are asked what they can do (their declarations, not their work)
 OWN |= {"bitknights.coords", "bitknights.engines.base", "bitknights.engines.lookup", "bitknights.engines.mitm",
         "bitknights.engines.search"}  # fmt: skip
+OWN |= {"bitknights.cli.parser"}  # whenever an option is given
 OWN_NO_TABLE = OWN
 OWN_TABLE = OWN | {"bitknights.table.probe", "bitknights.results"}
 
@@ -150,9 +151,44 @@ def test_parser_built_for_one_command_acts_as_the_whole_one(argv, capsys):
 def test_help_width_as_shutil_gives_it(columns, monkeypatch):
     import shutil
 
-    from bitknights.cli import _columns
+    from bitknights.cli.parser import _columns
 
     monkeypatch.delenv("COLUMNS", raising=False)
     if columns is not None:
         monkeypatch.setenv("COLUMNS", columns)
     assert _columns() == shutil.get_terminal_size().columns
+
+
+@pytest.mark.parametrize("with_table", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_plain_solve_needs_no_parser(tmp_path, request, with_table):
+    """`bitknights solve FILE` with nothing else (the classic job; the cache chosen by
+    BITKNIGHTS_CACHE_DIR) never imports argparse and what it pulls in."""
+    cache = request.getfixturevalue("table_dir") if with_table else tmp_path / "empty-cache"
+    sample = tmp_path / "sample.txt"
+    sample.write_text(SAMPLE)
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "BITKNIGHTS_CACHE_DIR": str(cache)}
+    r = _run(CHILD, "solve", str(sample), env=env)
+    assert r.returncode == 0 and r.stdout == "7\n-1\n", r.stderr
+    modules = set(r.stderr.rsplit("MODULES ", 1)[1].split())
+    assert not {"argparse", "gettext", "locale", "bitknights.cli.parser"} & modules
+    _check(modules, OWN_TABLE if with_table else OWN_NO_TABLE, [u for u in USES if u not in
+           ("argparse", "gettext", "locale")])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "argv", [["solve"], ["solve", "-"], ["solve", "boards.txt"], ["solve", "10110/01*11/x"]]
+)
+def test_plain_solve_arguments_equal_the_parsers(argv):
+    from bitknights import cli
+
+    fast = vars(cli.command_module("solve").classic_args(argv))
+    parsed = vars(cli.build_parser(argv).parse_args(argv))
+    assert fast == parsed
+
+
+@pytest.mark.parametrize("argv", [["solve", "-h"], ["solve", "a", "b"], ["solve", "--exact"],
+                                  ["table", "info"], []])  # fmt: skip
+def test_anything_else_goes_through_the_parser(argv):
+    from bitknights import cli
+
+    assert cli.command_module("solve").classic_args(argv) is None

@@ -7,19 +7,18 @@ command module is imported only when one of its commands runs (or for the whole 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .. import __version__
 from ..errors import BitknightsError
 from .common import UsageError
 
 if TYPE_CHECKING:
+    import argparse
     from types import ModuleType
 
 COMMANDS: dict[str, tuple[str, ...]] = {
@@ -37,58 +36,10 @@ def command_module(name: str) -> ModuleType:
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The whole command line: every module of :data:`COMMANDS` adds its commands.
+    """The whole command line (see :func:`bitknights.cli.parser.build_parser`)."""
+    from .parser import build_parser
 
-    Given the ``argv`` about to be parsed, when its first word is a command, only the module
-    that registers that command builds its parsers (the others would cost start-up time
-    and cannot affect the result); anything else gets the whole command line."""
-    parser = _Parser(
-        prog="bitknights",
-        description="Exact solver for the 5x5 knights puzzle (SCOI2005).",
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-    names = list(COMMANDS)
-    if argv:
-        names = [n for n, commands in COMMANDS.items() if argv[0] in commands][:1] or names
-    for name in names:
-        command_module(name).register(sub)
-    return parser
-
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's help layout, sized to the terminal as argparse does, without importing
-    shutil for it (shutil imports the compression modules: milliseconds on every start)."""
-
-    def __init__(
-        self,
-        prog: str,
-        indent_increment: int = 2,
-        max_help_position: int = 24,
-        width: int | None = None,
-    ) -> None:
-        width = _columns() - 2 if width is None else width
-        super().__init__(prog, indent_increment, max_help_position, width)
-
-
-def _columns() -> int:
-    """``shutil.get_terminal_size().columns``: $COLUMNS, else the terminal's, else 80."""
-    with contextlib.suppress(KeyError, ValueError):
-        if int(os.environ["COLUMNS"]) > 0:
-            return int(os.environ["COLUMNS"])
-    try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return 80
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` with :class:`_Formatter`; its subparsers are of this class too."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)
+    return build_parser(argv)
 
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -99,14 +50,17 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = 0, 1, 2, 3
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see :data:`EXIT_RESOURCES`).
     With no arguments at all it prints the commands on standard error and returns 2."""
-    if argv is None:
-        argv = sys.argv[1:]
-    parser = build_parser(argv)
-    if not argv:
-        # no command: the list of commands, as a usage error (status 2, like argparse's)
-        parser.print_help(sys.stderr)
-        return 2
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # the classic job, `bitknights solve [FILE]`, needs no parser (argparse and what it
+    # imports cost as much as starting Python): the same defaults, from one place
+    args = command_module("solve").classic_args(argv) if argv[:1] == ["solve"] else None
+    if args is None:
+        parser = build_parser(argv)
+        if not argv:
+            # no command: the list of commands, as a usage error (status 2, like argparse's)
+            parser.print_help(sys.stderr)
+            return 2
+        args = parser.parse_args(argv)
     if sys.stdout is None:
         return _fail("standard output is closed", EXIT_RESOURCES)
     try:

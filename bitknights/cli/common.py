@@ -4,14 +4,16 @@ file, a board given as an argument or standard input, the ``--target``/``--cache
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..batch import decode, read_board
 from ..board import TARGET, Board
 from ..errors import BitknightsError, InputError
+
+if TYPE_CHECKING:
+    import argparse
 
 FORMATS = ("text", "json")
 """The ``--format`` names every command takes: ``text`` for people (``solve``'s is the
@@ -70,7 +72,7 @@ def non_negative(text: str) -> int:
     except ValueError:
         value = -1
     if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+        raise _type_error(f"expected a non-negative integer, got {text!r}")
     return value
 
 
@@ -80,7 +82,7 @@ def positive_float(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 < value <= MAX_TIMEOUT:
-        raise argparse.ArgumentTypeError(
+        raise _type_error(
             f"expected a positive number of seconds up to {MAX_TIMEOUT:,.0f}, got {text!r}"
         )
     return value
@@ -89,6 +91,12 @@ def positive_float(text: str) -> float:
 MAX_TIMEOUT = 1e6
 """The longest ``--timeout`` (11.6 days): longer is no limit at all, and beyond what the
 operating system's timers take."""
+
+
+def _type_error(message: str) -> Exception:
+    import argparse
+
+    return argparse.ArgumentTypeError(message)
 
 
 def add_target_options(p: argparse.ArgumentParser, *, cache_dir_help: str | None = None) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import contextlib
 import io
@@ -34,6 +33,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    import argparse
+
     from ..solution import Solution
 
 STDIN_FORM = (
@@ -51,6 +52,41 @@ PIECE_SECONDS = 0.25
 PIECE_MAX = 4096
 
 
+DEFAULTS: dict[str, object] = {
+    "file": "-",
+    "engine": "auto",
+    "max_depth": DEFAULT_MAX_DEPTH,
+    "exact": False,
+    "target": None,
+    "cache_dir": None,
+    "count_solutions": False,
+    "path": False,
+    "format": "text",
+    "timeout": None,
+    "workers": 0,
+    "ascii": False,
+    "quiet": False,
+}
+"""Every option's value when it is not given: the parser's defaults and
+:func:`classic_args`'s, from this one place."""
+
+
+def classic_args(argv: list[str]) -> argparse.Namespace | None:
+    """The arguments of ``bitknights solve [FILE]`` without parsing (no argparse import):
+    exactly what the parser would give for ``solve`` alone or with one operand that is not
+    an option; ``None`` for anything else."""
+    if argv[:1] != ["solve"] or len(argv) > 2:
+        return None
+    if len(argv) == 2 and argv[1].startswith("-") and argv[1] != "-":
+        return None
+    from types import SimpleNamespace
+
+    values = {**DEFAULTS, "command": "solve", "run": _cmd_solve}
+    if len(argv) == 2:
+        values["file"] = argv[1]
+    return SimpleNamespace(**values)  # type: ignore[return-value]
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``solve`` to the command line's subparsers."""
     p = sub.add_parser(
@@ -62,19 +98,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "file",
         nargs="?",
-        default="-",
         metavar="FILE|BOARD",
         help="the batch to read (T, then T boards), or one board written 10110/01*11/... "
         "or as its 25 characters; '-' or nothing reads standard input",
     )
-    p.add_argument(
-        "--engine", choices=ENGINE_CHOICES, default="auto", help="search engine (default: auto)"
-    )
+    p.add_argument("--engine", choices=ENGINE_CHOICES, help="search engine (default: auto)")
     depth = p.add_mutually_exclusive_group()
     depth.add_argument(
         "--max-depth",
         type=non_negative,
-        default=DEFAULT_MAX_DEPTH,
         metavar="N",
         help=f"answer -1 beyond N moves (default: {DEFAULT_MAX_DEPTH})",
     )
@@ -101,7 +133,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=positive_float, metavar="SECONDS",
                    help="give up on a board after SECONDS (reported as timed out: -1, "
                    "status 'timeout' in JSON)")  # fmt: skip
-    p.add_argument("--workers", type=non_negative, default=0, metavar="N",
+    p.add_argument("--workers", type=non_negative, metavar="N",
                    help="threads for the search engines (default 0: one per CPU; at most 4 "
                    "per CPU, a larger N is lowered to that)")  # fmt: skip
     p.add_argument("--ascii", action="store_true",
@@ -111,7 +143,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="nothing on standard error but errors (no notices, no progress bar)",
     )
-    p.set_defaults(run=_cmd_solve)
+    p.set_defaults(**DEFAULTS, run=_cmd_solve)
 
 
 def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
