@@ -169,6 +169,8 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         "distances": (bfs._distances, t.void(ro_dist, ro_vec, i8, i8, i8, part, ro_vec, vec)),
         "nearer_edges": (bfs._nearer_edges, t.UniTuple(vec, 2)(
             ro_dist, ro_vec, i8, i8, i8, nbr, ro_vec, *ranking)),
+        "consistent_block": (bfs._consistent_block,
+                             i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
         "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),
         "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
     }  # fmt: skip

@@ -199,3 +199,36 @@ def _nearer_edges(payload, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, po
                 dst[m] = r
                 m += 1
     return src[:m].copy(), dst[:m].copy()
+
+
+@njit(cache=True, nogil=True)
+def _consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
+    """:mod:`.verify`: the first rank in ``blank``'s ranks ``lo..hi-1`` that breaks a rule
+    of an exact distance table (0 only at ``goal``, a neighbour one nearer everywhere else,
+    neighbours never more than one apart, unreachable only beside unreachable), or -1."""
+    base = blank * ncomb
+    comb = comb_unrank(lo, k, binom)
+    for i in range(lo, hi):
+        if i > lo:
+            comb = next_comb(comb)
+        r = base + i
+        d = np.int64(dist[r])
+        if (d == 0) != (r == goal):
+            return r
+        black = unsqueeze(comb, blank)
+        nearer = d == 0
+        for j in range(cnt[blank]):
+            n = nbr[blank, j]
+            e = np.int64(dist[state_rank(moved_black(black, blank, n), n, ncomb, rank_byte,
+                                         popcount8)])  # fmt: skip
+            if d == 255 or e == 255:
+                if d != e:
+                    return r
+                continue
+            if e - d > 1 or d - e > 1:
+                return r
+            if e == d - 1:
+                nearer = True
+        if d != 255 and not nearer:
+            return r
+    return -1
