@@ -8,32 +8,17 @@ command module is imported only when one of its commands runs (or for the whole 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import BitknightsError
+from .commands import COMMANDS, command_module
 from .common import UsageError
 
 if TYPE_CHECKING:
     import argparse
-    from types import ModuleType
-
-COMMANDS: dict[str, tuple[str, ...]] = {
-    "solve": ("solve",),
-    "table": ("table", "stats", "random", "hint"),
-    "play": ("play", "check"),
-}
-"""Command modules (``bitknights.cli.NAME``) and the top-level commands each registers
-(``tests/test_first_use.py`` checks these against what ``register`` adds)."""
-
-
-def command_module(name: str) -> ModuleType:
-    """The command module ``bitknights.cli.NAME``, imported on first use."""
-    return importlib.import_module(f"{__name__}.{name}")
-
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The whole command line (see :func:`bitknights.cli.parser.build_parser`)."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
-from . import COMMANDS, command_module
+from .commands import COMMANDS, command_module
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
