@@ -55,7 +55,7 @@ OWN_TABLE = OWN | {"bitknights.table.probe", "bitknights.results"}
 # standard-library entry points the path uses: the command line, paths, the table file and
 # its checksums, the shipped ball (and what each of them imports in turn)
 USES = ["argparse", "gettext", "locale", "typing", "pathlib", "contextlib",
-        "struct", "zlib", "array", "bisect", "math"]  # fmt: skip
+        "struct", "zlib", "array", "bisect", "math", "importlib", "__future__"]  # fmt: skip
 
 NEVER = ["numpy", "numba", "platformdirs", "tqdm", "hashlib", "tempfile", "shutil", "dataclasses",
          "inspect", "json", "random", "bitknights.solution", "bitknights.table.distance_table"]  # fmt: skip

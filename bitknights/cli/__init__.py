@@ -20,6 +20,7 @@ from .common import UsageError
 if TYPE_CHECKING:
     import argparse
 
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The whole command line (see :func:`bitknights.cli.parser.build_parser`)."""
     from .parser import build_parser

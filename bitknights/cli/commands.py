@@ -20,4 +20,4 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 
 def command_module(name: str) -> ModuleType:
     """The command module ``bitknights.cli.NAME``, imported on first use."""
-    return importlib.import_module(f"{__name__}.{name}")
+    return importlib.import_module(f"{__package__}.{name}")
