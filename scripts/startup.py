@@ -10,7 +10,8 @@ Inputs: the 2-board sample (always), a seeded batch of N random boards for each 
 search), and any FILEs given.  Two situations for bitknights:
 
   table     --table-dir DIR holds a built distance table (`bitknights table build
-            --cache-dir DIR`); skipped without --table-dir
+            --cache-dir DIR`), found through BITKNIGHTS_CACHE_DIR as a user's table is
+            found in the cache directory (no option); skipped without --table-dir
   no table  an empty cache directory and an empty numba cache: nothing cached at all
 
 The package's bytecode is compiled first (as `pip install` does), since an editable
@@ -116,10 +117,10 @@ def main() -> None:
                 "python -c pass": ([sys.executable, "-c", "pass"], None, base),
             }
             if args.table_dir:
-                cmds["bitknights solve (table)"] = (
-                    [*bk, "solve", str(path), "--cache-dir", args.table_dir],
+                cmds["bitknights solve (table)"] = (  # the table found as a user's is: no option
+                    [*bk, "solve", str(path)],
                     None,
-                    base,
+                    {**base, "BITKNIGHTS_CACHE_DIR": args.table_dir},
                 )
             cmds["bitknights solve (no table, nothing cached)"] = (
                 [*bk, "solve", str(path)],
