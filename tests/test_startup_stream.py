@@ -73,7 +73,8 @@ def test_bad_line_far_down_stops_before_any_output(monkeypatch, capsys, tmp_path
 
 
 def test_timeout_reports_board_as_timed_out():
-    far = "000000000000*111111111111"  # colours swapped: dozens of moves away
+    # 39 moves away (the farthest): seconds for IDA* even with the pattern databases cached
+    far = "000*0/10000/01010/11110/11111"
     (s,) = solve_many([far], engine="ida", max_depth=None, timeout=0.05)
     assert s.steps is None and s.status == "timeout" and s.nodes > 0
     r = subprocess.run(
