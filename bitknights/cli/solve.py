@@ -42,9 +42,10 @@ STDIN_FORM = (
     "also be given as an argument: bitknights solve '10110/01*11/10111/01001/00000')"
 )
 
-CONFIRM_WALKS = 1000
-"""Beyond this many boards, answers deeper than the classic limit come from the numpy
-path: confirming each by a walk in plain Python would cost more than importing numpy."""
+WALK_MAX_BOARDS = 64
+"""Batches of at most this many boards (a judge's file) have every table answer confirmed
+by walking its path too; larger ones by its neighbours alone (a walk costs about a
+hundred probes in plain Python, the neighbours eight)."""
 
 # Boards per write for the search engines, adapted so that each piece takes about
 # PIECE_SECONDS: answers appear as found and the progress bar moves smoothly.
@@ -213,10 +214,9 @@ def _answer_small(
             table = store.load(target, args.cache_dir)
         except store.TableError:
             return False  # the normal path reports it
-        limit = depth_limit(max_depth)
-        if len(keys) > CONFIRM_WALKS and limit > DEFAULT_MAX_DEPTH:
-            return False  # deep answers for many boards: the numpy path confirms them faster
-        answers = probe.confirmed_distances(table, keys, limit)
+        answers = probe.confirmed_distances(
+            table, keys, depth_limit(max_depth), walk_paths=len(keys) <= WALK_MAX_BOARDS
+        )
     else:
         answers = list(
             get_engine(engine).steps_many(keys, target, SolveOptions(max_depth=max_depth))

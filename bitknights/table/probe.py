@@ -44,12 +44,15 @@ def distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
     return out
 
 
-def confirmed_distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
+def confirmed_distances(
+    table: TableFile, keys: Iterable[int], limit: int, *, walk_paths: bool = True
+) -> list[int]:
     """:func:`distances`, every answer confirmed before it is returned: the board's
-    neighbours are all one nearer or one farther (as in any breadth-first distance), and
-    a path of exactly that many moves to the target is walked (:func:`walk`).  So an
-    answer is never more than the true distance, and a single damaged or forged byte is
-    caught, even one whose block checksum was recomputed; raises :class:`TableError`."""
+    neighbours are all one nearer or one farther (as in any breadth-first distance), so a
+    single damaged or forged byte is caught even when its block checksum was recomputed;
+    and (``walk_paths``) a path of exactly that many moves to the target is walked
+    (:func:`walk`), so an answer is never shorter than the true distance.  Raises
+    :class:`TableError`."""
     out = distances(table, keys, limit)
     data, k = table.data, table.black_count
     for key, d in zip(keys, out):
@@ -60,7 +63,8 @@ def confirmed_distances(table: TableFile, keys: Iterable[int], limit: int) -> li
             nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
             if abs(data[rank(nb, n, k)] - d) != 1:
                 raise _inconsistent(table)
-        walk(table, black, blank, d)
+        if walk_paths:
+            walk(table, black, blank, d)
     return out
 
 
