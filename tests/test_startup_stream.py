@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from bitknights import TARGET, Board, cli, solve_many
+from bitknights.cli import streams as cli_streams
 from bitknights.engines import ida
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
@@ -39,7 +40,7 @@ def test_long_input_is_read_twice_not_kept(monkeypatch, capsys, tmp_path, stdin)
     (standard input from a spooled copy); answers stay in order."""
     n = 300
     text = f"{2 * n}\n" + (B1 + B2) * n
-    monkeypatch.setattr(cli.streams, "KEEP_BOARDS", 50)
+    monkeypatch.setattr(cli_streams, "KEEP_BOARDS", 50)
     monkeypatch.setattr("bitknights.batch.BLOCK_SIZE", 97)
     if stdin:
 
@@ -62,7 +63,7 @@ def test_bad_line_far_down_stops_before_any_output(monkeypatch, capsys, tmp_path
     text = f"{n + 1}\n" + B1 * n + B1.replace("01*11", "01*1x")
     f = tmp_path / "in.txt"
     f.write_text(text)
-    monkeypatch.setattr(cli.streams, "KEEP_BOARDS", 10)
+    monkeypatch.setattr(cli_streams, "KEEP_BOARDS", 10)
     assert cli.main(["solve", str(f)]) == 2
     out, err = capsys.readouterr()
     assert out == ""

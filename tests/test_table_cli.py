@@ -226,6 +226,7 @@ def _random_board(rng):
 def test_stdin_past_the_small_limit_goes_on_reading(table_dir, monkeypatch, capsys, small):
     """Standard input longer than SMALL_INPUT: the bytes already read are not lost."""
     from bitknights import cli
+    from bitknights.cli import streams as cli_streams
 
     text = f"{200}\n" + (B1 + B2) * 100
 
@@ -233,7 +234,7 @@ def test_stdin_past_the_small_limit_goes_on_reading(table_dir, monkeypatch, caps
         def seekable(self):
             return False
 
-    monkeypatch.setattr(cli.streams, "SMALL_INPUT", small)
+    monkeypatch.setattr(cli_streams, "SMALL_INPUT", small)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Pipe(io.BytesIO(text.encode()))))
     with cache_env(table_dir):
         assert cli.main(["solve"]) == 0
