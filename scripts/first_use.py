@@ -84,7 +84,11 @@ def main() -> None:
         print(f"{label}: {first:.2f} s, again {again:.2f} s", file=sys.stderr)
     print("| command | first | again |\n|---|---|---|")
     for label, first, again in rows:
-        print(f"| {label} | {first:.1f} s | {again:.1f} s |")
+        print(f"| {label} | {_seconds(first)} | {_seconds(again)} |")
+
+
+def _seconds(t: float) -> str:
+    return f"{t:.2f} s" if t < 1 else f"{t:.1f} s"
 
 
 if __name__ == "__main__":
