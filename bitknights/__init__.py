@@ -13,13 +13,14 @@ line's classic path loads only the modules it needs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .board import TARGET, Board, Move
 from .errors import BitknightsError, BoardError, InputError
 from .squares import SQUARE_NAMES, parse_square, square_name
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from . import table
     from .api import DEFAULT_MAX_DEPTH, iter_solve, solve, solve_many
     from .batch import read_batch, read_board

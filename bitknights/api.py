@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
-
 from .board import TARGET, Board
 from .engines import ENGINES, get_engine
-from .engines.base import DEFAULT_MAX_DEPTH, SolveOptions, check_options
+from .engines.options import DEFAULT_MAX_DEPTH, SolveOptions, check_options
 from .errors import BitknightsError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable, Iterator
+
     from .solution import Solution
 
 ENGINE_CHOICES = ("auto", *ENGINES)
@@ -118,7 +118,7 @@ def solve(
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from .engines.base import StopFlag
+    from .engines.options import StopFlag
 
     options = check_options(SolveOptions(max_depth=max_depth, timeout=timeout, cache_dir=cache_dir))
     start, goal = as_board(board), as_board(target)
@@ -153,8 +153,8 @@ def iter_solve(
     result's ``optimal_solutions``.  Ctrl-C, or closing the iterator, stops every search
     still running.  Arguments are checked before any thread starts.
     """
-    from .engines.base import StopFlag
     from .engines.common import ordered_map, worker_count
+    from .engines.options import StopFlag
 
     options = check_options(
         SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers,

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, BinaryIO
 
 from .board import Board, cells_to_state, parse_row
 from .errors import BoardError, InputError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     import numpy as np
 
     from .solution import Solution

@@ -24,9 +24,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import NamedTuple
-
+from ._records import Record
 from .coords import KEY_SHIFT
 from .errors import BoardError
 from .squares import (
@@ -41,8 +39,12 @@ from .squares import (
     square_name,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
-class Move(NamedTuple):
+
+class Move(Record):
     """The knight on ``from_square`` jumps into the blank on ``to_square``.
 
     Written with the squares' chess names (see :mod:`bitknights.squares`):

@@ -21,14 +21,17 @@ that never reaches it).  Every move's legality, the optimum and so the score are
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from .board import TARGET, Board, Move
 from .errors import BoardError
 from .game import DistanceOracle, _board, parse_moves
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable
+    from typing import Any
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,16 @@ Importing this module imports neither numba nor numpy.
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Iterable
-from typing import NamedTuple
 
+from ._records import Record
 from .board import TARGET, Board, Move
 from .errors import BitknightsError, BoardError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable
 
 DEFAULT_DISTANCE = 8
 """The distance of a fresh board when none is asked for: a handful of minutes' thought."""
@@ -46,7 +49,7 @@ class GameError(BitknightsError):
     unchanged."""
 
 
-class Hint(NamedTuple):
+class Hint(Record):
     """One legal move: the board it makes, that board's exact distance (``None``: it never
     reaches the target) and whether the move is optimal (one step nearer)."""
 
@@ -138,7 +141,7 @@ class DistanceOracle:
                 boards.append(boards[-1].play(sq))
         else:
             from .engines import get_engine
-            from .engines.base import SolveOptions
+            from .engines.options import SolveOptions
 
             solution = get_engine("ida").solve(board, self.target, SolveOptions(max_depth=None))
             steps = -1 if solution.steps is None else solution.steps

@@ -22,9 +22,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
 from functools import lru_cache
-from typing import IO, Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import IO, Any
 
 _quiet = False
 DELAY_ENV = "BITKNIGHTS_PROGRESS_DELAY"

@@ -32,9 +32,10 @@ importing this module does not import numpy.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     import numpy as np
 
 Square: TypeAlias = int

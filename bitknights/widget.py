@@ -19,9 +19,7 @@ to the SVG picture of the board.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Any
 
 import anywidget
 import traitlets
@@ -30,6 +28,11 @@ from .board import TARGET, Board, Move
 from .errors import BitknightsError
 from .game import DistanceOracle, Game, GameError
 from .squares import square_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from typing import Any
 
 _STATIC = Path(__file__).parent / "static"
 SIZE = 360

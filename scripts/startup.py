@@ -10,9 +10,11 @@ Inputs: the 2-board sample (always), a seeded batch of N random boards for each 
 search), and any FILEs given.  Two situations for bitknights:
 
   table     --table-dir DIR holds a built distance table (`bitknights table build
-            --cache-dir DIR`), found through BITKNIGHTS_CACHE_DIR as a user's table is
-            found in the cache directory (no option); skipped without --table-dir
-  no table  an empty cache directory and an empty numba cache: nothing cached at all
+            --cache-dir DIR`), found where a user's table is: in the default cache
+            directory, ~/.cache/bitknights (a temporary HOME whose .cache/bitknights
+            links to DIR; no option, no cache variable); skipped without --table-dir
+  no table  an empty HOME, no cache variables and an empty numba cache: a new user's
+            first run, nothing cached at all
 
 The package's bytecode is compiled first (as `pip install` does), since an editable
 install run with PYTHONDONTWRITEBYTECODE would otherwise compile every module on every
@@ -104,24 +106,21 @@ def main() -> None:
         empty = Path(tmp, "empty")
         empty.mkdir()
         base = dict(os.environ)
-        base.pop("PYTHONDONTWRITEBYTECODE", None)
-        nothing = {
-            **base,
-            "BITKNIGHTS_CACHE_DIR": str(empty / "cache"),
-            "NUMBA_CACHE_DIR": str(empty / "numba"),
-            "XDG_CACHE_HOME": str(empty),
-        }
+        for name in ("PYTHONDONTWRITEBYTECODE", "BITKNIGHTS_CACHE_DIR", "XDG_CACHE_HOME"):
+            base.pop(name, None)
+        nothing = {**base, "HOME": str(empty), "NUMBA_CACHE_DIR": str(empty / "numba")}
+        user = Path(tmp, "user")  # a user's HOME with the table in the default place
+        if args.table_dir:
+            (user / ".cache").mkdir(parents=True)
+            (user / ".cache" / "bitknights").symlink_to(Path(args.table_dir).resolve())
+        with_table = {**base, "HOME": str(user), "NUMBA_CACHE_DIR": str(user / "numba")}
         bk = bitknights_command()
         for label, path in inputs.items():
             cmds: dict[str, tuple[list[str], str | None, dict[str, str]]] = {
                 "python -c pass": ([sys.executable, "-c", "pass"], None, base),
             }
             if args.table_dir:
-                cmds["bitknights solve (table)"] = (  # the table found as a user's is: no option
-                    [*bk, "solve", str(path)],
-                    None,
-                    {**base, "BITKNIGHTS_CACHE_DIR": args.table_dir},
-                )
+                cmds["bitknights solve (table)"] = ([*bk, "solve", str(path)], None, with_table)
             cmds["bitknights solve (no table, nothing cached)"] = (
                 [*bk, "solve", str(path)],
                 None,

@@ -9,8 +9,8 @@ import bitknights
 import naive
 from bitknights import TARGET, Board, api, solve
 from bitknights.engines import bidir
-from bitknights.engines.common import StopFlag
 from bitknights.engines.ida import solve as ida_solve
+from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
 from helpers import random_board, random_walk
 

@@ -13,7 +13,7 @@ import naive
 from bitknights import SAMPLE, TARGET, Board
 from bitknights.coords.arrays import SQUARE_COLOR
 from bitknights.engines import _ida_kernels, ida, native
-from bitknights.engines.common import StopFlag
+from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
 from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from helpers import random_walk

@@ -1,6 +1,7 @@
 """The knights-only pattern databases behind IDA*'s deep searches."""
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -111,7 +112,7 @@ def test_cache_file_is_checked(tmp_path, monkeypatch):
 
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
     white, black = pattern_tables(TARGET.key)  # from memory
-    path = pdb._cache_path(TARGET)
+    path = Path(pdb._cache_path(TARGET))
     assert path.parent == tmp_path
     pdb._save(path, TARGET, (white, black))
     good = path.read_bytes()
@@ -156,7 +157,7 @@ def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
 
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
     white, black = pattern_tables(TARGET.key)
-    path = pdb._cache_path(TARGET)
+    path = Path(pdb._cache_path(TARGET))
     rng = random.Random(4)
     start = random_walk(TARGET, 30, rng)
     expected = ida.solve(start, TARGET, None, use_pdb=False).steps
@@ -176,7 +177,7 @@ def test_cache_file_that_others_may_write_is_refused(tmp_path, monkeypatch):
     from bitknights.engines import pdb
 
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
-    path = pdb._cache_path(TARGET)
+    path = Path(pdb._cache_path(TARGET))
     pdb._save(path, TARGET, pattern_tables(TARGET.key))
     path.chmod(0o666)
     with pytest.raises(UntrustedError, match=f"{path} is writable by group and others.*chmod go-w"):

@@ -30,6 +30,7 @@ sys.stderr.write("MODULES " + " ".join(sorted(set(sys.modules) - before)))
 # bitknights modules the classic path may import, without and with the distance table
 OWN = {
     "bitknights",
+    "bitknights._records",
     "bitknights.api",
     "bitknights.batch",
     "bitknights.board",
@@ -38,32 +39,46 @@ OWN = {
     "bitknights.cli.common",
     "bitknights.cli.solve",
     "bitknights.cli.streams",
+    "bitknights.coords",
     "bitknights.engines",
+    "bitknights.engines.options",
     "bitknights.errors",
     "bitknights.progress",
     "bitknights.squares",
     "bitknights.table",
     "bitknights.table.store",
 }
-# the engines are asked what they can do (their declarations, not their work)
-OWN |= {"bitknights.coords", "bitknights.engines.base", "bitknights.engines.lookup", "bitknights.engines.mitm",
-        "bitknights.engines.search"}  # fmt: skip
-OWN |= {"bitknights.cli.commands", "bitknights.cli.parser"}  # the parser: when options are given
+# the engines are asked what they can do (their declarations, not their work), and mitm
+# answers when there is no table
+OWN |= {"bitknights.engines.lookup", "bitknights.engines.mitm", "bitknights.engines.search"}
+OWN |= {"bitknights.cli.commands"}
 OWN_NO_TABLE = OWN
 OWN_TABLE = OWN | {"bitknights.table.probe", "bitknights.results"}
 
-# standard-library entry points the path uses: the command line, paths, the table file and
-# its checksums, the shipped ball (and what each of them imports in turn)
-USES = ["argparse", "gettext", "locale", "typing", "pathlib", "contextlib",
-        "struct", "zlib", "array", "bisect", "math", "importlib", "__future__"]  # fmt: skip
+# standard-library entry points the path uses: the table file and its checksums, the
+# shipped ball (and what each of them imports in turn)
+USES = ["contextlib", "struct", "zlib", "array", "bisect", "math", "importlib", "__future__"]
+USES_TABLE = [*USES, "enum"]  # the result codes the table's answers are checked with
+# and with options on the command line, the parser
+USES_PARSER = [*USES, "argparse", "gettext", "locale"]
 
+# typing and pathlib alone cost a third of Python's start-up; platformdirs 13 ms
 NEVER = ["numpy", "numba", "platformdirs", "tqdm", "hashlib", "tempfile", "shutil", "dataclasses",
-         "inspect", "json", "random", "bitknights.solution", "bitknights.table.distance_table"]  # fmt: skip
+         "inspect", "json", "random", "typing", "pathlib", "re", "argparse",
+         "bitknights.solution", "bitknights.table.distance_table", "bitknights.engines.base",
+         "bitknights.cli.parser"]  # fmt: skip
+NEVER_PARSER = [m for m in NEVER if m not in ("argparse", "bitknights.cli.parser", "re")]
 
 
-def _run(code: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def _run(
+    code: str, *args: str, env: dict[str, str | None] | None = None
+) -> subprocess.CompletedProcess:
+    """``python -c code args`` with ``env`` over this environment (``None``: unset)."""
+    full = {**os.environ}
+    for k, v in (env or {}).items():
+        full.pop(k, None) if v is None else full.__setitem__(k, v)
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=120)  # fmt: skip
+                          env=full, timeout=120)  # fmt: skip
 
 
 def _allowed_stdlib(uses: list[str]) -> set[str]:
@@ -78,17 +93,27 @@ def _allowed_stdlib(uses: list[str]) -> set[str]:
     return set(json.loads(r.stdout)) | set(uses)
 
 
-def _imports(tmp_path: Path, cache_dir: Path) -> tuple[str, set[str]]:
+def _user_env(tmp_path: Path, table_dir: Path | None) -> dict[str, str | None]:
+    """A user's environment: an own HOME, the table (if any) where bitknights looks by
+    default (``~/.cache/bitknights``), no cache variables, no numba cache."""
+    home = tmp_path / "home"
+    (home / ".cache").mkdir(parents=True)
+    if table_dir is not None:
+        (home / ".cache" / "bitknights").symlink_to(table_dir)
+    return {"HOME": str(home), "XDG_CACHE_HOME": None, "BITKNIGHTS_CACHE_DIR": None,
+            "NUMBA_CACHE_DIR": str(tmp_path / "numba")}  # fmt: skip
+
+
+def _imports(tmp_path: Path, env: dict[str, str | None], *options: str) -> tuple[str, set[str]]:
     sample = tmp_path / "sample.txt"
     sample.write_text(SAMPLE)
-    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba")}
-    r = _run(CHILD, "solve", str(sample), "--cache-dir", str(cache_dir), env=env)
+    r = _run(CHILD, "solve", str(sample), *options, env=env)
     assert r.returncode == 0, r.stderr
     line = r.stderr.rsplit("MODULES ", 1)[1]
     return r.stdout, set(line.split())
 
 
-def _check(modules: set[str], own: set[str], uses: list[str]) -> None:
+def _check(modules: set[str], own: set[str], uses: list[str], never: list[str]) -> None:
     mine = {m for m in modules if m.split(".")[0] == "bitknights"}
     assert mine <= own, f"new bitknights modules on the classic path: {sorted(mine - own)}"
     assert {"bitknights.cli.solve", "bitknights.batch"} <= mine
@@ -98,22 +123,39 @@ def _check(modules: set[str], own: set[str], uses: list[str]) -> None:
     assert not foreign, f"non-standard modules on the classic path: {sorted(foreign)}"
     extra = rest - _allowed_stdlib(uses)
     assert not extra, f"standard modules not pinned for the classic path: {sorted(extra)}"
-    assert not [m for m in NEVER if m in modules]
+    assert not [m for m in never if m in modules]
 
 
-def test_no_table_nothing_cached(tmp_path):
-    out, modules = _imports(tmp_path, tmp_path / "empty-cache")
+def test_first_run_no_table_nothing_cached(tmp_path):
+    """A new user's `bitknights solve FILE`: no table, no cache, the default cache
+    directory found without platformdirs."""
+    out, modules = _imports(tmp_path, _user_env(tmp_path, None))
     assert out == "7\n-1\n"
-    _check(modules, OWN_NO_TABLE, USES)
+    _check(modules, OWN_NO_TABLE, USES, NEVER)
     assert "bitknights.table.probe" not in modules
 
 
 @pytest.mark.slow
-def test_with_table(tmp_path, table_dir):
-    out, modules = _imports(tmp_path, table_dir)
+@pytest.mark.parametrize("where", ["default", "variable"])
+def test_with_table(tmp_path, table_dir, where):
+    """The table in the default cache directory, or where BITKNIGHTS_CACHE_DIR says."""
+    env = _user_env(tmp_path, table_dir if where == "default" else None)
+    if where == "variable":
+        env["BITKNIGHTS_CACHE_DIR"] = str(table_dir)
+    out, modules = _imports(tmp_path, env)
     assert out == "7\n-1\n"
-    _check(modules, OWN_TABLE, USES)
-    assert "bitknights.engines.mitm" in modules  # imported to read its declaration, not run
+    _check(modules, OWN_TABLE, USES_TABLE, NEVER)
+    assert "bitknights.engines.lookup" in modules
+    assert "bitknights.engines.mitm" not in modules  # declared in engines.search: not imported
+
+
+def test_options_bring_the_parser_only(tmp_path):
+    """With options, the parser is imported, and nothing else more."""
+    env = _user_env(tmp_path, None)
+    out, modules = _imports(tmp_path, env, "--cache-dir", str(tmp_path / "empty-cache"))
+    assert out == "7\n-1\n"
+    assert "bitknights.cli.parser" in modules
+    _check(modules, OWN_NO_TABLE | {"bitknights.cli.parser"}, USES_PARSER, NEVER_PARSER)
 
 
 def test_startup_script_runs_and_checks_answers():
@@ -158,22 +200,6 @@ def test_help_width_as_shutil_gives_it(columns, monkeypatch):
     if columns is not None:
         monkeypatch.setenv("COLUMNS", columns)
     assert _columns() == shutil.get_terminal_size().columns
-
-
-@pytest.mark.parametrize("with_table", [False, pytest.param(True, marks=pytest.mark.slow)])
-def test_plain_solve_needs_no_parser(tmp_path, request, with_table):
-    """`bitknights solve FILE` with nothing else (the classic job; the cache chosen by
-    BITKNIGHTS_CACHE_DIR) never imports argparse and what it pulls in."""
-    cache = request.getfixturevalue("table_dir") if with_table else tmp_path / "empty-cache"
-    sample = tmp_path / "sample.txt"
-    sample.write_text(SAMPLE)
-    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "BITKNIGHTS_CACHE_DIR": str(cache)}
-    r = _run(CHILD, "solve", str(sample), env=env)
-    assert r.returncode == 0 and r.stdout == "7\n-1\n", r.stderr
-    modules = set(r.stderr.rsplit("MODULES ", 1)[1].split())
-    assert not {"argparse", "gettext", "locale", "bitknights.cli.parser"} & modules
-    _check(modules, OWN_TABLE if with_table else OWN_NO_TABLE, [u for u in USES if u not in
-           ("argparse", "gettext", "locale")])  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import pytest
 
 from bitknights import SAMPLE, TARGET, Board, api, read_batch
 from bitknights.engines import bidir, ida, mitm
+from bitknights.engines.search import MITM_AUTO_BOARDS
 from helpers import random_board, random_walk
 
 
@@ -122,8 +123,8 @@ def test_unreachable_and_invalid_keys():
 def test_auto_chooses_it_only_for_small_classic_count_batches():
     choose = api.choose_engine
     assert choose("auto", 15, None, counts_only=True, boards=1) == "mitm"
-    assert choose("auto", 15, None, counts_only=True, boards=mitm.AUTO_MAX_BOARDS) == "mitm"
-    assert choose("auto", 15, None, counts_only=True, boards=mitm.AUTO_MAX_BOARDS + 1) == "bidir"
+    assert choose("auto", 15, None, counts_only=True, boards=MITM_AUTO_BOARDS) == "mitm"
+    assert choose("auto", 15, None, counts_only=True, boards=MITM_AUTO_BOARDS + 1) == "bidir"
     assert choose("auto", 15, None, counts_only=True) == "bidir"  # size unknown
     assert choose("auto", 16, None, counts_only=True, boards=2) == "bidir"
     assert choose("auto", None, None, counts_only=True, boards=2) == "bidir"

@@ -362,6 +362,39 @@ def test_cache_dir_resolution(monkeypatch, tmp_path):
     assert store.table_path(TARGET).parent == tmp_path / "env"
 
 
+@pytest.mark.parametrize(
+    ("xdg", "home"),
+    [(None, "/home/u"), ("/x/cache", "/home/u"), ("", "/home/u"), ("relative", "/home/u"),
+     (None, "/"), (None, "/home/u/"), ("/x/cache/", None), (None, "relative"), (None, None),
+     (None, ""), (" /x", "/home/u")],
+)  # fmt: skip
+def test_default_cache_dir_is_platformdirs(monkeypatch, xdg, home):
+    """The user cache directory is platformdirs' on every platform; on Linux it is computed
+    without importing platformdirs (13 ms), by the XDG rule, for the usual environments,
+    and asked of platformdirs for the rest."""
+    import platformdirs
+
+    from bitknights import cache
+
+    monkeypatch.delenv(store.CACHE_ENV, raising=False)
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    try:
+        want = platformdirs.user_cache_dir("bitknights")
+    except RuntimeError:  # no home directory platformdirs can find
+        want = None
+    fast = cache._xdg_cache_home()
+    if sys.platform.startswith("linux") and xdg in (None, "/x/cache") and home == "/home/u":
+        assert fast is not None  # the usual cases take the fast path
+    if fast is not None:
+        assert fast == want
+    if want is not None:
+        assert cache.cache_directory() == want
+
+
 def test_file_format(classic, table_dir):
     path = store.table_path(TARGET, table_dir)
     raw = path.read_bytes()

@@ -10,15 +10,15 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ..errors import BitknightsError
 from .commands import COMMANDS, command_module
 from .common import UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:

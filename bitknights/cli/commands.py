@@ -4,8 +4,8 @@ the module a command needs (:func:`bitknights.cli.main`, :mod:`.parser`)."""
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
 from ..batch import decode, read_board
 from ..board import TARGET, Board
 from ..errors import BitknightsError, InputError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
 FORMATS = ("text", "json")
 """The ``--format`` names every command takes: ``text`` for people (``solve``'s is the

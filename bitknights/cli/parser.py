@@ -8,11 +8,14 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any
 
 from .. import __version__
 from .commands import COMMANDS, command_module
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:

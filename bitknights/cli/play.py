@@ -7,8 +7,6 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator
-from typing import IO
 
 from ..batch import read_board
 from ..board import Board, Move
@@ -24,6 +22,11 @@ from .common import (
     read_source,
     read_target,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import IO
 
 _GLYPHS = {"0": "\u2658", "1": "\u265e", "*": "\u00b7"}  # ♘ ♞ ·
 

@@ -6,15 +6,13 @@ import codecs
 import contextlib
 import io
 import time
-from collections.abc import Iterable, Iterator
-from typing import IO, TYPE_CHECKING
 
 from .. import progress
 from ..api import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, choose_engine, iter_solve
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board
 from ..engines import get_engine
-from ..engines.base import SolveOptions
+from ..engines.options import SolveOptions
 from ..errors import InputError
 from . import streams
 from .common import (
@@ -32,8 +30,11 @@ from .common import (
     where,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterable, Iterator
+    from typing import IO
 
     from ..solution import Solution
 

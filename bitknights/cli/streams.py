@@ -8,14 +8,16 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..batch import BatchReader
 from ..errors import InputError
 from .common import UsageError, where
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any, BinaryIO
+
     import numpy as np
 
 KEEP_BOARDS = 1 << 21  # boards kept in memory from the checking pass

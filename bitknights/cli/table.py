@@ -4,10 +4,8 @@ exit status."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
-from typing import IO, Any
 
 from .. import progress
 from ..board import Board, Move
@@ -26,6 +24,11 @@ from .common import (
     stdin_notice,
     where,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from typing import IO, Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:

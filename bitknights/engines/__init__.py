@@ -8,10 +8,12 @@ the one asked for on first use.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, SupportsInt
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import SupportsInt
+
     from ..board import Board
     from .base import Engine
 
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 _ENGINE_OBJECTS = {
     "ida": "search:IDA",
     "bidir": "search:BIDIR",
-    "mitm": "mitm:ENGINE",
+    "mitm": "search:MITM",
     "table": "lookup:ENGINE",
 }
 ENGINES = tuple(_ENGINE_OBJECTS)

@@ -39,17 +39,14 @@ ball gives the distance: ``j`` plus their depth in the ball.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from functools import lru_cache
 
 import numpy as np
 
-from ..board import Board
 from ..coords import KEY_SHIFT
 from ..coords.arrays import SQUARE_COLOR, popcount
 from ..results import GROW, STOPPED, Status
@@ -57,7 +54,6 @@ from ..solution import Solution
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from .common import (
     DEPTH_CAP,
-    StopFlag,
     boards_from_blanks,
     default_workers,
     depth_limit,
@@ -65,7 +61,15 @@ from .common import (
     parity,
     same_counts,
 )
+from .options import StopFlag
 from .search import NUMPY_LAYERS, NUMPY_RADIUS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterator
+
+    from ..board import Board
 
 # The numba ball starts at this radius (about 0.1 s, 500 k boards for the classic target):
 # a single board under the classic limit then needs at most two start-side layers, and
@@ -256,7 +260,7 @@ def solve(
     expanded on the start side (growing the cached target side is not counted).  With
     ``timeout`` (seconds) a search still running then gives up: status ``'timeout'``.
 
-    >>> from bitknights import TARGET
+    >>> from bitknights import TARGET, Board
     >>> s = solve(Board("10110/01*11/10111/01001/00000"), TARGET)
     >>> s.steps, s.status, len(s.boards)
     (7, 'solved', 8)
@@ -434,7 +438,7 @@ def steps_many(
     (default: every CPU) sharing the target's ball.  If ``stop`` is raised the unfinished
     boards are left at -2.
 
-    >>> from bitknights import TARGET
+    >>> from bitknights import TARGET, Board
     >>> keys = [Board("10110/01*11/10111/01001/00000").key, TARGET.key]
     >>> steps_many(np.array(keys), TARGET).tolist()
     [7, 0]

@@ -7,20 +7,24 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
-from typing import TypeVar
 
 import numpy as np
 
 from ..board import Board
 from ..squares import KNIGHT_DISTANCE, NUM_SQUARES, square_color
 from . import DEPTH_CAP, boards_from_blanks, depth_limit  # noqa: F401 - re-exported for the engines
-from .base import StopFlag
 
-T = TypeVar("T")
-R = TypeVar("R")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import TypeVar
+
+    from .options import StopFlag
+
+    T = TypeVar("T")
+    R = TypeVar("R")
 
 
 @lru_cache(maxsize=16)

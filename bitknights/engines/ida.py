@@ -14,7 +14,6 @@ never tried.
 
 from __future__ import annotations
 
-import os
 import time
 from functools import lru_cache
 from types import ModuleType, SimpleNamespace
@@ -29,7 +28,6 @@ from ..results import OVER_BUDGET, STOPPED, Status
 from ..solution import Solution
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
 from .common import (
-    StopFlag,
     boards_from_blanks,
     default_workers,
     depth_limit,
@@ -37,7 +35,12 @@ from .common import (
     parallel_chunks,
     same_counts,
 )
+from .options import StopFlag
 from .pdb import cached_pattern_tables, pattern_tables
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
 
 
 @lru_cache(maxsize=1)

@@ -10,20 +10,21 @@ table is there on every run.
 
 from __future__ import annotations
 
-import os
 import time
-from typing import TYPE_CHECKING
 
-from ..board import Board
 from ..table import store
 from . import DEPTH_CAP, boards_from_blanks, depth_limit
-from .base import Capabilities, SolveOptions
+from .options import Capabilities, SolveOptions
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
+
     import numpy as np
 
+    from ..board import Board
     from ..solution import Solution
-    from .base import StopFlag
+    from .options import StopFlag
 
 
 def solve(

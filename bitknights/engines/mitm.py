@@ -37,19 +37,21 @@ import time
 import zlib
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
+from .. import cache
 from ..board import Board
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
 from . import depth_limit
-from .base import Capabilities, SolveOptions
+from .search import MITM_RADIUS
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..solution import Solution
-    from .base import StopFlag
+    from collections.abc import Iterable
 
-RADIUS = 10
+    from ..solution import Solution
+    from .options import StopFlag
+
+RADIUS = MITM_RADIUS
 """Radius of the balls this engine computes and of the one it ships."""
 
 MAGIC = b"BKNBALL1"
@@ -83,16 +85,7 @@ class Ball:
 
     def payload(self) -> bytes:
         """The keys (u32, little-endian) and then the distances."""
-        keys = array("I", self.keys)
-        if keys.itemsize != 4:  # pragma: no cover - no such platform here
-            raise RuntimeError("array('I') is not 4 bytes")
-        if _big_endian():  # pragma: no cover
-            keys.byteswap()
-        return keys.tobytes() + bytes(self.dists)
-
-
-def _big_endian() -> bool:
-    return array("I", [1]).tobytes()[0] == 0
+        return cache.u32_bytes(self.keys) + bytes(self.dists)
 
 
 def _neighbours(key: int) -> Iterable[int]:
@@ -158,11 +151,7 @@ def parse_ball(data: bytes) -> Ball | None:
         return None
     if len(payload) != 5 * count or zlib.crc32(payload) != crc:
         return None
-    keys = array("I")
-    keys.frombytes(payload[: 4 * count])
-    if _big_endian():  # pragma: no cover
-        keys.byteswap()
-    return Ball(target_key, radius, keys, payload[4 * count :])
+    return Ball(target_key, radius, cache.u32_array(payload[: 4 * count]), payload[4 * count :])
 
 
 def write_ball(path: str = BALL_FILE) -> None:
@@ -232,11 +221,13 @@ def steps_many(
     max_depth: int | None = 15,
     *,
     workers: int | None = None,
+    stop: StopFlag | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> list[int]:
     """The exact distance of each board (packed keys, see :attr:`Board.key`; a list or an
     integer array) to ``target``, ``-1`` beyond ``max_depth`` or unreachable, in plain
-    Python.  ``workers`` is accepted for the engines' common signature; this engine runs
-    on the calling thread."""
+    Python.  ``workers``, ``stop`` and ``cache_dir`` are accepted for the engines' common
+    signature; this engine runs on the calling thread."""
     ball = ball_of(target)
     limit = depth_limit(max_depth)
     k = target.counts[1]
@@ -249,11 +240,14 @@ def solve(
     max_depth: int | None = 15,
     *,
     timeout: float | None = None,
+    stop: StopFlag | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> Solution:
     """Solve ``start`` exactly by meeting in the middle: fewest moves to ``target`` if at
     most ``max_depth`` (``None``: no limit, slow far from the target), one optimal path
-    and the forward boards looked up as ``nodes``.  ``timeout`` is accepted for the
-    engines' common signature and not enforced."""
+    and the forward boards looked up as ``nodes``.  ``timeout``, ``stop`` and
+    ``cache_dir`` are accepted for the engines' common signature (nothing is cached on
+    disk, and the search is not interrupted)."""
     from ..results import Status
     from ..solution import Solution
 
@@ -277,49 +271,3 @@ def solve(
     boards = [Board.from_key(k) for k in path]
     return Solution(start, target, steps, boards, nodes, time.perf_counter() - t0, "mitm",
                     max_depth)  # fmt: skip
-
-
-AUTO_LAYERS = 5
-"""Forward layers ``auto`` lets this engine take: the radius-10 ball plus 5 layers is the
-classic limit 15, a few hundred boards a search."""
-
-AUTO_MAX_BOARDS = 200
-"""Most boards ``auto`` hands to this engine.  It needs no numpy (whose import alone takes
-0.1 s) but spends about 0.3 ms a board where numpy bidirectional search spends
-microseconds; measured whole process with nothing cached on random boards (most of them
-``-1``), the two cross between 400 and 800 boards, so this keeps a margin."""
-
-
-class MitmEngine:
-    """The :class:`~bitknights.engines.base.Engine` that meets in the middle in plain
-    Python; its batch answer is a list."""
-
-    name = "mitm"
-    capabilities = Capabilities(
-        lookup=False,
-        exact_at_any_depth=False,
-        numpy_depth=-1,
-        counts_solutions=False,
-        plain_depth=RADIUS + AUTO_LAYERS,
-        plain_boards=AUTO_MAX_BOARDS,
-    )
-
-    def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        return True
-
-    def solve(
-        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
-    ) -> Solution:
-        return solve(start, target, options.max_depth, timeout=options.timeout)
-
-    def steps_many(
-        self,
-        keys: Iterable[int],
-        target: Board,
-        options: SolveOptions,
-        stop: StopFlag | None = None,
-    ) -> list[int]:
-        return steps_many(keys, target, options.max_depth)
-
-
-ENGINE = MitmEngine()

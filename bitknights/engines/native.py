@@ -34,17 +34,21 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
-from typing import TypeVar
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 ENV = "BITKNIGHTS_NATIVE"
 _ROOT = Path(__file__).resolve().parent.parent  # the bitknights package
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)

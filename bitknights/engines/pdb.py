@@ -23,7 +23,6 @@ import contextlib
 import os
 import struct
 import zlib
-from pathlib import Path
 
 import numpy as np
 
@@ -118,9 +117,9 @@ _HEADER_SIZE = 16 + _FIELDS.size + 4
 _SAMPLES = 64
 
 
-def _cache_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Path:
+def _cache_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> str:
     name = "-".join(target.rows()).replace("*", "x")
-    return cache.cache_directory(cache_dir) / f"patterns-{name}.bkp"
+    return os.path.join(cache.cache_directory(cache_dir), f"patterns-{name}.bkp")
 
 
 def _sizes(target: Board) -> tuple[int, int]:
@@ -159,7 +158,7 @@ def _consistent(table: np.ndarray, goal: int, k: int, seed: int) -> bool:
     return True
 
 
-def _load(path: Path, target: Board, *, check: bool = True) -> tuple[np.ndarray, np.ndarray] | None:
+def _load(path: str, target: Board, *, check: bool = True) -> tuple[np.ndarray, np.ndarray] | None:
     """The tables in ``path`` if it is complete, intact, for ``target`` and consistent
     (:func:`_consistent`); else None, and the caller rebuilds.  A file or directory that
     others may write raises :class:`~bitknights.cache.UntrustedError`."""
@@ -199,7 +198,7 @@ def _load(path: Path, target: Board, *, check: bool = True) -> tuple[np.ndarray,
     return white, black
 
 
-def _save(path: Path, target: Board, tables: tuple[np.ndarray, np.ndarray]) -> None:
+def _save(path: str, target: Board, tables: tuple[np.ndarray, np.ndarray]) -> None:
     """Write atomically (:func:`bitknights.cache.atomic_write`)."""
     payload = tables[0].tobytes() + tables[1].tobytes()
     fields = _FIELDS.pack(target.key, tables[0].size, tables[1].size, zlib.crc32(payload))

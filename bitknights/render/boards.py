@@ -12,15 +12,18 @@ names one content only, so pictures can share a page.
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
 from string import ascii_letters, digits
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from .._records import Record
 from ..board import Board, Move
 from ..errors import BoardError
 from ..squares import KNIGHT_TARGETS, NUM_SQUARES, SIZE, Square, square_color, square_name
 from .svg import Attr, HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
+    from collections.abc import Iterable, Sequence
 
 S = 100
 M = 40
@@ -61,7 +64,7 @@ class MoveHint(Protocol):
     def optimal(self) -> bool: ...
 
 
-class Hint(NamedTuple):
+class Hint(Record):
     """A hint made by hand (see :class:`MoveHint`)."""
 
     move: Move

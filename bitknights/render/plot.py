@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from .boards import DARK, INK, LIGHT
 from .text import layer_counts
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from matplotlib.figure import Figure
 
 

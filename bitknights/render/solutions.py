@@ -3,7 +3,6 @@ plays the moves, and the notebook view holding both."""
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from ..board import Board, Move
@@ -13,6 +12,10 @@ from ..squares import NUM_SQUARES, square_name
 from .boards import BOARD_UNITS, INK, M, add_defs, board_group, board_root, highlight, piece
 from .boards import square_corner as corner
 from .svg import HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 Path = Solution | Sequence[Board]
 

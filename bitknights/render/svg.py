@@ -17,7 +17,10 @@ their ``repr`` is one short line instead of the whole markup.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import TypeAlias
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeAlias
 
 SVG_NS = "http://www.w3.org/2000/svg"
 

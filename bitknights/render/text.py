@@ -17,8 +17,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from ..board import Board
-from ..solution import Solution
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..solution import Solution
 
 _PANEL = 7  # a 5-character row plus two spaces of gutter
 _UNICODE_PANEL = 11  # five glyphs one space apart plus two spaces of gutter

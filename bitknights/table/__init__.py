@@ -22,13 +22,13 @@ Once ``bitknights table build`` has run (``tests/test_table.py`` runs the same c
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING
-
 from ..board import TARGET, Board
 from .store import TableError, default_cache_dir, table_path
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
+
     import numpy as np
 
     from .distance_table import DistanceTable, Hint

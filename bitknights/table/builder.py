@@ -19,15 +19,12 @@ whole array.  Measured here, pushing wins up to the widest layers and pulling af
 
 from __future__ import annotations
 
-import os
 import sys
 import time
-from collections.abc import Callable
 
 import numpy as np
 
 from .. import progress
-from ..board import Board
 from ..coords import comb_count, rank, state_count
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
 from ..engines import native
@@ -35,7 +32,14 @@ from ..engines.native import parallel_blocks
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
 from . import store
 from .kernels import BLOCK, UNSEEN
-from .store import TableFile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable
+
+    from ..board import Board
+    from .store import TableFile
 
 # frontiers up to this size are kept as rank lists (no scan of the whole table)
 _LIST_MAX = 1 << 18

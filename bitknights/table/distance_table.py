@@ -10,10 +10,9 @@ many boards, and the layer-by-layer counting of optimal move sequences.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
+from .._records import Record
 from ..board import Board, Move
 from ..coords import comb_count, pack
 from ..coords import rank as board_rank
@@ -29,7 +28,7 @@ from .store import UNREACHABLE, TableFile
 _INT64_SAFE = (1 << 63) // 8
 
 
-class Hint(NamedTuple):
+class Hint(Record):
     """One legal move of a board: the board it makes, that board's distance to the
     target, and whether the move is optimal (one step nearer)."""
 

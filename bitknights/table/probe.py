@@ -15,16 +15,16 @@ Two flavours side by side over the same verified, memory-mapped file
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
 from ..coords import KEY_SHIFT, comb_count, rank, unpack
 from ..results import OVER_LIMIT, UNREACHABLE
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
 from .store import UNREACHABLE as UNREACHABLE_BYTE
 from .store import TableError, TableFile
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     import numpy as np
 
 

@@ -47,15 +47,17 @@ import os
 import struct
 import zlib
 from math import comb
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .. import cache, coords
 from ..board import Board
 from ..errors import BitknightsError
 from ..squares import NUM_SQUARES
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
     import numpy as np
 
 MAGIC = b"BKNTABLE"
@@ -80,7 +82,9 @@ class UntrustedTableError(TableError, cache.UntrustedError):
 def default_cache_dir() -> Path:
     """The directory tables live in when no ``cache_dir`` is given:
     :func:`bitknights.cache.cache_directory`."""
-    return cache.cache_directory()
+    from pathlib import Path
+
+    return Path(cache.cache_directory())
 
 
 def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -90,8 +94,15 @@ def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -
     >>> table_path(TARGET, "/c").as_posix()
     '/c/distances-11111-01111-00x11-00001-00000.bkt'
     """
+    from pathlib import Path
+
+    return Path(_table_file(target, cache_dir))
+
+
+def _table_file(target: Board, cache_dir: str | os.PathLike[str] | None) -> str:
+    """:func:`table_path` as a string (no pathlib: the classic path does without)."""
     name = "-".join(target.rows()).replace("*", "x")
-    return cache.cache_directory(cache_dir) / f"distances-{name}.bkt"
+    return os.path.join(cache.cache_directory(cache_dir), f"distances-{name}.bkt")
 
 
 def payload_size(state_count: int) -> int:
@@ -142,8 +153,9 @@ class TableFile:
     block as lookups touch it (:attr:`data`) or all at once (:attr:`payload`).  Any read
     that finds a bad block raises :class:`TableError`; nothing unchecked is returned."""
 
-    def __init__(self, path: Path, fd: int, fields: dict, offset: int) -> None:
+    def __init__(self, path: str, fd: int, fields: dict, offset: int) -> None:
         self.path = path
+        """The file (a path string)."""
         self.target: Board = fields["target"]
         self.black_count: int = fields["black_count"]
         self.state_count: int = fields["state_count"]
@@ -152,7 +164,7 @@ class TableFile:
         self.example_rank: int = fields["example_rank"]
         self._fd = fd
         self._offset = offset
-        self._crcs: tuple[int, ...] = fields["crcs"]
+        self._crcs: Sequence[int] = fields["crcs"]
         self._full: np.ndarray | None = None
         self.data = _LazyPayload(self)
 
@@ -248,7 +260,7 @@ def _header(
 
 
 def write(
-    path: Path,
+    path: str | os.PathLike[str],
     target: Board,
     payload: np.ndarray,
     layers: list[int],
@@ -267,16 +279,18 @@ def write(
         raise ValueError(f"payload has {data.size} bytes, expected {payload_size(count)}")
     header = _header(target, count, layers, unreachable, example_rank, block_checksums(data))
     cache.atomic_write(path, [header, data.data], "distance table")
-    _loaded.pop(path, None)
+    _loaded.pop(os.fspath(path), None)
 
 
-def _fail(path: Path, problem: str) -> TableError:
+def _fail(path: str | os.PathLike[str], problem: str) -> TableError:
     return TableError(
         f"distance table {path} {problem}; run `bitknights table build` to rebuild it"
     )
 
 
-def _parse_header(path: Path, head: bytes, target: Board | None) -> tuple[dict, int]:
+def _parse_header(
+    path: str | os.PathLike[str], head: bytes, target: Board | None
+) -> tuple[dict, int]:
     """The header's fields and its size; raises :class:`TableError` naming the problem."""
     fields_raw = cache.unpack_header(head, MAGIC, FORMAT_VERSION, lambda p: _fail(path, p))
     size = cache.header_size(head) or 0
@@ -300,7 +314,7 @@ def _parse_header(path: Path, head: bytes, target: Board | None) -> tuple[dict, 
     if len(fields_raw) != _FIELDS.size + 8 * nlayers + 4 * nblocks:
         raise _fail(path, "has a corrupt header")
     layers = struct.unpack_from(f"<{nlayers}Q", fields_raw, _FIELDS.size)
-    crcs = struct.unpack_from(f"<{nblocks}I", fields_raw, _FIELDS.size + 8 * nlayers)
+    crcs = cache.u32_array(fields_raw[_FIELDS.size + 8 * nlayers :])
     if sum(layers) + unreachable != count or not 0 <= example < count:
         raise _fail(path, "has a corrupt header (inconsistent counts)")
     fields = {
@@ -319,7 +333,7 @@ def _parse_header(path: Path, head: bytes, target: Board | None) -> tuple[dict, 
 _HEAD_MAX = 16 + _FIELDS.size + 8 * _MAX_LAYERS + 4 * block_count(NUM_SQUARES * comb(24, 12)) + 4
 
 
-def _open(path: Path, target: Board | None) -> tuple[int, dict, int]:
+def _open(path: str | os.PathLike[str], target: Board | None) -> tuple[int, dict, int]:
     """Open and check the header and size: ``(fd, fields, header size)``."""
     try:
         fd, st = cache.open_cached(path, "distance table")
@@ -347,7 +361,7 @@ def _open(path: Path, target: Board | None) -> tuple[int, dict, int]:
     return fd, fields, size
 
 
-def read_header(path: Path, target: Board | None = None) -> dict:
+def read_header(path: str | os.PathLike[str], target: Board | None = None) -> dict:
     """The header fields of a table file, checked (magic, version, header checksum,
     target, counts, file size and kind, trust) without reading the payload."""
     fd, fields, _ = _open(path, target)
@@ -355,7 +369,7 @@ def read_header(path: Path, target: Board | None = None) -> dict:
     return fields
 
 
-def _missing(path: Path) -> TableError:
+def _missing(path: str | os.PathLike[str]) -> TableError:
     return TableError(
         f"no distance table at {path}: run `bitknights table build` first "
         "(about 5 seconds; add --target FILE for another target, --cache-dir DIR elsewhere)"
@@ -364,14 +378,14 @@ def _missing(path: Path) -> TableError:
 
 # path -> ((mtime_ns, size, inode), TableFile): a file is opened and its header checked
 # once per process unless it changes on disk.
-_loaded: dict[Path, tuple[tuple[int, int, int], TableFile]] = {}
+_loaded: dict[str, tuple[tuple[int, int, int], TableFile]] = {}
 
 
 def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> TableFile:
     """The table of ``target``, its header checked as in :func:`read_header`; its payload
     is checked block by block as it is read.  Raises :class:`TableError` when there is
     none or it is unusable."""
-    path = table_path(target, cache_dir)
+    path = _table_file(target, cache_dir)
     try:
         st = os.stat(path)
     except FileNotFoundError:

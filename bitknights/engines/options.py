@@ -1,0 +1,144 @@
+"""How an engine is asked (:class:`SolveOptions`, :class:`StopFlag`) and what it declares
+it can do (:class:`Capabilities`): the run-time half of the engine contract, whose
+methods :class:`~bitknights.engines.base.Engine` describes.
+
+Importing this module imports neither numpy nor numba, nor ``typing``, ``dataclasses`` or
+``threading``: the classic small-input path passes through here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from .._records import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    import threading
+
+
+DEFAULT_MAX_DEPTH = 15
+"""The classic puzzle's move limit: farther boards answer ``-1``."""
+
+
+class SolveOptions(Record):
+    """What a request asks of an engine.
+
+    ``max_depth``: the move limit (``None``: none, every board is solved exactly);
+    ``timeout``: seconds a board may take (``None``: no limit); ``workers``: threads for
+    a batch (0: one per CPU); ``count_solutions``: also count the distinct optimal move
+    sequences (engines whose capabilities say so); ``cache_dir``: where cached tables
+    live (``None``: the default cache directory).
+    """
+
+    max_depth: int | None = DEFAULT_MAX_DEPTH
+    timeout: float | None = None
+    workers: int = 0
+    count_solutions: bool = False
+    cache_dir: str | os.PathLike[str] | None = None
+
+
+class Capabilities(Record):
+    """What an engine can do, for choosing one.
+
+    ``lookup``: it answers from a precomputed table (microseconds a board) when one is
+    :meth:`~Engine.ready`, and is then preferred to any search.
+    ``exact_at_any_depth``: it answers requests without a depth limit in bounded time
+    (IDA* is exact too, but its time grows exponentially with the distance).
+    ``numpy_depth``: the deepest limit at which :meth:`~Engine.steps_many` needs numpy
+    alone, no numba (``-1``: none).
+    ``counts_solutions``: it honours :attr:`SolveOptions.count_solutions`.
+    ``plain_depth``, ``plain_boards``: batches of at most ``plain_boards`` boards under a
+    limit of at most ``plain_depth`` are answered in plain Python, no numpy, faster than
+    importing numpy would take (``-1``, ``0``: none).
+    """
+
+    lookup: bool
+    exact_at_any_depth: bool
+    numpy_depth: int
+    counts_solutions: bool
+    plain_depth: int = -1
+    plain_boards: int = 0
+
+
+MAX_TIMEOUT = 1e6
+"""The longest timeout, in seconds (11.6 days; beyond the operating system's timers)."""
+
+
+def check_options(options: SolveOptions) -> SolveOptions:
+    """``options`` checked before any thread or kernel starts: a ``TypeError`` for a
+    value of the wrong type, a :class:`~bitknights.errors.BitknightsError` (a
+    ``ValueError``) for one out of range; returns them unchanged."""
+    from ..errors import BitknightsError
+
+    depth, timeout, workers = options.max_depth, options.timeout, options.workers
+    if depth is not None:
+        if isinstance(depth, bool) or not isinstance(depth, int):
+            raise TypeError(f"max_depth is an integer or None, got {depth!r}")
+        if depth < 0:
+            raise BitknightsError(f"max_depth must be non-negative, got {depth}")
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise TypeError(f"timeout is a number of seconds or None, got {timeout!r}")
+        if not 0 < timeout <= MAX_TIMEOUT:  # also refuses nan and inf
+            raise BitknightsError(
+                f"timeout must be a positive number of seconds up to {MAX_TIMEOUT:,.0f}, "
+                f"got {timeout!r}"
+            )
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise TypeError(f"workers is an integer, got {workers!r}")
+    if workers < 0:
+        raise BitknightsError(f"workers must be non-negative (0: one per CPU), got {workers}")
+    return options
+
+
+class StopFlag:
+    """A one-element int64 array that kernels poll (every few thousand nodes) and stop
+    on when it is non-zero; ``arm(seconds)`` raises it after a delay (a timeout).  A
+    flag made with a ``parent`` is raised with it (a batch's Ctrl-C reaches every board's
+    search); raising the child leaves the parent alone (one board's timeout)."""
+
+    def __init__(self, parent: StopFlag | None = None) -> None:
+        import numpy as np
+
+        self.array = np.zeros(1, dtype=np.int64)
+        self._timer: threading.Timer | None = None
+        self._children: list[StopFlag] = []
+        self._parent = parent
+        if parent is not None:
+            parent._children.append(self)
+            if parent.array[0]:
+                self.array[0] = 1
+
+    @property
+    def raised(self) -> bool:
+        return bool(self.array[0])
+
+    def raise_(self) -> None:
+        self.array[0] = 1
+        for child in list(self._children):
+            child.raise_()
+
+    def arm(self, seconds: float | None) -> StopFlag:
+        if seconds is not None:
+            import threading
+
+            self._timer = threading.Timer(seconds, self.raise_)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._parent is not None:
+            with contextlib.suppress(ValueError):
+                self._parent._children.remove(self)
+            self._parent = None
+
+    def __enter__(self) -> StopFlag:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.disarm()
