@@ -403,8 +403,9 @@ def test_file_format(classic, table_dir):
     assert fields["layers"] == tuple(classic.layers)
     header = len(raw) - fields["payload_size"]
     assert fields["payload_size"] == STATES  # one byte per board
-    assert struct.unpack_from("<I", raw, 8)[0] == store.FORMAT_VERSION == 4
-    assert header < 8192
+    assert struct.unpack_from("<I", raw, 8)[0] == store.FORMAT_VERSION == 5
+    blocks = -(-STATES // 4096)  # a CRC-32 for each 4 KiB payload block
+    assert header == 16 + 44 + 8 * len(classic.layers) + 4 * blocks + 4
     assert [p.name for p in table_dir.iterdir()] == [path.name]  # no temp files left
 
 

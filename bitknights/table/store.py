@@ -27,7 +27,7 @@ a distance is ``payload[rank]``, an optimal path steps to any neighbour one less
 
 What a load checks, and when.  Opening a table reads and checks only its header (magic,
 version, checksum, target, counts, the file's size and kind, who may write it: see
-:mod:`bitknights.cache`), about 0.1 ms.  A payload block (64 KiB) is read with ``pread``
+:mod:`bitknights.cache`), about 0.1 ms.  A payload block (4 KiB) is read with ``pread``
 and checked against its CRC-32 the first time a lookup touches it, once per process, so
 the cost grows with the boards asked, not with the file.  Code that reads most of the
 table (numba batches, counting, ``table info``) reads and checks all of it at once
@@ -61,11 +61,13 @@ if TYPE_CHECKING:
     import numpy as np
 
 MAGIC = b"BKNTABLE"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 CACHE_ENV = cache.CACHE_ENV
 UNREACHABLE = 255
-BLOCK_BITS = 16
-"""Payload blocks of 64 KiB: 1,032 for the classic table, each checked on first use."""
+BLOCK_BITS = 12
+"""Payload blocks of 4 KiB (a page): 16,505 for the classic table, each checked on first
+use.  A judge's file touches about a hundred (each board, its neighbours, a path), so
+small blocks read a few hundred KiB where 64 KiB blocks read megabytes (format 4)."""
 
 _FIELDS = struct.Struct("<QIIQQQI")  # target, k, layer count, states, unreachable, example, bits
 _MAX_LAYERS = 256
