@@ -15,7 +15,7 @@ import pytest
 
 import bitknights
 import naive
-from bitknights import TARGET, BitknightsError, Board
+from bitknights import SAMPLE, TARGET, BitknightsError, Board
 from bitknights.api import choose_engine
 from bitknights.coords import state_count, unrank
 from bitknights.engines import ENGINES, get_engine
@@ -463,7 +463,7 @@ CORRUPTIONS = {
 
 
 @pytest.mark.parametrize("name", list(CORRUPTIONS))
-def test_corrupt_files_are_never_used(name, table_dir, tmp_path):
+def test_corrupt_files_are_never_used(name, table_dir, tmp_path, capsys):
     corrupt, message = CORRUPTIONS[name]
     path = _copy(table_dir, tmp_path)
     corrupt(path)
@@ -471,11 +471,27 @@ def test_corrupt_files_are_never_used(name, table_dir, tmp_path):
         store.load(TARGET, tmp_path)
     with pytest.raises(store.TableError, match="table build"):
         load_table(TARGET, cache_dir=tmp_path)
+    capsys.readouterr()
     assert not store.available(TARGET, tmp_path)
+    assert not store.available(TARGET, tmp_path)
+    warned = capsys.readouterr().err.splitlines()  # `auto` says why it searches, once
+    assert len(warned) == 1 and message in warned[0] and "table build" in warned[0]
+    assert warned[0].endswith("answering by search instead")
     with cache_env(tmp_path):
         assert choose_engine("auto", 15) == "ida"
         with pytest.raises(store.TableError):
             get_engine("table").solve(TARGET, TARGET, SolveOptions())
+
+
+def test_a_table_of_an_older_format_is_said_and_searched_around(table_dir, tmp_path):
+    """After an upgrade that changes the file format, `solve` still answers (by search)
+    and says once why, and how to rebuild."""
+    _rewrite_header(_copy(table_dir, tmp_path), 8, "<I", store.FORMAT_VERSION - 1)
+    r = subprocess.run([sys.executable, "-m", "bitknights", "solve"], input=SAMPLE, text=True,
+                       capture_output=True, env={**os.environ, store.CACHE_ENV: str(tmp_path)})  # fmt: skip
+    assert r.returncode == 0 and r.stdout == "7\n-1\n"
+    (line,) = r.stderr.splitlines()
+    assert f"format version {store.FORMAT_VERSION - 1}" in line and "table build" in line
 
 
 @pytest.mark.parametrize("offset", [-5_000_000, -1, 0])

@@ -81,6 +81,10 @@ class UntrustedTableError(TableError, cache.UntrustedError):
     """The distance table, or its directory, could have been written by someone else."""
 
 
+class MissingTableError(TableError):
+    """There is no distance table file for the target (nothing to report to ``auto``)."""
+
+
 def default_cache_dir() -> Path:
     """The directory tables live in when no ``cache_dir`` is given:
     :func:`bitknights.cache.cache_directory`."""
@@ -372,7 +376,7 @@ def read_header(path: str | os.PathLike[str], target: Board | None = None) -> di
 
 
 def _missing(path: str | os.PathLike[str]) -> TableError:
-    return TableError(
+    return MissingTableError(
         f"no distance table at {path}: run `bitknights table build` first "
         "(about 5 seconds; add --target FILE for another target, --cache-dir DIR elsewhere)"
     )
@@ -407,13 +411,15 @@ def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Tabl
 
 def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
     """Whether a usable table of ``target`` is present (header checked, once per process
-    per file version, as :func:`load` does)."""
+    per file version, as :func:`load` does).  A file that is there but unusable (not
+    trusted, corrupt, of an older format) is said once per process on standard error:
+    ``auto`` then answers by search, slower than the user expects."""
     try:
         load(target, cache_dir)
-    except UntrustedTableError as e:
-        _warn_once(str(e))
+    except MissingTableError:
         return False
-    except TableError:
+    except TableError as e:
+        _warn_once(str(e))
         return False
     return True
 
