@@ -35,6 +35,10 @@ else:
                 return super().__new__(mcls, name, bases, namespace)
             if "__classcell__" in namespace:
                 raise TypeError(f"{name}: a Record's methods cannot use super() or __class__")
+            if "__annotations__" not in namespace and "__annotate__" in namespace:
+                raise TypeError(
+                    f"{name}: a Record's module needs `from __future__ import annotations`"
+                )
             fields = tuple(namespace.get("__annotations__", {}))
             defaults = [namespace[f] for f in fields if f in namespace]
             if any(f not in namespace for f in fields[len(fields) - len(defaults) :]):
