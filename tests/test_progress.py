@@ -53,11 +53,14 @@ def screen_lines(seen):
 @pytest.mark.slow
 def test_bar_moves_and_never_mixes_with_answers(tmp_path):
     """Three exact bidirectional searches at distance 39 (seconds each, no table): the
-    bar shows up and advances board by board, and every answer line on the shared
-    terminal holds the answer alone."""
+    target side's growth is announced, the bar shows up and advances board by board, and
+    every answer line on the shared terminal holds the answer alone."""
     args = ["solve", "--exact", "--engine", "bidir", "--workers", "1", str(DATA / "distance39.txt")]
     status, seen = on_terminal(args, tmp_path)
     assert status == 0, seen
+    first = screen_lines(seen)[0]  # the seconds of growing the target side are said
+    assert first.startswith("bitknights: growing the bidirectional search's target side"), seen
+    assert "(about 5 s, once per process; `bitknights table build`" in first
     assert re.search(r"1/3 \[", seen) and re.search(r"2/3 \[", seen), seen  # moves per board
     answers = [line for line in screen_lines(seen) if "39" in line and "board" not in line]
     assert answers == ["39", "39", "39"], seen

@@ -47,6 +47,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import progress
 from ..coords import KEY_SHIFT
 from ..coords.arrays import SQUARE_COLOR, popcount
 from ..results import GROW, STOPPED, Status
@@ -75,6 +76,11 @@ if TYPE_CHECKING:
 # a single board under the classic limit then needs at most two start-side layers, and
 # exact searches grow it further as they ask.
 BALL_RADIUS = 13
+
+SLOW_GROWTH_DEPTH = 17
+"""Growing the ball past this depth takes seconds (the classic target: 0.3 s for layer 17,
+then 0.6-1.3 s a layer up to 21, about 4.3 s in all for boards 39 moves away): said once
+per ball on a terminal."""
 
 
 # The ball grows no further once its next layer could take it past this many boards:
@@ -128,6 +134,7 @@ class _Ball:
         self._readers = 0
         self._writer = False
         self._writers_waiting = 0
+        self._announced = False
 
     @contextmanager
     def reading(self, stop: np.ndarray | None = None) -> Iterator[None]:
@@ -194,6 +201,13 @@ class _Ball:
         with self.writing():
             if self.depth >= radius or not self.front.size:
                 return
+            if radius >= SLOW_GROWTH_DEPTH and not self._announced:
+                self._announced = True
+                progress.announce(
+                    "growing the bidirectional search's target side for far boards",
+                    "about 5 s, once per process; `bitknights table build` makes such "
+                    "answers instant",
+                )
             self.table, self.count, self.front, self.depth = _kernels().grow_target(
                 self.table, np.int64(self.count), self.front, np.int64(self.depth),
                 np.int64(radius), KNIGHT_NEIGHBORS, KNIGHT_COUNTS,
