@@ -60,7 +60,7 @@ def test_bar_moves_and_never_mixes_with_answers(tmp_path):
     assert status == 0, seen
     first = screen_lines(seen)[0]  # the seconds of growing the target side are said
     assert first.startswith("bitknights: growing the bidirectional search's target side"), seen
-    assert "(about 5 s, once per process; `bitknights table build`" in first
+    assert "(up to 5 s, once per process; `bitknights table build`" in first
     assert re.search(r"1/3 \[", seen) and re.search(r"2/3 \[", seen), seen  # moves per board
     answers = [line for line in screen_lines(seen) if "39" in line and "board" not in line]
     assert answers == ["39", "39", "39"], seen

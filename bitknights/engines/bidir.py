@@ -205,7 +205,7 @@ class _Ball:
                 self._announced = True
                 progress.announce(
                     "growing the bidirectional search's target side for far boards",
-                    "about 5 s, once per process; `bitknights table build` makes such "
+                    "up to 5 s, once per process; `bitknights table build` makes such "
                     "answers instant",
                 )
             self.table, self.count, self.front, self.depth = _kernels().grow_target(
