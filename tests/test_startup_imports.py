@@ -60,7 +60,7 @@ OWN_TABLE = OWN | {"bitknights.table.probe", "bitknights.results"}
 USES = ["contextlib", "struct", "zlib", "array", "bisect", "math", "importlib", "__future__"]
 USES_TABLE = [*USES, "enum"]  # the result codes the table's answers are checked with
 # and with options on the command line, the parser
-USES_PARSER = [*USES, "argparse", "gettext", "locale"]
+USES_PARSER = [*USES, "argparse", "gettext", "locale", "errno"]  # errno: gettext, on use
 
 # typing and pathlib alone cost a third of Python's start-up; platformdirs 13 ms
 NEVER = ["numpy", "numba", "platformdirs", "tqdm", "hashlib", "tempfile", "shutil", "dataclasses",
