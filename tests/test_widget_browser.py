@@ -263,3 +263,25 @@ def test_code_changes_show_and_solve_animates(session):
     assert board_in_page(page) == w.board and w.new_distance == 5
     assert page.input_value(".bk-new-distance") == "5"
     shot(page, "07-new")
+
+
+def test_text_takes_the_theme_colour(session):
+    """On a dark notebook theme the status, the moves and the board's file and rank letters
+    (drawn on the notebook's background, outside the squares) take the theme's text colour."""
+    w, page, bridge = session
+    page.evaluate("""() => {
+      document.body.style.background = "rgb(17, 17, 17)";
+      document.body.style.setProperty("--jp-content-font-color1", "rgb(240, 240, 240)");
+    }""")
+    w.move(square_name(SAMPLE.moves()[0].from_square))
+    bridge.push()  # a fresh picture, drawn after the theme changed
+    light = "rgb(240, 240, 240)"
+    colours = page.evaluate("""() => ({
+      status: getComputedStyle(document.querySelector(".bk-status")).color,
+      move: getComputedStyle(document.querySelector(".bk-moves li")).color,
+      letters: [...document.querySelectorAll("text.coord")].map((t) => t.getAttribute("fill")),
+      inherited: getComputedStyle(document.querySelector("text.coord")).fill,
+    })""")
+    assert colours["status"] == colours["move"] == colours["inherited"] == light
+    assert len(colours["letters"]) == 10 and set(colours["letters"]) == {"currentColor"}
+    shot(page, "08-dark")

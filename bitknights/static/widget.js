@@ -9,6 +9,16 @@ function el(tag, attrs = {}, text = "") {
   return node;
 }
 
+// Put a board picture in `box`.  The file and rank letters lie outside the squares, on the
+// notebook's own background, so they take the text colour of the theme (they live in the
+// picture's <defs>, drawn through <use>, where page CSS does not reach them).
+function showPicture(box, svg) {
+  box.innerHTML = svg;
+  for (const label of box.querySelectorAll("text.coord")) {
+    label.setAttribute("fill", "currentColor");
+  }
+}
+
 function render({ model, el: host }) {
   const root = el("div", { class: "bitknights-play" });
   const picture = el("div", { class: "bk-board" });
@@ -62,7 +72,7 @@ function render({ model, el: host }) {
 
   function drawBoard() {
     if (animating) return;
-    picture.innerHTML = model.get("svg");
+    showPicture(picture, model.get("svg"));
     const legal = new Set(model.get("legal"));
     for (const knight of picture.querySelectorAll(".knight[data-square]")) {
       knight.classList.toggle("bk-legal", legal.has(knight.dataset.square));
@@ -106,7 +116,7 @@ function render({ model, el: host }) {
     let i = 0;
     const next = () => {
       if (i < frames.length) {
-        picture.innerHTML = frames[i];
+        showPicture(picture, frames[i]);
         i += 1;
         setTimeout(next, step);
       } else {
