@@ -668,3 +668,13 @@ def test_board_text():
 def test_path_text_unsolved():
     s = solve(BOARDS[2])
     assert path_text(s) == path_text(s, unicode=True) == "no solution (over limit)"
+
+
+def test_edge_letters_take_the_text_colour_around_the_picture():
+    """The file and rank letters stand on the page, not on a square: currentColor, so a
+    dark notebook theme shows them light (and an <img> black)."""
+    root = ET.fromstring(render.board_svg(BOARDS[1]))
+    letters = [
+        t for t in root.iter("{http://www.w3.org/2000/svg}text") if "coord" in t.get("class", "")
+    ]
+    assert len(letters) == 10 and {t.get("fill") for t in letters} == {"currentColor"}

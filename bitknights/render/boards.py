@@ -115,7 +115,9 @@ def _grid(coordinates: bool) -> ET.Element:
             height=S,
         )
     if coordinates:
-        label: dict[str, Attr] = {"text_anchor": "middle", "font_size": 28, "fill": INK}
+        # the labels stand on the page's background, not on a square: they take the text
+        # colour around the picture (readable on dark notebook themes; black in an <img>)
+        label: dict[str, Attr] = {"text_anchor": "middle", "font_size": 28, "fill": "currentColor"}
         for i in range(SIZE):
             middle = M + i * S + S / 2
             sub(g, "text", file_label(i), class_="coord file", x=middle, y=M - 10, **label)

@@ -9,14 +9,10 @@ function el(tag, attrs = {}, text = "") {
   return node;
 }
 
-// Put a board picture in `box`.  The file and rank letters lie outside the squares, on the
-// notebook's own background, so they take the text colour of the theme (they live in the
-// picture's <defs>, drawn through <use>, where page CSS does not reach them).
+// Put a board picture in `box` (its file and rank letters are drawn in currentColor, so
+// they take the notebook theme's text colour).
 function showPicture(box, svg) {
   box.innerHTML = svg;
-  for (const label of box.querySelectorAll("text.coord")) {
-    label.setAttribute("fill", "currentColor");
-  }
 }
 
 function render({ model, el: host }) {
