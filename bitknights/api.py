@@ -32,7 +32,7 @@ def choose_engine(
     boards: int | None = None,
 ) -> str:
     """The engine ``engine='auto'`` stands for, for requests to reach ``target``, asking
-    each engine's :class:`~bitknights.engines.base.Capabilities`:
+    each engine's :class:`~bitknights.engines.options.Capabilities`:
 
     1. a lookup engine (``table``) when it is ready for ``target``: a valid distance table
        is in ``cache_dir`` (``None``: the default cache directory; checked in full once
