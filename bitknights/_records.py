@@ -6,7 +6,8 @@ path (:class:`~bitknights.board.Move`, :class:`~bitknights.engines.options.Solve
 :class:`~bitknights.engines.options.Capabilities`) derive from :data:`Record`: to a type
 checker it *is* ``typing.NamedTuple``; at run time it makes the same class with
 ``collections.namedtuple`` (fields from the annotations, in order, and defaults from the
-values given), then adds the class body's methods and docstring.
+values given), then adds the class body's methods, docstring and annotations (strings,
+as postponed evaluation leaves them).
 
 >>> class Point(Record):
 ...     '''A point.'''
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 else:
     from collections import namedtuple
 
-    _NOT_COPIED = frozenset({"__annotations__", "__module__", "__qualname__", "__dict__"})
+    _NOT_COPIED = frozenset({"__module__", "__qualname__", "__dict__"})
 
     class _RecordType(type):
         def __new__(mcls, name, bases, namespace):  # noqa: N804 - a metaclass

@@ -31,6 +31,7 @@ def test_records_behave_as_named_tuples():
     assert {move: 1}[Move(1, 12)] == 1
     assert Capabilities.__doc__.startswith("What an engine can do")
     assert Move.__module__ == "bitknights.board" and Move.__qualname__ == "Move"
+    assert Move.__annotations__ == {"from_square": "Square", "to_square": "Square"}
 
 
 @pytest.mark.parametrize(
