@@ -9,12 +9,6 @@ function el(tag, attrs = {}, text = "") {
   return node;
 }
 
-// Put a board picture in `box` (its file and rank letters are drawn in currentColor, so
-// they take the notebook theme's text colour).
-function showPicture(box, svg) {
-  box.innerHTML = svg;
-}
-
 function render({ model, el: host }) {
   const root = el("div", { class: "bitknights-play" });
   const picture = el("div", { class: "bk-board" });
@@ -68,7 +62,7 @@ function render({ model, el: host }) {
 
   function drawBoard() {
     if (animating) return;
-    showPicture(picture, model.get("svg"));
+    picture.innerHTML = model.get("svg");
     const legal = new Set(model.get("legal"));
     for (const knight of picture.querySelectorAll(".knight[data-square]")) {
       knight.classList.toggle("bk-legal", legal.has(knight.dataset.square));
@@ -112,7 +106,7 @@ function render({ model, el: host }) {
     let i = 0;
     const next = () => {
       if (i < frames.length) {
-        showPicture(picture, frames[i]);
+        picture.innerHTML = frames[i];
         i += 1;
         setTimeout(next, step);
       } else {

@@ -285,7 +285,7 @@ def write(
         raise ValueError(f"payload has {data.size} bytes, expected {payload_size(count)}")
     header = _header(target, count, layers, unreachable, example_rank, block_checksums(data))
     cache.atomic_write(path, [header, data.data], "distance table")
-    _loaded.pop(os.fspath(path), None)
+    _loaded.clear()  # the open table may be this file's old version (its key need not be path)
 
 
 def _fail(path: str | os.PathLike[str], problem: str) -> TableError:
