@@ -1,8 +1,8 @@
 """Everything is in pyproject.toml except one build step: compiling the numba kernels
-ahead of time (``bitknights/engines/native.py``: IDA* and the pattern databases, the
+ahead of time (``bitknights/native.py``: IDA* and the pattern databases, the
 bidirectional search, the distance table).  It is optional: if numba.pycc or a C compiler
 is missing, or a compile fails, the install goes on and those kernels run just in time
-(CI checks that they were built: ``python -m bitknights.engines.native --check``).
+(CI checks that they were built: ``python -m bitknights.native --check``).
 """
 
 import os
@@ -27,7 +27,7 @@ class BuildNative(build_ext):
         root = os.path.join(here if self.inplace else self.build_lib, "bitknights")
         sys.path.insert(0, here)
         try:
-            from bitknights.engines import native
+            from bitknights import native
 
             for ext in native.EXTENSIONS.values():
                 out = os.path.join(root, ext.package)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .board import TARGET, Board
+from .board import TARGET, Board, as_board
 from .engines import ENGINES, get_engine
 from .engines.options import DEFAULT_MAX_DEPTH, SolveOptions, check_options
 from .errors import BitknightsError
@@ -15,11 +15,6 @@ if TYPE_CHECKING:
     from .solution import Solution
 
 ENGINE_CHOICES = ("auto", *ENGINES)
-
-
-def as_board(board: Board | str) -> Board:
-    """``board`` itself, or the board its text describes."""
-    return board if isinstance(board, Board) else Board(board)
 
 
 def choose_engine(
@@ -153,8 +148,8 @@ def iter_solve(
     result's ``optimal_solutions``.  Ctrl-C, or closing the iterator, stops every search
     still running.  Arguments are checked before any thread starts.
     """
-    from .engines.common import ordered_map, worker_count
     from .engines.options import StopFlag
+    from .threads import ordered_map, worker_count
 
     options = check_options(
         SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers,

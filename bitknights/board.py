@@ -65,8 +65,11 @@ class Board:
 
     ``Board(text)`` accepts five lines of five characters from ``0 1 *`` (surrounding
     white space and blank lines ignored), the 25-character compact form (rows
-    concatenated), or the rows joined by ``/``.  Knight counts are not restricted; a board
-    must have exactly one blank.
+    concatenated), or the rows joined by ``/``; or another ``Board`` (the same board).
+    Knight counts are not restricted; a board must have exactly one blank.
+
+    >>> Board(TARGET) == TARGET
+    True
     """
 
     __slots__ = ("_black", "_blank")
@@ -74,8 +77,8 @@ class Board:
     _black: Bitboard
     _blank: Square
 
-    def __init__(self, text: str) -> None:
-        black, blank = _parse(text)
+    def __init__(self, text: str | Board) -> None:
+        black, blank = (text._black, text._blank) if isinstance(text, Board) else _parse(text)
         object.__setattr__(self, "_black", black)
         object.__setattr__(self, "_blank", blank)
 
@@ -279,6 +282,24 @@ def cells_to_state(cells: str) -> tuple[Bitboard, Square]:
         if ch == "1":
             black |= 1 << sq
     return black, cells.index("*")
+
+
+def as_board(board: Board | str) -> Board:
+    """``board`` itself when it is a :class:`Board`, else the board its text spells: the
+    one coercion every function that takes a board applies.  Raises :class:`BoardError`
+    for bad text and ``TypeError`` for anything but a ``Board`` or a ``str``.
+
+    >>> as_board("10110/01*11/10111/01001/00000").blank
+    7
+    >>> as_board(3)
+    Traceback (most recent call last):
+    TypeError: a board is a Board or its text, not int
+    """
+    if isinstance(board, Board):
+        return board
+    if not isinstance(board, str):
+        raise TypeError(f"a board is a Board or its text, not {type(board).__name__}")
+    return Board(board)
 
 
 TARGET = Board("11111/01111/00*11/00001/00000")

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .board import TARGET, Board, Move
+from .board import TARGET, Board, Move, as_board
 from .errors import BoardError
-from .game import DistanceOracle, _board, parse_moves
+from .game import DistanceOracle, parse_moves
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def check(
     comes from ``oracle`` (default: a :class:`~bitknights.game.DistanceOracle`, the
     distance table in ``cache_dir`` when there is one, else exact search).
     """
-    start, goal = _board(board), _board(target)
+    start, goal = as_board(board), as_board(target)
     if oracle is None:
         oracle = DistanceOracle(goal, cache_dir=cache_dir)
     elif oracle.target != goal:

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import random
 
-from ._records import Record
-from .board import TARGET, Board, Move
+from .board import TARGET, Board, Move, as_board
 from .errors import BitknightsError, BoardError
+from .solution import Hint
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,16 +49,6 @@ class GameError(BitknightsError):
     unchanged."""
 
 
-class Hint(Record):
-    """One legal move: the board it makes, that board's exact distance (``None``: it never
-    reaches the target) and whether the move is optimal (one step nearer)."""
-
-    move: Move
-    board: Board
-    distance: int | None
-    optimal: bool
-
-
 class DistanceOracle:
     """Exact distances to one target, from the best source at hand.
 
@@ -75,7 +65,7 @@ class DistanceOracle:
         cache_dir: str | os.PathLike[str] | None = None,
         source: str | None = None,
     ) -> None:
-        self.target = target if isinstance(target, Board) else Board(target)
+        self.target = as_board(target)
         if source not in (None, "table", "search"):
             raise BitknightsError(f"unknown distance source {source!r} (table or search)")
         self._file = None
@@ -174,7 +164,7 @@ class Game:
         cache_dir: str | os.PathLike[str] | None = None,
         oracle: DistanceOracle | None = None,
     ) -> None:
-        target = _board(target)
+        target = as_board(target)
         if oracle is None:
             oracle = DistanceOracle(target, cache_dir=cache_dir)
         elif oracle.target != target:
@@ -186,7 +176,7 @@ class Game:
             board = self._fresh(DEFAULT_DISTANCE if distance is None else distance)
         elif distance is not None:
             raise GameError("give a board or a distance, not both")
-        self._begin(_board(board))
+        self._begin(as_board(board))
 
     def _begin(self, start: Board) -> None:
         self.start = start
@@ -358,14 +348,6 @@ def parse_moves(moves: str | Iterable[Move | str | int]) -> list[Move | str | in
     if isinstance(moves, str):
         return [m for m in moves.replace(",", " ").split()]
     return list(moves)
-
-
-def _board(board: Board | str) -> Board:
-    if isinstance(board, Board):
-        return board
-    if not isinstance(board, str):
-        raise TypeError(f"a board is a Board or its text, not {type(board).__name__}")
-    return Board(board)
 
 
 def _unreachable(board: Board, target: Board) -> str:

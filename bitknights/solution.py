@@ -1,9 +1,11 @@
-"""The ``Solution`` result type and path verification."""
+"""What answers are made of: the :class:`Solution` of one board (replayable), and the
+:class:`Hint` of one move (the board it makes, that board's distance, whether optimal)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ._records import Record
 from .board import Board, Move
 from .errors import BoardError
 from .results import Status
@@ -11,6 +13,25 @@ from .results import Status
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+class Hint(Record):
+    """One legal move of a board: the board it makes, that board's exact distance to the
+    target (``None``: it never reaches the target) and whether the move is optimal (one
+    step nearer).  Every hint bitknights gives is one of these (the distance service,
+    :mod:`bitknights.table`, the game, the pictures).
+
+    >>> from bitknights import TARGET
+    >>> move, child = next(TARGET.children())
+    >>> h = Hint(move, child, 1, False)
+    >>> str(h.move), h.board, h.distance
+    ('b5-c3', Board('1*111/01111/00111/00001/00000'), 1)
+    """
+
+    move: Move
+    board: Board
+    distance: int | None
+    optimal: bool
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from .board import TARGET, Board, Move
+from .board import TARGET, Board, Move, as_board
 from .errors import BitknightsError
 from .game import DistanceOracle, Game, GameError
 from .squares import square_name
@@ -224,7 +224,7 @@ def play(
     """A widget to play ``board`` (default: a fresh board ``distance`` moves from
     ``target``, see :meth:`bitknights.game.Game.new`).  Distances come from the distance
     table in ``cache_dir`` when there is one, else from exact search."""
-    target = target if isinstance(target, Board) else Board(target)
+    target = as_board(target)
     game = Game(
         board,
         target=target,

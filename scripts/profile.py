@@ -58,7 +58,7 @@ def compile_section(batch: Path) -> None:
                                  env=env, capture_output=True, text=True, check=True)  # fmt: skip
             r = json.loads(out.stdout)
             if env is None and r["backend"] != "native":
-                print(f"{label:<17} not installed (python -m bitknights.engines.native builds it)")
+                print(f"{label:<17} not installed (python -m bitknights.native builds it)")
                 continue
             print(f"{label:<17} import bitknights {r['import_s']:.3f} s, "
                   f"first call {r['first_call_s']:.3f} s, batch run {r['batch_s']:.3f} s, "

@@ -88,3 +88,17 @@ def test_no_import_cycles():
     graph = {name: _imports(name, path, mods) for name, path in mods.items()}
     assert graph["bitknights.engines.ida"] >= {"bitknights.coords", "bitknights.results"}
     assert _cycles(graph) == []
+
+
+def test_the_table_does_not_reach_into_the_engines():
+    """The table sits below the engines: its kernels load through ``bitknights.native`` and
+    run on ``bitknights.threads``, both at the bottom."""
+    mods = _modules()
+    for name, path in mods.items():
+        if name == "bitknights.table" or name.startswith("bitknights.table."):
+            wrong = {m for m in _imports(name, path, mods) if m.startswith("bitknights.engines")}
+            assert not wrong, (name, wrong)
+    assert not {m for m in _imports("bitknights.native", mods["bitknights.native"], mods)
+                if m.startswith("bitknights.engines")} - {
+        "bitknights.engines._ida_kernels", "bitknights.engines._pdb_kernels",
+        "bitknights.engines._bidir_kernels"}  # fmt: skip

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import naive
-from bitknights import SAMPLE, TARGET, Board
+from bitknights import SAMPLE, TARGET, Board, native
 from bitknights.coords.arrays import SQUARE_COLOR
-from bitknights.engines import _ida_kernels, ida, native
+from bitknights.engines import _ida_kernels, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
 from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
@@ -103,7 +103,7 @@ def test_installed_ida_runs_without_numba(tmp_path):
                          text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
     assert out.stdout.split() == ["7", "-1", "native", "False", "0"], out.stderr
     code = (
-        "import sys; from bitknights import cli; from bitknights.engines import bidir, native; "
+        "import sys; from bitknights import cli; from bitknights import native; from bitknights.engines import bidir; "
         "status = cli.main(['solve', '--engine', 'bidir', '--exact']); "
         "print(native.is_native(bidir._kernels()), 'numba' in sys.modules, status)"
     )

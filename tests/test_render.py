@@ -480,7 +480,7 @@ def test_the_tables_hint_type_fits():
 def test_hints_mark_every_move_with_its_distance(walk, ball8):
     board = random_walk(TARGET, walk, random.Random(walk))
     records = true_hints(board, ball8)
-    by_hand = [render.Hint(r.move, r.distance, r.optimal) for r in records]
+    by_hand = [render.Hint(r.move, r.board, r.distance, r.optimal) for r in records]
     svg = render.hints_svg(board, records)
     assert svg == render.hints_svg(board, by_hand) == render.board_svg(board, hints=records)
     self_contained(svg)
@@ -510,7 +510,7 @@ def test_hints_mark_every_move_with_its_distance(walk, ball8):
 
 def test_hints_of_a_board_that_never_arrives():
     board = BOARDS[3]  # 24 white knights: no move ever reaches the classic target
-    records = [render.Hint(m, None, False) for m in board.moves()]
+    records = [render.Hint(m, c, None, False) for m, c in board.children()]
     root = parse(render.hints_svg(board, records))
     badges = find(root, "hint")
     assert len(badges) == len(records) == 2  # the blank sits in a corner
@@ -525,9 +525,9 @@ def test_hints_must_be_legal_moves():
     near = next(sq for sq in range(25) if sq not in jumps and sq != board.blank)
     elsewhere = next(sq for sq in range(25) if sq not in (board.blank, min(jumps)))
     with pytest.raises(BoardError):  # the blank is not where the move goes
-        render.hints_svg(board, [render.Hint(Move(min(jumps), elsewhere), 3, True)])
+        render.hints_svg(board, [render.Hint(Move(min(jumps), elsewhere), board, 3, True)])
     with pytest.raises(BoardError):  # not a knight's jump
-        render.hints_svg(board, [render.Hint(Move(near, board.blank), 3, True)])
+        render.hints_svg(board, [render.Hint(Move(near, board.blank), board, 3, True)])
     with pytest.raises(TypeError):
         render.hints_svg(board)  # hints are data: nothing is looked up
 

@@ -9,6 +9,7 @@ import sys
 
 from ..batch import decode, read_board
 from ..board import TARGET, Board
+from ..engines.options import MAX_TIMEOUT
 from ..errors import BitknightsError, InputError
 
 TYPE_CHECKING = False
@@ -87,11 +88,6 @@ def positive_float(text: str) -> float:
             f"expected a positive number of seconds up to {MAX_TIMEOUT:,.0f}, got {text!r}"
         )
     return value
-
-
-MAX_TIMEOUT = 1e6
-"""The longest ``--timeout`` (11.6 days): longer is no limit at all, and beyond what the
-operating system's timers take."""
 
 
 def _type_error(message: str) -> Exception:

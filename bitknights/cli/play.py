@@ -11,6 +11,7 @@ import sys
 from ..batch import read_board
 from ..board import Board, Move
 from ..errors import BitknightsError, InputError
+from ..render.text import GLYPHS
 from ..squares import SIZE, square_name
 from .common import (
     OPTIMAL_MARK,
@@ -27,8 +28,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import IO
-
-_GLYPHS = {"0": "\u2658", "1": "\u265e", "*": "\u00b7"}  # ♘ ♞ ·
 
 COMMANDS_HELP = """\
 commands:
@@ -204,7 +203,7 @@ class Session:
         files = " ".join(square_name(c)[0] for c in range(SIZE))
         lines = [f"   {files}"]
         for r, row in enumerate(board.rows()):
-            cells = " ".join(_GLYPHS[ch] if self.unicode else ch for ch in row)
+            cells = " ".join(row.translate(GLYPHS) if self.unicode else row)
             lines.append(f"{square_name(r * SIZE)[1:]:>2} {cells}")
         d = self.game.distance
         lines.append("never reaches the target" if d is None else f"distance {d}")

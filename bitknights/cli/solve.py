@@ -236,7 +236,7 @@ def _plain(engine: str) -> bool:
 def _solve_steps(chunks, engine, target, max_depth, args, out, bar) -> None:
     """Classic output through the engine's batch entry point, written in bulk (the
     search engines in pieces sized to take about ``PIECE_SECONDS`` each)."""
-    from ..engines.common import worker_count
+    from ..threads import worker_count
 
     chosen = get_engine(engine)
     options = SolveOptions(max_depth=max_depth, workers=args.workers, cache_dir=args.cache_dir)

@@ -155,7 +155,7 @@ def rank_many(blacks: np.ndarray, blanks: np.ndarray, *, kernel=None) -> np.ndar
     """Ranks of many boards (``int64`` arrays of black masks and blank squares), all with
     the same number of black knights, which the first board sets.  ``kernel``: the
     ``rank_many`` kernel to run (default: this module's; callers pass the compiled one
-    from :func:`bitknights.engines.native.kernels`)."""
+    from :func:`bitknights.native.kernels`)."""
     blacks = np.ascontiguousarray(blacks, dtype=np.int64)
     blanks = np.ascontiguousarray(blanks, dtype=np.int64)
     if blacks.shape != blanks.shape or blacks.ndim != 1:

@@ -2,7 +2,7 @@
 
 Everything they use comes in as arguments (tables, bounds, the stop flag), so the same
 source is compiled two ways: just in time by numba (``cache=True``), or ahead of time into
-an extension module by :mod:`.native`, which then runs without importing numba.
+an extension module by :mod:`bitknights.native`, which then runs without importing numba.
 """
 
 from __future__ import annotations

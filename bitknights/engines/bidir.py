@@ -53,12 +53,11 @@ from ..coords.arrays import SQUARE_COLOR, popcount
 from ..results import GROW, STOPPED, Status
 from ..solution import Solution
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+from ..threads import default_workers, parallel_chunks
 from .common import (
     DEPTH_CAP,
     boards_from_blanks,
-    default_workers,
     depth_limit,
-    parallel_chunks,
     parity,
     same_counts,
 )
@@ -107,7 +106,7 @@ _PIECE = 1024  # boards per numpy batch step (bounds the layer arrays)
 
 
 def _kernels():  # noqa: ANN202 - the kernel module
-    from .native import kernels
+    from ..native import kernels
 
     return kernels("bidir")
 

@@ -1,7 +1,7 @@
 """IDA* engine: iterative-deepening A* over bitboards.
 
 The kernel (:mod:`._ida_kernels`) runs compiled ahead of time when the installed extension
-is current (:mod:`.native`: no numba import), else just in time by numba.
+is current (:mod:`bitknights.native`: no numba import), else just in time by numba.
 
 The bound ``h`` is the sum, over all knights, of the knight-jump distance from the
 knight's square to the nearest square the target gives its colour (each move moves one
@@ -27,12 +27,11 @@ from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
 from ..results import OVER_BUDGET, STOPPED, Status
 from ..solution import Solution
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
+from ..threads import default_workers, parallel_chunks
 from .common import (
     boards_from_blanks,
-    default_workers,
     depth_limit,
     nearest_target_distance,
-    parallel_chunks,
     same_counts,
 )
 from .options import StopFlag
@@ -47,14 +46,14 @@ if TYPE_CHECKING:
 def _kernels() -> ModuleType | SimpleNamespace:
     """The compiled-ahead kernels when installed and current (no numba import), else the
     JIT ones (:mod:`._ida_kernels`)."""
-    from .native import kernels
+    from ..native import kernels
 
     return kernels("ida")
 
 
 def backend() -> str:
     """``'native'`` when IDA* runs the ahead-of-time compiled kernels, else ``'jit'``."""
-    from .native import is_native
+    from ..native import is_native
 
     kernels = _kernels()
     return "native" if isinstance(kernels, ModuleType) and is_native(kernels) else "jit"

@@ -57,10 +57,11 @@ def pattern_tables(
 def build_tables(tmask: int, k: int, workers: int | None = None, kernel=None) -> np.ndarray:  # noqa: ANN001
     """The relaxed-distance table of the ``k``-knight pattern ``tmask``, built with
     ``kernel`` (default: the compiled :func:`._pdb_kernels.layer` when it is installed,
-    see :mod:`.native`, else the JIT one)."""
+    see :mod:`bitknights.native`, else the JIT one)."""
     from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+    from ..native import kernels
     from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-    from .native import kernels, parallel_blocks
+    from ..threads import parallel_blocks
 
     kernel = kernel or kernels("ida").pdb_layer
     size = pattern_count(k)

@@ -29,7 +29,7 @@ inside :func:`distribution_plot`.  :class:`~bitknights.Board` and
 
 from __future__ import annotations
 
-from .boards import Hint, MoveHint, board_html, board_svg, hints_html, hints_svg
+from .boards import Hint, board_html, board_svg, hints_html, hints_svg
 from .plot import distribution_plot
 from .solutions import solution_animation_svg, solution_html, solution_svg
 from .svg import HtmlPicture, SvgPicture
@@ -38,7 +38,6 @@ from .text import board_rows, board_text, distribution_text, path_text
 __all__ = [
     "Hint",
     "HtmlPicture",
-    "MoveHint",
     "SvgPicture",
     "board_html",
     "board_rows",

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 from string import ascii_letters, digits
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from .._records import Record
 from ..board import Board, Move
 from ..errors import BoardError
+from ..solution import Hint
 from ..squares import KNIGHT_TARGETS, NUM_SQUARES, SIZE, Square, square_color, square_name
 from .svg import Attr, HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
 
@@ -47,29 +47,6 @@ _KNIGHT_STYLE = {
     "white": ("#fffff0", INK, INK),
     "black": ("#262626", "#000000", "#f0f0f0"),
 }
-
-
-class MoveHint(Protocol):
-    """What a hint must tell: a legal move, the distance of the board it makes (``None``:
-    that board never reaches the target) and whether the move is optimal.
-    ``bitknights.table``'s hints and :class:`Hint` both fit."""
-
-    @property
-    def move(self) -> Move: ...
-
-    @property
-    def distance(self) -> int | None: ...
-
-    @property
-    def optimal(self) -> bool: ...
-
-
-class Hint(Record):
-    """A hint made by hand (see :class:`MoveHint`)."""
-
-    move: Move
-    distance: int | None
-    optimal: bool
 
 
 # -- definitions shared by every board of a document ----------------------------------------
@@ -226,7 +203,7 @@ def arrow(move: Move) -> ET.Element:
     return g
 
 
-def _hint_marks(h: MoveHint) -> tuple[ET.Element, ET.Element]:
+def _hint_marks(h: Hint) -> tuple[ET.Element, ET.Element]:
     """The frame around a hinted knight's square and its distance badge."""
     sq = h.move.from_square
     x, y = square_corner(sq)
@@ -267,7 +244,7 @@ def board_group(
     oy: float = 0,
     *,
     move: Move | None = None,
-    hints: Sequence[MoveHint] = (),
+    hints: Sequence[Hint] = (),
     grid: str = "bk-grid",
     names: bool = False,
     **attrs: str,
@@ -302,7 +279,7 @@ def checked_move(move: Move) -> Move:
     return move
 
 
-def checked_hints(board: Board, hints: Iterable[MoveHint]) -> list[MoveHint]:
+def checked_hints(board: Board, hints: Iterable[Hint]) -> list[Hint]:
     """``hints`` as a list, each a legal move of ``board`` (else :class:`BoardError`)."""
     out = list(hints)
     for h in out:
@@ -316,7 +293,7 @@ def checked_hints(board: Board, hints: Iterable[MoveHint]) -> list[MoveHint]:
 def board_root(
     board: Board,
     move: Move | None = None,
-    hints: Iterable[MoveHint] = (),
+    hints: Iterable[Hint] = (),
     size: float = 300,
     coordinates: bool = True,
     names: bool = False,
@@ -336,7 +313,7 @@ def board_svg(
     board: Board,
     *,
     move: Move | None = None,
-    hints: Iterable[MoveHint] = (),
+    hints: Iterable[Hint] = (),
     size: float = 300,
     coordinates: bool = True,
     names: bool = False,
@@ -360,7 +337,7 @@ def board_svg(
 
 
 def board_html(
-    board: Board, *, move: Move | None = None, hints: Iterable[MoveHint] = (), size: float = 300
+    board: Board, *, move: Move | None = None, hints: Iterable[Hint] = (), size: float = 300
 ) -> HtmlPicture:
     """``board`` as an HTML fragment: its SVG picture above its rows as text.
 
@@ -373,7 +350,7 @@ def board_html(
     return html_picture(div)
 
 
-def hints_svg(board: Board, hints: Iterable[MoveHint], *, size: float = 300) -> SvgPicture:
+def hints_svg(board: Board, hints: Iterable[Hint], *, size: float = 300) -> SvgPicture:
     """``board`` with every hinted move marked: each knight that may jump into the blank
     carries a badge with the distance its move leads to (``∞``: never reaches the
     target); optimal moves are green and framed, the others grey.
@@ -381,13 +358,13 @@ def hints_svg(board: Board, hints: Iterable[MoveHint], *, size: float = 300) -> 
     ``hints`` come as data: ``bitknights.table.hints(board)``, or :class:`Hint` records.
 
     >>> b = Board("11111/01111/00*11/00001/00000")
-    >>> hints_svg(b, [Hint(m, 1, False) for m in b.moves()]).count('class="hint"')
+    >>> hints_svg(b, [Hint(m, c, 1, False) for m, c in b.children()]).count('class="hint"')
     8
     """
     return board_svg(board, hints=hints, size=size)
 
 
-def hints_html(board: Board, hints: Iterable[MoveHint], *, size: float = 300) -> HtmlPicture:
+def hints_html(board: Board, hints: Iterable[Hint], *, size: float = 300) -> HtmlPicture:
     """:func:`hints_svg` with a table of the moves underneath (optimal ones in bold)."""
     hs = checked_hints(board, hints)
     div = el("div", class_="bitknights-hints", style="display:inline-block")
@@ -412,7 +389,6 @@ def hints_html(board: Board, hints: Iterable[MoveHint], *, size: float = 300) ->
 __all__ = [
     "BOARD_UNITS",
     "Hint",
-    "MoveHint",
     "board_html",
     "board_svg",
     "hints_html",

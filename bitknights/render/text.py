@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 _PANEL = 7  # a 5-character row plus two spaces of gutter
 _UNICODE_PANEL = 11  # five glyphs one space apart plus two spaces of gutter
-_GLYPHS = str.maketrans({"0": "\u2658", "1": "\u265e", "*": "\u00b7"})  # ♘ ♞ ·
+GLYPHS = str.maketrans({"0": "\u2658", "1": "\u265e", "*": "\u00b7"})  # ♘ ♞ ·
+"""The knights and the blank on a terminal: ``str.translate`` turns ``0 1 *`` into them."""
 
 
 def board_rows(board: Board, *, unicode: bool = False) -> list[str]:
@@ -32,7 +33,7 @@ def board_rows(board: Board, *, unicode: bool = False) -> list[str]:
     the glyphs ``♘`` (white), ``♞`` (black) and ``·`` (blank) separated by spaces."""
     if not unicode:
         return board.rows()
-    return [" ".join(row.translate(_GLYPHS)) for row in board.rows()]
+    return [" ".join(row.translate(GLYPHS)) for row in board.rows()]
 
 
 def board_text(board: Board, *, unicode: bool = False) -> str:

@@ -22,7 +22,7 @@ Once ``bitknights table build`` has run (``tests/test_table.py`` runs the same c
 
 from __future__ import annotations
 
-from ..board import TARGET, Board
+from ..board import TARGET, Board, as_board
 from .store import TableError, default_cache_dir, table_path
 
 TYPE_CHECKING = False
@@ -36,10 +36,6 @@ if TYPE_CHECKING:
 _last: tuple[object, DistanceTable] | None = None
 
 
-def _board(board: Board | str) -> Board:
-    return board if isinstance(board, Board) else Board(board)
-
-
 def load_table(
     target: Board | str = TARGET, *, cache_dir: str | os.PathLike[str] | None = None
 ) -> DistanceTable:
@@ -51,7 +47,7 @@ def load_table(
     from . import store
     from .distance_table import DistanceTable
 
-    file = store.load(_board(target), cache_dir)
+    file = store.load(as_board(target), cache_dir)
     if _last is None or _last[0] is not file:
         _last = (file, DistanceTable(file))
     return _last[1]
@@ -69,7 +65,7 @@ def build(
     terminal)."""
     from .builder import build_table
 
-    build_table(_board(target), cache_dir, quiet=quiet)
+    build_table(as_board(target), cache_dir, quiet=quiet)
     return load_table(target, cache_dir=cache_dir)
 
 
@@ -105,7 +101,7 @@ def distance(
 ) -> int | None:
     """The exact fewest moves from ``board`` to ``target``; ``None`` if it never gets
     there (another number of black knights)."""
-    return load_table(target, cache_dir=cache_dir).distance(_board(board))
+    return load_table(target, cache_dir=cache_dir).distance(as_board(board))
 
 
 def distances(
@@ -127,7 +123,7 @@ def optimal_path(
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> list[Board] | None:
     """One optimal path from ``board`` (first) to ``target`` (last), or ``None``."""
-    return load_table(target, cache_dir=cache_dir).path(_board(board))
+    return load_table(target, cache_dir=cache_dir).path(as_board(board))
 
 
 def hints(
@@ -138,7 +134,7 @@ def hints(
 ) -> list[Hint]:
     """Every legal move of ``board``: the board it makes, that board's distance and
     whether the move is optimal (leads one step nearer)."""
-    return load_table(target, cache_dir=cache_dir).hints(_board(board))
+    return load_table(target, cache_dir=cache_dir).hints(as_board(board))
 
 
 def count_solutions(
@@ -149,7 +145,7 @@ def count_solutions(
 ) -> int:
     """How many distinct optimal move sequences lead from ``board`` to ``target``
     (``0`` if none, ``1`` from the target itself); exact, as a Python ``int``."""
-    return load_table(target, cache_dir=cache_dir).count_solutions(_board(board))
+    return load_table(target, cache_dir=cache_dir).count_solutions(as_board(board))
 
 
 def random_boards(

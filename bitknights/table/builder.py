@@ -10,7 +10,7 @@ ways, whichever touches fewer boards:
   becomes ``d + 1``.
 
 Both run over blocks of consecutive ranks on parallel threads (``nogil`` kernels, compiled
-ahead of time, see :mod:`bitknights.engines.native`).  In a push two
+ahead of time, see :mod:`bitknights.native`).  In a push two
 threads may write the same byte, but always the same value ``d + 1``, so no atomics are
 needed; a pull writes only the board it is looking at.  While a layer is small (the first
 dozen or so) it is kept as a list of ranks and pushed on one thread, with no scan of the
@@ -24,14 +24,14 @@ import time
 
 import numpy as np
 
-from .. import progress
+from .. import native, progress
 from ..coords import comb_count, rank, state_count
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
-from ..engines import native
-from ..engines.native import parallel_blocks
+from ..results import UNSEEN
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
+from ..threads import parallel_blocks
 from . import store
-from .kernels import BLOCK, UNSEEN
+from .kernels import BLOCK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,30 +12,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._records import Record
-from ..board import Board, Move
+from .. import native
+from ..board import Board
 from ..coords import comb_count, pack
 from ..coords import rank as board_rank
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
-from ..engines import native
-from ..engines.native import parallel_blocks
 from ..errors import BitknightsError
+from ..results import UNSEEN
+from ..solution import Hint
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+from ..threads import parallel_blocks
 from . import probe
-from .store import UNREACHABLE, TableFile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .store import TableFile
 
 # path counts at or above this switch to Python ints (8 of them must not overflow int64)
 _INT64_SAFE = (1 << 63) // 8
-
-
-class Hint(Record):
-    """One legal move of a board: the board it makes, that board's distance to the
-    target, and whether the move is optimal (one step nearer)."""
-
-    move: Move
-    board: Board
-    distance: int | None
-    optimal: bool
 
 
 class DistanceTable:
@@ -98,7 +92,7 @@ class DistanceTable:
         if board.black.bit_count() != self.black_count:
             return None
         d = self.file.data[board_rank(board.black, board.blank, self.black_count)]
-        return None if d == UNREACHABLE else d
+        return None if d == UNSEEN else d
 
     def path(self, board: Board) -> list[Board] | None:
         """One optimal path from ``board`` to the target (``board`` first), or ``None``."""

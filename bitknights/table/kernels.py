@@ -1,10 +1,10 @@
 """The distance table's numba kernels: the breadth-first build (:mod:`.builder`) and batch
 queries (:mod:`.distance_table`).  Every kernel takes its tables as arguments and releases
 the GIL, so the same source runs just in time or compiled ahead of time
-(:mod:`bitknights.engines.native`), on Python threads over blocks of ranks.
+(:mod:`bitknights.native`), on Python threads over blocks of ranks.
 
 ``dist``/``payload[rank]``: a board's distance byte (:data:`UNSEEN` while a build has not
-reached it; :data:`~bitknights.table.store.UNREACHABLE` in a finished table).  A *job* is
+reached it, and in a finished table the boards that never reach the target).  A *job* is
 one block of ``BLOCK`` consecutive ranks of one blank square (:func:`_job`).
 """
 
@@ -23,10 +23,9 @@ from ..coords.kernels import (
     unpack,
     unsqueeze,
 )
+from ..results import UNSEEN
 from ..squares import NUM_SQUARES
-from .store import UNREACHABLE
 
-UNSEEN = 255
 BLOCK = 1 << 15  # ranks per parallel job
 # a Gosper step per skipped rank beats a fresh unrank (~24 steps) up to about this gap
 _GOSPER_GAP = 24
@@ -175,10 +174,10 @@ def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
     than ``cap`` moves away."""
     for i in range(keys.shape[0]):
         black, blank, ok = _key_state(keys[i], k)
-        d = np.int64(UNREACHABLE)
+        d = np.int64(UNSEEN)
         if ok:
             d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
-        out[i] = _UNREACHABLE if d == UNREACHABLE or d > cap else d
+        out[i] = _UNREACHABLE if d == UNSEEN or d > cap else d
 
 
 @njit(cache=True, nogil=True)
@@ -221,7 +220,7 @@ def _consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank
             n = nbr[blank, j]
             e = np.int64(dist[state_rank(moved_black(black, blank, n), n, ncomb, rank_byte,
                                          popcount8)])  # fmt: skip
-            if d == 255 or e == 255:
+            if d == UNSEEN or e == UNSEEN:
                 if d != e:
                     return r
                 continue
@@ -229,6 +228,6 @@ def _consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank
                 return r
             if e == d - 1:
                 nearer = True
-        if d != 255 and not nearer:
+        if d != UNSEEN and not nearer:
             return r
     return -1

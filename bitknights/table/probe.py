@@ -16,9 +16,8 @@ Two flavours side by side over the same verified, memory-mapped file
 from __future__ import annotations
 
 from ..coords import KEY_SHIFT, comb_count, rank, unpack
-from ..results import OVER_LIMIT, UNREACHABLE
+from ..results import OVER_LIMIT, UNREACHABLE, UNSEEN
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
-from .store import UNREACHABLE as UNREACHABLE_BYTE
 from .store import TableError, TableFile
 
 TYPE_CHECKING = False
@@ -40,7 +39,7 @@ def distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
             out.append(-1)
             continue
         d = data[rank(black, blank, k)]
-        out.append(d if d != UNREACHABLE_BYTE and d <= limit else -1)
+        out.append(d if d != UNSEEN and d <= limit else -1)
     return out
 
 
@@ -84,7 +83,7 @@ def distances_array(table: TableFile, keys: np.ndarray, limit: int) -> np.ndarra
     idx = np.flatnonzero(valid)
     ncomb = comb_count(table.black_count)
     d = table.values(ranks(black[idx], blank[idx], ncomb))
-    keep = (d != UNREACHABLE_BYTE) & (d <= limit)
+    keep = (d != UNSEEN) & (d <= limit)
     idx, d = idx[keep], d[keep].astype(np.int64)
     _confirm(table, black[idx], blank[idx], d, ncomb)
     out[idx] = d
@@ -129,7 +128,7 @@ def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[
     if black.bit_count() != k:
         return UNREACHABLE, [], 0
     d = data[rank(black, blank, k)]
-    if d == UNREACHABLE_BYTE:
+    if d == UNSEEN:
         return UNREACHABLE, [], 1
     if d > cap:
         return OVER_LIMIT, [], 1

@@ -63,7 +63,6 @@ if TYPE_CHECKING:
 MAGIC = b"BKNTABLE"
 FORMAT_VERSION = 5
 CACHE_ENV = cache.CACHE_ENV
-UNREACHABLE = 255
 BLOCK_BITS = 12
 """Payload blocks of 4 KiB (a page): 16,505 for the classic table, each checked on first
 use.  A judge's file touches about a hundred (each board, its neighbours, a path), so

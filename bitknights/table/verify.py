@@ -17,16 +17,17 @@ is :func:`bitknights.table.kernels._consistent_block`, compiled ahead of time).
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
+from .. import native
 from ..coords import comb_count, rank
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
-from ..engines import native
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-from .store import UNREACHABLE, TableFile
+from ..threads import ordered_map
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .store import TableFile
 
 BLOCK = 1 << 16  # ranks of one blank square per job
 
@@ -46,11 +47,10 @@ def first_inconsistency(file: TableFile, *, workers: int | None = None) -> int |
     def run(job: tuple[int, int, int]) -> int:
         return int(check(dist, np.int64(goal), *map(np.int64, job), *consts))
 
-    with ThreadPoolExecutor(workers or os.cpu_count() or 1) as pool:
-        for bad in pool.map(run, jobs):
-            if bad >= 0:
-                return bad
+    for bad in ordered_map(run, jobs, workers):
+        if bad >= 0:
+            return bad
     return None
 
 
-__all__ = ["UNREACHABLE", "first_inconsistency"]
+__all__ = ["first_inconsistency"]

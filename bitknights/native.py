@@ -14,13 +14,15 @@ the kernels run just in time):
   counting (:mod:`bitknights.table.kernels`) and ranking (:mod:`bitknights.coords.kernels`).
 
 pycc cannot compile ``prange``, so the parallel kernels are written as ``nogil`` kernels
-over a range of blocks, driven by Python threads (:func:`parallel_blocks`); their
-exported wrappers release the GIL like the JIT ones (:func:`_gil_released`).
+over a range of blocks, driven by Python threads
+(:func:`bitknights.threads.parallel_blocks`); their exported wrappers release the GIL like
+the JIT ones (:func:`_gil_released`).
 
 An extension is never trusted blindly: it records a fingerprint of every source it was
-compiled from (the kernels and the helpers and constants they inline), and
+compiled from (its kernel modules and every bitknights module they import at their top
+level, found by reading their imports: :func:`kernel_sources`), and
 :func:`kernels` uses it only when that matches the sources beside it, else the JIT module
-(an edited checkout runs just in time until ``python -m bitknights.engines.native``
+(an edited checkout runs just in time until ``python -m bitknights.native``
 rebuilds in place).  ``BITKNIGHTS_NATIVE=0`` turns every extension off.  The build relies
 on pycc's internals (``numba.pycc.compiler.Flags``), so ``pyproject.toml`` pins numba's
 version range.
@@ -28,13 +30,13 @@ version range.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import importlib
 import importlib.util
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -43,27 +45,25 @@ from types import ModuleType, SimpleNamespace
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
-    from typing import TypeVar
-
-    T = TypeVar("T")
 
 ENV = "BITKNIGHTS_NATIVE"
-_ROOT = Path(__file__).resolve().parent.parent  # the bitknights package
+_ROOT = Path(__file__).resolve().parent  # the bitknights package
 
 
 @dataclass(frozen=True)
 class Extension:
     """One ahead-of-time module, ``bitknights/<package>/<name>``, exporting the kernels
     :func:`_signatures` lists for ``key``; ``kernels`` (dotted, under ``bitknights``) is
-    the JIT module that stands in for it, ``sources`` (relative to the package) the files
-    fingerprinted; ``what`` and ``jit_seconds`` tell a user what compiles, and for how long,
-    when it must run just in time."""
+    the JIT module that stands in for it and ``modules`` every kernel module it compiles
+    (their sources, and those they import, are fingerprinted); ``what`` and
+    ``jit_seconds`` tell a user what compiles, and for how long, when it must run just
+    in time."""
 
     key: str
     package: str
     name: str
     kernels: str
-    sources: tuple[str, ...]
+    modules: tuple[str, ...]
     what: str = ""
     jit_seconds: float = 0
 
@@ -71,35 +71,76 @@ class Extension:
     def dotted(self) -> str:
         return f"bitknights.{self.package}.{self.name}"
 
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The files fingerprinted, relative to the package (:func:`kernel_sources`)."""
+        return kernel_sources(self.modules)
 
-_COMMON = (
-    "squares.py",
-    "engines/__init__.py",
-    "engines/common.py",
-    "results.py",
-    "coords/__init__.py",
-    "coords/arrays.py",
-    "coords/kernels.py",
-)
+
 EXTENSIONS = {
     "ida": Extension(
         "ida", "engines", "_ida_native", "engines._ida_kernels",
-        ("engines/_ida_kernels.py", "engines/_pdb_kernels.py", "engines/pdb.py", *_COMMON),
-        "IDA*", 5,
+        ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5,
     ),
     "bidir": Extension(
         "bidir", "engines", "_bidir_native", "engines._bidir_kernels",
-        ("engines/_bidir_kernels.py", "engines/hashset.py", *_COMMON),
-        "bidirectional search", 30,
+        ("engines._bidir_kernels",), "bidirectional search", 30,
     ),
     "table": Extension(
         "table", "table", "_table_native", "table.kernels",
-        ("table/kernels.py", "table/store.py", *_COMMON),
-        "distance table", 30,
+        ("table.kernels", "coords.kernels"), "distance table", 30,
     ),
 }  # fmt: skip
-MODULE_NAME = EXTENSIONS["ida"].name
-SOURCES = EXTENSIONS["ida"].sources
+
+
+def _module_file(dotted: str) -> str | None:
+    """The source of ``bitknights.<dotted>``, relative to the package (``None``: none)."""
+    base = dotted.replace(".", "/")
+    for name in (f"{base}.py", f"{base}/__init__.py"):
+        if (_ROOT / name).is_file():
+            return name
+    return None
+
+
+def _top_level_imports(name: str) -> set[str]:
+    """The bitknights modules (dotted, under ``bitknights``) that the module in file
+    ``name`` imports at its top level: what its compiled code can read constants from.
+    Imports inside functions and under ``if TYPE_CHECKING`` do not reach a kernel."""
+    package = name.rsplit("/", 1)[0].replace("/", ".") if "/" in name else ""
+    if name.endswith("/__init__.py"):
+        package = name[: -len("/__init__.py")].replace("/", ".")
+    found: set[str] = set()
+    for node in ast.parse((_ROOT / name).read_bytes()).body:
+        if isinstance(node, ast.ImportFrom) and node.level:
+            parts = package.split(".") if package else []
+            base = parts[: len(parts) - node.level + 1]
+            module = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                sub = f"{module}.{alias.name}" if module else alias.name
+                found.add(sub if _module_file(sub) else module)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bitknights."):
+            found.add(node.module.removeprefix("bitknights."))  # type: ignore[union-attr]
+    return {m for m in found if m and _module_file(m)}
+
+
+@cache
+def kernel_sources(modules: tuple[str, ...]) -> tuple[str, ...]:
+    """The files (relative to the package, sorted) of ``modules`` and of every bitknights
+    module they import at their top level, transitively: an edit to any of them can
+    change what compiles, and nothing else can.
+
+    >>> kernel_sources(("engines._bidir_kernels",))[:3]
+    ('coords/__init__.py', 'coords/arrays.py', 'coords/kernels.py')
+    """
+    seen: set[str] = set()
+    todo = list(modules)
+    while todo:
+        name = _module_file(todo.pop())
+        if name is None or name in seen:
+            continue
+        seen.add(name)
+        todo.extend(_top_level_imports(name))
+    return tuple(sorted(seen))
 
 
 def _ext(which: str | Extension) -> Extension:
@@ -128,8 +169,8 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
     part = t.Array(i8, 3, "C", readonly=True)
     key = _ext(which).key
     if key == "ida":
-        from . import _ida_kernels as ida
-        from . import _pdb_kernels as pdb
+        from .engines import _ida_kernels as ida
+        from .engines import _pdb_kernels as pdb
 
         bounds = (i8, ro_vec, ro_vec, ro_bytes, ro_bytes, part, ro_vec)  # mode .. pc
         tables = (nbr, ro_vec, ro_vec)  # nbr, cnt, color
@@ -143,7 +184,7 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
                           i8(dist, u8, i8, b1, nbr, ro_vec, part, ro_vec, mat, i8, i8, i8)),
         }  # fmt: skip
     if key == "bidir":
-        from . import _bidir_kernels as bd
+        from .engines import _bidir_kernels as bd
 
         table = t.Array(u32, 1, "C")
         side = t.Tuple((table, i8, vec, i8))
@@ -157,8 +198,8 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
             "search_many": (bd.search_many, i8(
                 ro_vec, i8, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
         }  # fmt: skip
-    from ..coords import kernels as rank
-    from ..table import kernels as bfs
+    from .coords import kernels as rank
+    from .table import kernels as bfs
 
     dist = t.Array(u8, 1, "C")
     ro_dist = t.Array(u8, 1, "C", readonly=True)
@@ -287,30 +328,8 @@ def missing() -> list[str]:
     return [k for k in EXTENSIONS if load(k) is None]
 
 
-def parallel_blocks(
-    fn: Callable[[int, int], T], blocks: int, workers: int | None = None
-) -> list[T]:
-    """``fn(lo, hi)`` over spans covering blocks ``0 .. blocks - 1``, on ``workers``
-    threads (default: every CPU; the kernels release the GIL); the results in span order.
-    Spans are small enough (four a thread or more) to keep the threads balanced."""
-    workers = workers or _cpus()
-    if workers <= 1 or blocks <= 1:
-        return [fn(0, blocks)]
-    n = min(blocks, 4 * workers)
-    spans = [(blocks * i // n, blocks * (i + 1) // n) for i in range(n)]
-    with ThreadPoolExecutor(workers, thread_name_prefix="bitknights-block") as pool:
-        return list(pool.map(lambda span: fn(*span), spans))
-
-
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bitknights.engines.native [DIR]``: compile every extension into DIR
+    """``python -m bitknights.native [DIR]``: compile every extension into DIR
     (default: beside the sources, for an editable checkout).  ``--check``: exit status 1,
     naming them, when some extension is missing or stale (CI runs it after installing)."""
     args = list(sys.argv[1:] if argv is None else argv)

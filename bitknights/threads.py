@@ -1,0 +1,129 @@
+"""Threads for the kernels: how many, and the three ways bitknights runs work on them.
+
+Every numba kernel releases the GIL, so Python threads run them in parallel:
+
+* :func:`parallel_blocks`: a kernel over blocks ``0 .. n - 1`` of a big array (the table's
+  build and queries, the pattern databases), its results in block order;
+* :func:`parallel_chunks`: a kernel over slices of a batch, each writing its own slice of
+  preallocated outputs (the search engines' batches), stopping with a ``StopFlag``;
+* :func:`ordered_map`: one call per item, results in input order, a bounded window in
+  flight (one :class:`~bitknights.solution.Solution` per board).
+
+:func:`worker_count` turns a ``workers`` setting into threads; :func:`default_workers` is
+the CPUs this process may use.  The standard library only, at the bottom of the layers:
+the table, the engines and the API all use it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Protocol, TypeVar
+
+    T = TypeVar("T")
+    R = TypeVar("R")
+
+    class Stoppable(Protocol):
+        def raise_(self) -> None: ...
+
+
+MAX_WORKERS_PER_CPU = 4
+"""``workers`` above this many threads per CPU are lowered to it: the kernels are bound by
+the CPUs, and each thread costs memory (a thousand threads once exhausted the limits)."""
+
+
+def default_workers() -> int:
+    """The CPUs this process may use (its affinity mask where the system has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def worker_count(workers: int | None) -> int:
+    """The threads to run for a ``workers`` setting: 0 or ``None`` means one per CPU;
+    anything above :data:`MAX_WORKERS_PER_CPU` per CPU is lowered to that.
+
+    >>> worker_count(1), worker_count(10**9) == MAX_WORKERS_PER_CPU * default_workers()
+    (1, True)
+    """
+    cpus = default_workers()
+    return max(1, min(workers or cpus, MAX_WORKERS_PER_CPU * cpus))
+
+
+def parallel_blocks(
+    fn: Callable[[int, int], T], blocks: int, workers: int | None = None
+) -> list[T]:
+    """``fn(lo, hi)`` over spans covering blocks ``0 .. blocks - 1``, on ``workers``
+    threads (default: every CPU); the results in span order.  Spans are small enough
+    (four a thread or more) to keep the threads balanced."""
+    workers = worker_count(workers)
+    if workers <= 1 or blocks <= 1:
+        return [fn(0, blocks)]
+    n = min(blocks, 4 * workers)
+    spans = [(blocks * i // n, blocks * (i + 1) // n) for i in range(n)]
+    with ThreadPoolExecutor(workers, thread_name_prefix="bitknights-block") as pool:
+        return list(pool.map(lambda span: fn(*span), spans))
+
+
+def parallel_chunks(
+    fn: Callable[[int, int], None],
+    n: int,
+    workers: int | None,
+    chunk: int = 64,
+    stop: Stoppable | None = None,
+) -> None:
+    """Run ``fn(lo, hi)`` over ``[0, n)`` in chunks of at most ``chunk`` (smaller for short
+    inputs, so the threads stay balanced) on ``workers`` threads; each chunk writes its
+    own slice of preallocated outputs."""
+    workers = worker_count(workers)
+    chunk = max(1, min(chunk, -(-n // (16 * workers))))  # >= 16 chunks a worker
+    spans = [(lo, min(n, lo + chunk)) for lo in range(0, n, chunk)]
+    for _ in ordered_map(lambda span: fn(*span), spans, workers, stop=stop):
+        pass
+
+
+def ordered_map(
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    workers: int | None,
+    *,
+    window: int = 0,
+    stop: Stoppable | None = None,
+) -> Iterator[R]:
+    """``map(fn, items)`` on ``workers`` threads, results in input order, at most
+    ``window`` (default ``8 * workers``) items in flight.  The calls run off the main
+    thread, so Ctrl-C reaches the caller at once; then ``stop`` is raised and no queued
+    call starts."""
+    workers = worker_count(workers)
+    pool = ThreadPoolExecutor(max_workers=workers)
+    pending: deque[Future[R]] = deque()
+    window = window or 8 * workers
+    try:
+        for item in items:
+            pending.append(pool.submit(fn, item))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except BaseException:
+        if stop is not None:
+            stop.raise_()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+__all__ = [
+    "MAX_WORKERS_PER_CPU",
+    "default_workers",
+    "ordered_map",
+    "parallel_blocks",
+    "parallel_chunks",
+    "worker_count",
+]
