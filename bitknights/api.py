@@ -1,11 +1,12 @@
-"""The public solving API: :func:`solve` and :func:`solve_many`."""
+"""The public solving API: :func:`solve`, :func:`iter_solve` and :func:`solve_many`, each a
+request to the distance service (:mod:`bitknights.service`), which chooses the engine and
+confirms every answer."""
 
 from __future__ import annotations
 
-from .board import TARGET, Board, as_board
-from .engines import ENGINES, get_engine
-from .engines.options import DEFAULT_MAX_DEPTH, SolveOptions, check_options
-from .errors import BitknightsError
+from .board import TARGET, Board
+from .engines.options import DEFAULT_MAX_DEPTH
+from .service import ENGINE_CHOICES, service
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -13,8 +14,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
     from .solution import Solution
-
-ENGINE_CHOICES = ("auto", *ENGINES)
 
 
 def choose_engine(
@@ -26,30 +25,9 @@ def choose_engine(
     cache_dir: str | os.PathLike[str] | None = None,
     boards: int | None = None,
 ) -> str:
-    """The engine ``engine='auto'`` stands for, for requests to reach ``target``, asking
-    each engine's :class:`~bitknights.engines.options.Capabilities`:
-
-    1. a lookup engine (``table``) when it is ready for ``target``: a valid distance table
-       is in ``cache_dir`` (``None``: the default cache directory; checked in full once
-       per process and file: header, size, payload checksum; see
-       :mod:`bitknights.table.store`).  Exact at any depth, microseconds a board.  The
-       table is never built here: ``bitknights table build`` does that, once.
-    2. without a limit, the first search engine exact at any depth (``bidir``: its cost
-       grows with the square root of IDA*'s).
-    3. for a few boards (``boards``, known) that only want the move counts
-       (``counts_only``, the classic output), the first engine that answers that many under
-       the limit in plain Python (``mitm`` up to its ``plain_boards`` and ``plain_depth``:
-       it starts without numpy or numba, which a judge-sized input cannot afford; see the
-       README's start-up table).  ``boards=None`` never chooses it.
-    4. for other batches that only want the move counts, the first search engine that
-       answers the limit with numpy alone (``bidir`` up to its ``numpy_depth``: it never
-       imports numba; measured 0.30 s against IDA*'s 0.40 s, whole process, for the
-       2000-board hard batch with nothing cached).
-    5. else the first search engine listed (``ida``: a handful of nodes per board within
-       the classic limit, and the path comes free).
-
-    ``target=None`` skips the lookup engines.  Only the engines' declarations are read:
-    choosing imports neither numpy nor numba.
+    """The engine ``engine='auto'`` stands for (see
+    :meth:`bitknights.service.DistanceService.choose`); ``target=None`` leaves the table
+    out.
 
     >>> choose_engine("auto", 15, None, counts_only=True, boards=10)
     'mitm'
@@ -58,32 +36,9 @@ def choose_engine(
     >>> choose_engine("auto", 15, None, boards=10)  # a path is wanted
     'ida'
     """
-    if engine not in ENGINE_CHOICES:
-        raise BitknightsError(
-            f"unknown engine {engine!r} (choose from {', '.join(ENGINE_CHOICES)})"
-        )
-    if engine != "auto":
-        return engine
-    engines = [get_engine(name) for name in ENGINES]
-    if target is not None:
-        board = as_board(target)
-        for e in engines:
-            if e.capabilities.lookup and e.ready(board, cache_dir):
-                return e.name
-    search = [e for e in engines if not e.capabilities.lookup]
-    if max_depth is None:
-        wanted = [e for e in search if e.capabilities.exact_at_any_depth]
-    elif counts_only:
-        wanted = [
-            e
-            for e in search
-            if boards is not None
-            and boards <= e.capabilities.plain_boards
-            and max_depth <= e.capabilities.plain_depth
-        ] or [e for e in search if max_depth <= e.capabilities.numpy_depth]
-    else:
-        wanted = []
-    return (wanted or search)[0].name
+    answers = service(TARGET if target is None else target, engine=engine, cache_dir=cache_dir)
+    return answers.choose(max_depth, counts_only=counts_only, boards=boards,
+                          table=target is not None)  # fmt: skip
 
 
 def solve(
@@ -111,21 +66,8 @@ def solve(
     >>> solve("01011/110*1/01110/01010/00100", max_depth=None).steps
     18
     """
-    from concurrent.futures import ThreadPoolExecutor
-
-    from .engines.options import StopFlag
-
-    options = check_options(SolveOptions(max_depth=max_depth, timeout=timeout, cache_dir=cache_dir))
-    start, goal = as_board(board), as_board(target)
-    chosen = get_engine(choose_engine(engine, options.max_depth, goal, cache_dir=cache_dir))
-    stop = StopFlag()
-    with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(chosen.solve, start, goal, options, stop)
-        try:
-            return future.result()
-        except BaseException:
-            stop.raise_()  # the kernel sees it within a few thousand nodes
-            raise
+    answers = service(target, engine=engine, cache_dir=cache_dir)
+    return answers.solve(board, max_depth=max_depth, timeout=timeout)
 
 
 def iter_solve(
@@ -144,39 +86,13 @@ def iter_solve(
     Boards are solved on ``workers`` threads (0: one per CPU; at most 4 per CPU; the
     kernels release the GIL).  With ``timeout`` each board gets at most that many
     seconds; a board that runs out comes back with ``steps=None`` and
-    ``status='timeout'``.  ``count_solutions`` (table engine only) sets each solved
+    ``status='timeout'``.  ``count_solutions`` (the distance table) sets each solved
     result's ``optimal_solutions``.  Ctrl-C, or closing the iterator, stops every search
     still running.  Arguments are checked before any thread starts.
     """
-    from .engines.options import StopFlag
-    from .threads import ordered_map, worker_count
-
-    options = check_options(
-        SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers,
-                     count_solutions=count_solutions, cache_dir=cache_dir)
-    )  # fmt: skip
-    options = options._replace(workers=worker_count(workers))
-    target = as_board(target)
-    chosen = get_engine(choose_engine(engine, options.max_depth, target, cache_dir=cache_dir))
-    if count_solutions and not chosen.capabilities.counts_solutions:
-        counting = [n for n in ENGINES if get_engine(n).capabilities.counts_solutions]
-        raise BitknightsError(
-            f"counting optimal solutions needs the {' or '.join(counting)} engine"
-        )
-    return _iter_solve(boards, chosen, target, options, StopFlag(), ordered_map)
-
-
-def _iter_solve(boards, chosen, target, options, stop, ordered_map):  # noqa: ANN001, ANN202
-    # loads kernels and tables now, not inside the first board's time
-    chosen.solve(target, target, options._replace(max_depth=0))
-
-    def one(b: Board | str) -> Solution:
-        return chosen.solve(as_board(b), target, options, stop)
-
-    try:
-        yield from ordered_map(one, boards, options.workers, stop=stop)
-    finally:
-        stop.raise_()  # an abandoned iterator stops what still runs
+    answers = service(target, engine=engine, cache_dir=cache_dir)
+    return answers.solutions(boards, max_depth=max_depth, timeout=timeout, workers=workers,
+                             count_solutions=count_solutions)  # fmt: skip
 
 
 def solve_many(
@@ -196,3 +112,7 @@ def solve_many(
                    timeout=timeout, workers=workers, count_solutions=count_solutions,
                    cache_dir=cache_dir)
     )  # fmt: skip
+
+
+__all__ = ["DEFAULT_MAX_DEPTH", "ENGINE_CHOICES", "choose_engine", "iter_solve", "solve",
+           "solve_many"]  # fmt: skip

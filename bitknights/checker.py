@@ -25,13 +25,15 @@ from dataclasses import asdict, dataclass
 
 from .board import TARGET, Board, Move, as_board
 from .errors import BoardError
-from .game import DistanceOracle, parse_moves
+from .game import parse_moves
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
     from collections.abc import Iterable
     from typing import Any
+
+    from .service import DistanceService
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def check(
     target: Board | str = TARGET,
     *,
     cache_dir: str | os.PathLike[str] | None = None,
-    oracle: DistanceOracle | None = None,
+    answers: DistanceService | None = None,
 ) -> CheckResult:
     """Replay ``moves`` from ``board`` and score them as a solution reaching ``target``.
 
@@ -83,14 +85,17 @@ def check(
     :class:`Move`; ``moves`` may be one string of them separated by white space or commas.
     Moves that are not moves at all count as illegal (they are what is being checked);
     a malformed ``board`` or ``target`` raises :class:`~bitknights.BoardError`.  The optimum
-    comes from ``oracle`` (default: a :class:`~bitknights.game.DistanceOracle`, the
-    distance table in ``cache_dir`` when there is one, else exact search).
+    comes from the distance service ``answers`` (default: the process's
+    :func:`~bitknights.service.service` for ``target`` and ``cache_dir``: the distance table
+    when there is one, else exact search; confirmed either way).
     """
+    from .service import service
+
     start, goal = as_board(board), as_board(target)
-    if oracle is None:
-        oracle = DistanceOracle(goal, cache_dir=cache_dir)
-    elif oracle.target != goal:
-        raise BoardError("the oracle answers for another target")
+    if answers is None:
+        answers = service(goal, cache_dir=cache_dir)
+    elif answers.target != goal:
+        raise BoardError("the distance service answers for another target")
     given = parse_moves(moves)
     texts = [str(m) for m in given]
     now = start
@@ -101,7 +106,7 @@ def check(
         except BoardError as e:
             bad = (i, texts[i], str(e))
             break
-    optimum = oracle.distance(start)
+    optimum = answers.distance(start)
     reaches = bad is None and now == goal
     if not reaches or optimum is None:
         score = 0.0

@@ -32,6 +32,8 @@ class Result(IntEnum):
     """IDA* expanded more nodes than its budget allowed (it restarts with a better bound)."""
     GROW = -5
     """The bidirectional search wants the target's side grown by a layer before it goes on."""
+    INCONSISTENT = -6
+    """A cached table the search read contradicts itself (damaged or forged): no answer."""
 
 
 OVER_LIMIT = int(Result.OVER_LIMIT)
@@ -39,6 +41,7 @@ STOPPED = int(Result.STOPPED)
 UNREACHABLE = int(Result.UNREACHABLE)
 OVER_BUDGET = int(Result.OVER_BUDGET)
 GROW = int(Result.GROW)
+INCONSISTENT = int(Result.INCONSISTENT)
 
 UNSEEN = 255
 """A distance byte nothing has reached: breadth-first builds start every entry here, and

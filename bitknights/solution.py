@@ -12,6 +12,7 @@ from .results import Status
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -32,6 +33,16 @@ class Hint(Record):
     board: Board
     distance: int | None
     optimal: bool
+
+    @staticmethod
+    def every(board: Board, distance: Callable[[Board], int | None]) -> list[Hint]:
+        """A hint for every legal move of ``board``, the distances from ``distance``."""
+        here = distance(board)
+        out = []
+        for move, child in board.children():
+            d = distance(child)
+            out.append(Hint(move, child, d, here is not None and d is not None and d < here))
+        return out
 
 
 @dataclass(frozen=True)

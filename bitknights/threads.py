@@ -7,7 +7,11 @@ Every numba kernel releases the GIL, so Python threads run them in parallel:
 * :func:`parallel_chunks`: a kernel over slices of a batch, each writing its own slice of
   preallocated outputs (the search engines' batches), stopping with a ``StopFlag``;
 * :func:`ordered_map`: one call per item, results in input order, a bounded window in
-  flight (one :class:`~bitknights.solution.Solution` per board).
+  flight (one :class:`~bitknights.solution.Solution` per board);
+* :func:`shared` and :func:`wait`: a slow build (pattern databases, a search's target
+  side) run once on a helper thread however many searches ask for it at once, each
+  waiting only as long as its own stop flag allows (a timeout covers the builds it
+  triggers; a search that gives up leaves the build to finish for the next).
 
 :func:`worker_count` turns a ``workers`` setting into threads; :func:`default_workers` is
 the CPUs this process may use.  The standard library only, at the bottom of the layers:
@@ -17,8 +21,10 @@ the table, the engines and the API all use it.
 from __future__ import annotations
 
 import os
+import threading
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -119,11 +125,60 @@ def ordered_map(
     pool.shutdown()
 
 
+class Stopped(Exception):
+    """A wait (:func:`wait`) ended because its stop flag was raised."""
+
+
+_shared: dict[object, Future] = {}
+_shared_lock = threading.Lock()
+POLL_SECONDS = 0.01
+"""How often a waiting caller looks at its stop flag."""
+
+
+def shared(key: object, fn: Callable[[], T]) -> Future[T]:
+    """The one run of ``fn()`` for ``key``: started on a daemon thread by the first
+    caller, the same future for every caller until it finishes (then the next call with
+    ``key`` runs ``fn`` again: whoever needs the result keeps it)."""
+    with _shared_lock:
+        future = _shared.get(key)
+        if future is None:
+            future = _shared[key] = Future()
+
+            def work() -> None:
+                try:
+                    result = fn()
+                except BaseException as e:  # handed to every waiting caller
+                    future.set_exception(e)
+                else:
+                    future.set_result(result)
+                finally:
+                    with _shared_lock:
+                        _shared.pop(key, None)
+
+            threading.Thread(target=work, name="bitknights-shared", daemon=True).start()
+    return future
+
+
+def wait(future: Future[T], stopped: Callable[[], bool]) -> T:
+    """``future``'s result, or :class:`Stopped` as soon as ``stopped()`` is true (looked at
+    every :data:`POLL_SECONDS`): a timeout or Ctrl-C never waits for a build."""
+    while True:
+        try:
+            return future.result(timeout=POLL_SECONDS)
+        except FutureTimeout:
+            if stopped():
+                raise Stopped from None
+
+
 __all__ = [
     "MAX_WORKERS_PER_CPU",
+    "POLL_SECONDS",
+    "Stopped",
     "default_workers",
     "ordered_map",
     "parallel_blocks",
     "parallel_chunks",
+    "shared",
+    "wait",
     "worker_count",
 ]

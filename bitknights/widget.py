@@ -26,7 +26,7 @@ import traitlets
 
 from .board import TARGET, Board, Move, as_board
 from .errors import BitknightsError
-from .game import DistanceOracle, Game, GameError
+from .game import Game, GameError
 from .squares import square_name
 
 TYPE_CHECKING = False
@@ -70,7 +70,7 @@ class PlayWidget(anywidget.AnyWidget):
     def __init__(self, game: Game, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._game = game
-        self.source = game.oracle.source
+        self.source = game.answers.source
         self._sync()
         self.on_msg(self._on_msg)
 
@@ -225,13 +225,7 @@ def play(
     ``target``, see :meth:`bitknights.game.Game.new`).  Distances come from the distance
     table in ``cache_dir`` when there is one, else from exact search."""
     target = as_board(target)
-    game = Game(
-        board,
-        target=target,
-        distance=distance,
-        seed=seed,
-        oracle=DistanceOracle(target, cache_dir=cache_dir),
-    )
+    game = Game(board, target=target, distance=distance, seed=seed, cache_dir=cache_dir)
     return PlayWidget(game)
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from bitknights import TARGET, Board
 from bitknights.engines import bidir
+from bitknights.engines.options import SolveOptions
 from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +52,7 @@ def random_board(rng: random.Random) -> Board:
 
 def exact(boards: list[Board]) -> list[int]:
     keys = np.array([b.key for b in boards], dtype=np.int64)
-    return bidir.steps_many(keys, TARGET, None).tolist()
+    return bidir.ENGINE.steps_many(keys, TARGET, SolveOptions(max_depth=None)).tolist()
 
 
 def hard_batch(per: int, lo: int, hi: int, seed: int) -> list[tuple[Board, int]]:
@@ -165,12 +166,15 @@ def run(cmd: list[str], data_path: str) -> tuple[float, float, float, str]:
 
 
 def bitknights_cmd(args: argparse.Namespace, *extra: str) -> list[str]:
-    prelude = "import sys, bitknights.engines.bidir as b; from bitknights.cli import main; "
+    prelude = (
+        "import sys, bitknights.engines.bidir as b, bitknights.engines._bidir_search as s; "
+        "from bitknights.cli import main; "
+    )
     for setting in args.set:
         name, _, value = setting.partition("=")
         if not name.isidentifier() or not value.isdigit():
             raise SystemExit(f"--set expects NAME=INTEGER, got {setting!r}")
-        prelude += f"b.{name} = {int(value)}; "
+        prelude += f"setattr(b if hasattr(b, {name!r}) else s, {name!r}, {int(value)}); "
     return [sys.executable, "-c", prelude + "sys.exit(main(sys.argv[1:]))", "solve",
             "--engine", "bidir", "--quiet", *extra]  # fmt: skip
 

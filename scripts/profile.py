@@ -32,9 +32,11 @@ _PROBE = textwrap.dedent(
     t1 = time.perf_counter()
     keys = np.array([b.key for b in read_batch(open({batch!r}).read())], dtype=np.int64)
     t2 = time.perf_counter()
-    ida.steps_many(keys[:1], TARGET, 15, workers=1, use_pdb=False)
+    from bitknights.engines.options import SolveOptions
+    engine, options = ida.IdaEngine(use_pdb=False), SolveOptions(max_depth=15, workers=1)
+    engine.steps_many(keys[:1], TARGET, options)
     t3 = time.perf_counter()
-    ida.steps_many(keys, TARGET, 15, workers=1, use_pdb=False)
+    engine.steps_many(keys, TARGET, options)
     t4 = time.perf_counter()
     jit = ida.backend() == "jit"
     stats = ida._kernels().ida_many.stats if jit else None

@@ -65,3 +65,26 @@ def cache_env(path):
 
 
 __all__ = ["SAMPLE", "TARGET", "cache_env", "forge", "random_board", "random_walk"]
+
+
+def _engine(engine):
+    from bitknights.engines import get_engine
+
+    return get_engine(engine) if isinstance(engine, str) else engine
+
+
+def solve_with(engine, board, target=TARGET, max_depth=15, stop=None, **options):
+    """``engine.solve`` (a name or an engine object) under ``SolveOptions(max_depth=...,
+    **options)``: the engine contract, called as the distance service calls it."""
+    from bitknights.engines.options import SolveOptions
+
+    opts = SolveOptions(max_depth=max_depth, **options)
+    return _engine(engine).solve(board, target, opts, stop)
+
+
+def steps_with(engine, keys, target=TARGET, max_depth=15, stop=None, **options):
+    """``engine.steps_many`` (a name or an engine object) as :func:`solve_with` calls solve."""
+    from bitknights.engines.options import SolveOptions
+
+    opts = SolveOptions(max_depth=max_depth, **options)
+    return _engine(engine).steps_many(keys, target, opts, stop)

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 import bitknights
+import bitknights.service as service_module
 import naive
 from bitknights import TARGET, Board, api, solve
-from bitknights.engines import bidir
-from bitknights.engines.ida import solve as ida_solve
+from bitknights.engines import ENGINES, _bidir_search, bidir
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
-from helpers import random_board, random_walk
+from helpers import random_board, random_walk, solve_with, steps_with
 
 
 def checked(sol, start, target=TARGET):
@@ -32,7 +32,7 @@ def keys_of(boards):
 
 def test_classic_sample_and_registry(monkeypatch):
     # without a distance table engine, auto means bidir for exact requests
-    monkeypatch.setattr(api, "ENGINES", tuple(e for e in api.ENGINES if e != "table"))
+    monkeypatch.setattr(service_module, "ENGINES", tuple(e for e in ENGINES if e != "table"))
     boards = bitknights.read_batch(bitknights.SAMPLE)
     assert [checked(solve(b, engine="bidir"), b).steps for b in boards] == [7, None]
     assert solve(boards[1], engine="bidir").status == "over_limit"
@@ -40,8 +40,8 @@ def test_classic_sample_and_registry(monkeypatch):
     assert api.choose_engine("auto", None) == "bidir"
     assert "bidir" in api.ENGINE_CHOICES
     assert solve(boards[1], max_depth=None).engine == "bidir"
-    assert bidir.steps_many(keys_of(boards), TARGET).tolist() == [7, -1]
-    assert bidir.steps_many(keys_of(boards), TARGET, None).tolist() == [7, 18]
+    assert steps_with("bidir", keys_of(boards), TARGET).tolist() == [7, -1]
+    assert steps_with("bidir", keys_of(boards), TARGET, None).tolist() == [7, 18]
 
 
 def test_sample_of_ball11_every_distance_and_limits(ball11):
@@ -55,11 +55,11 @@ def test_sample_of_ball11_every_distance_and_limits(ball11):
     assert len(sample) > 500
     for text in sample:
         b, d = Board(text), ball11[text]
-        assert checked(bidir.solve(b, TARGET, 15), b).steps == d
-        assert checked(bidir.solve(b, TARGET, None), b).steps == d
-        assert bidir.solve(b, TARGET, d).steps == d
+        assert checked(solve_with("bidir", b, TARGET, 15), b).steps == d
+        assert checked(solve_with("bidir", b, TARGET, None), b).steps == d
+        assert solve_with("bidir", b, TARGET, d).steps == d
         if d > 0:
-            s = checked(bidir.solve(b, TARGET, d - 1), b)
+            s = checked(solve_with("bidir", b, TARGET, d - 1), b)
             assert s.steps is None and s.status == "over_limit"
 
 
@@ -69,7 +69,7 @@ def test_steps_many_on_the_whole_ball11_at_every_limit(ball11):
     keys = keys_of(Board(t) for t in texts)
     exact = np.array([ball11[t] for t in texts])
     for limit in (0, 1, 5, 10, 11, 12, 13, 15, 16, None):
-        got = bidir.steps_many(keys, TARGET, limit)
+        got = steps_with("bidir", keys, TARGET, limit)
         want = exact if limit is None else np.where(exact <= limit, exact, -1)
         assert np.array_equal(got, want), limit
 
@@ -80,7 +80,7 @@ def deep_walks(target, count, lo, hi, seed, length=(20, 120)):
     out = []
     while len(out) < count:
         b = random_walk(target, rng.randrange(*length), rng)
-        s = bidir.solve(b, target, None)
+        s = solve_with("bidir", b, target, None)
         if lo <= s.steps <= hi:
             out.append((b, s))
     return out
@@ -90,16 +90,16 @@ def test_random_walks_against_ida_up_to_distance_22():
     found = deep_walks(TARGET, 300, 8, 22, seed=12)
     assert {s.steps for _, s in found} >= set(range(8, 23))
     keys = keys_of(b for b, _ in found)
-    batch = bidir.steps_many(keys, TARGET, None)
+    batch = steps_with("bidir", keys, TARGET, None)
     for (b, s), many in zip(found, batch.tolist()):
         checked(s, b)
-        assert ida_solve(b, TARGET, None).steps == s.steps == many
+        assert solve_with("ida", b, TARGET, None).steps == s.steps == many
         if s.steps <= 17:  # the limit paths, numpy batch included
-            assert bidir.solve(b, TARGET, s.steps - 1).status == "over_limit"
-            assert bidir.solve(b, TARGET, s.steps).steps == s.steps
+            assert solve_with("bidir", b, TARGET, s.steps - 1).status == "over_limit"
+            assert solve_with("bidir", b, TARGET, s.steps).steps == s.steps
     for limit in (14, 15, 16, 17, 18):
         want = np.array([s.steps if s.steps <= limit else -1 for _, s in found])
-        assert np.array_equal(bidir.steps_many(keys, TARGET, limit), want)
+        assert np.array_equal(steps_with("bidir", keys, TARGET, limit), want)
 
 
 def test_first_meeting_equals_best_meeting_of_the_layer(monkeypatch):
@@ -107,10 +107,10 @@ def test_first_meeting_equals_best_meeting_of_the_layer(monkeypatch):
     shorter path than the first meeting."""
     found = deep_walks(TARGET, 120, 14, 28, seed=13)
     for b, s in found:
-        monkeypatch.setattr(bidir, "_FULL_LAYER", 1)
-        full = checked(bidir.solve(b, TARGET, None), b)
-        monkeypatch.setattr(bidir, "_FULL_LAYER", 0)
-        first = bidir.solve(b, TARGET, None)  # the ball is at least as large now
+        monkeypatch.setattr(_bidir_search, "_FULL_LAYER", 1)
+        full = checked(solve_with("bidir", b, TARGET, None), b)
+        monkeypatch.setattr(_bidir_search, "_FULL_LAYER", 0)
+        first = solve_with("bidir", b, TARGET, None)  # the ball is at least as large now
         assert full.steps == first.steps == s.steps
         assert full.nodes >= first.nodes
 
@@ -128,17 +128,17 @@ def test_custom_targets_against_ida_and_naive():
         near = naive.bfs(target.compact, 7)
         starts = [random_walk(target, rng.randrange(0, 60), rng) for _ in range(25)]
         starts += [Board(t) for t in rng.sample(sorted(near), min(15, len(near)))]
-        batch = bidir.steps_many(keys_of(starts), target, None)
-        limited = bidir.steps_many(keys_of(starts), target, 15)
+        batch = steps_with("bidir", keys_of(starts), target, None)
+        limited = steps_with("bidir", keys_of(starts), target, 15)
         for start, many, lim in zip(starts, batch.tolist(), limited.tolist()):
-            s = checked(bidir.solve(start, target, None), start, target)
+            s = checked(solve_with("bidir", start, target, None), start, target)
             assert s.boards[-1] == target
-            assert s.steps == ida_solve(start, target, None).steps == many
+            assert s.steps == solve_with("ida", start, target, None).steps == many
             assert lim == (s.steps if s.steps <= 15 else -1)
             if start.compact in near:
                 assert s.steps == near[start.compact]
             if s.steps > 0:
-                assert bidir.solve(start, target, s.steps - 1).status == "over_limit"
+                assert solve_with("bidir", start, target, s.steps - 1).status == "over_limit"
 
 
 def test_custom_target_with_10_white_14_black_deep():
@@ -147,46 +147,46 @@ def test_custom_target_with_10_white_14_black_deep():
     assert target.counts == (10, 14)
     for b, s in deep_walks(target, 40, 14, 24, seed=16, length=(30, 200)):
         checked(s, b, target)
-        assert ida_solve(b, target, None).steps == s.steps
+        assert solve_with("ida", b, target, None).steps == s.steps
 
 
 def test_unreachable_counts():
     b = Board("11111/11111/00*11/00001/00000")
     for limit in (15, None):
-        s = checked(bidir.solve(b, TARGET, limit), b)
+        s = checked(solve_with("bidir", b, TARGET, limit), b)
         assert s.steps is None and s.status == "unreachable" and s.nodes == 0
     target = Board("10101/01010/10*01/01010/10100")  # 11 black
     start = random_walk(TARGET, 5, random.Random(0))  # 12 black
-    assert bidir.solve(start, target, None).status == "unreachable"
-    near = bidir.solve(start, TARGET).steps
+    assert solve_with("bidir", start, target, None).status == "unreachable"
+    near = solve_with("bidir", start, TARGET).steps
     keys = keys_of([b, TARGET, start])
-    assert bidir.steps_many(keys, TARGET, 15).tolist() == [-1, 0, near]
-    assert bidir.steps_many(keys, TARGET, None).tolist() == [-1, 0, near]
-    assert bidir.steps_many(keys, target, None).tolist() == [-1, -1, -1]
+    assert steps_with("bidir", keys, TARGET, 15).tolist() == [-1, 0, near]
+    assert steps_with("bidir", keys, TARGET, None).tolist() == [-1, 0, near]
+    assert steps_with("bidir", keys, target, None).tolist() == [-1, -1, -1]
 
 
 def test_zero_and_depth_zero():
-    assert bidir.solve(TARGET, TARGET, 0).steps == 0
-    assert checked(bidir.solve(TARGET, TARGET, None), TARGET).boards == [TARGET]
+    assert solve_with("bidir", TARGET, TARGET, 0).steps == 0
+    assert checked(solve_with("bidir", TARGET, TARGET, None), TARGET).boards == [TARGET]
     one = TARGET.play("b5")
-    assert bidir.solve(one, TARGET, 0).status == "over_limit"
-    assert bidir.solve(one, TARGET, 1).steps == 1
-    assert bidir.steps_many(keys_of([one, TARGET]), TARGET, 0).tolist() == [-1, 0]
-    assert bidir.steps_many(np.empty(0, np.int64), TARGET).tolist() == []
+    assert solve_with("bidir", one, TARGET, 0).status == "over_limit"
+    assert solve_with("bidir", one, TARGET, 1).steps == 1
+    assert steps_with("bidir", keys_of([one, TARGET]), TARGET, 0).tolist() == [-1, 0]
+    assert steps_with("bidir", np.empty(0, np.int64), TARGET).tolist() == []
 
 
 def test_stop_flag_and_timeout(monkeypatch):
     # a small ball forces a long start-side search, which polls the stop flag
-    monkeypatch.setattr(bidir, "TARGET_MAX_ENTRIES", 1000)
-    monkeypatch.setattr(bidir, "BALL_RADIUS", 4)
+    monkeypatch.setattr(_bidir_search, "TARGET_MAX_ENTRIES", 1000)
+    monkeypatch.setattr(_bidir_search, "BALL_RADIUS", 4)
     target = random_board(random.Random(17))
     bidir.clear_cache()
     far = random_walk(target, 300, random.Random(18))
-    s = bidir.solve(far, target, None, timeout=0.01)
+    s = solve_with("bidir", far, target, None, timeout=0.01)
     assert s.status == "timeout" and s.steps is None and s.boards == []
     stop = StopFlag()
     stop.raise_()
-    out = bidir.steps_many(keys_of([far, far]), target, None, stop=stop)
+    out = steps_with("bidir", keys_of([far, far]), target, None, stop=stop)
     assert out.tolist() == [STOPPED, STOPPED]
     bidir.clear_cache()
 
@@ -197,7 +197,7 @@ def test_timeout_does_not_wait_for_the_ball_to_grow(monkeypatch):
     growth here blocks until released, so without that the calls below would hang."""
     import threading
 
-    kernels = bidir._kernels()
+    kernels = _bidir_search._kernels()
     release = threading.Event()
     real_grow = kernels.grow_target
 
@@ -206,29 +206,29 @@ def test_timeout_does_not_wait_for_the_ball_to_grow(monkeypatch):
         return real_grow(*args)
 
     bidir.clear_cache()
-    monkeypatch.setattr(bidir, "BALL_RADIUS", 2)  # a small ball: searches ask it to grow
+    monkeypatch.setattr(_bidir_search, "BALL_RADIUS", 2)  # a small ball: searches ask it to grow
     rng = random.Random(20)
     target = random_board(rng)
-    ball = bidir.target_ball(target)
+    ball = _bidir_search.target_ball(target)
     far = random_walk(target, 300, rng)
     monkeypatch.setattr(kernels, "grow_target", slow_grow)
-    monkeypatch.setattr(bidir, "TARGET_MAX_ENTRIES", 1 << 40)  # always ask for more ball
+    monkeypatch.setattr(_bidir_search, "TARGET_MAX_ENTRIES", 1 << 40)  # always ask for more ball
     results = []
     worker = threading.Thread(
-        target=lambda: results.append(bidir.solve(far, target, None, timeout=0.2))
+        target=lambda: results.append(solve_with("bidir", far, target, None, timeout=0.2))
     )
     worker.start()
     worker.join(30)
     assert not worker.is_alive() and results[0].status == "timeout"
     stop = StopFlag().arm(0.2)
     assert ball._writer  # the first search left the growth running; this one must wait
-    out = bidir.steps_many(keys_of([far]), target, None, stop=stop, workers=1)
+    out = steps_with("bidir", keys_of([far]), target, None, stop=stop, workers=1)
     assert out.tolist() == [STOPPED]
     release.set()
     with ball.reading():  # the growth completes in the background
         assert not ball._writer
     monkeypatch.undo()
-    assert bidir.solve(far, target, None).steps is not None
+    assert solve_with("bidir", far, target, None).steps is not None
     bidir.clear_cache()
 
 
@@ -237,15 +237,15 @@ def test_ball_is_cached_and_reused():
     rng = random.Random(19)
     target = random_board(rng)
     b = random_walk(target, 80, rng)
-    first = bidir.solve(b, target, None)
-    ball = bidir.target_ball(target)
-    assert ball.depth >= bidir.BALL_RADIUS and bidir.target_ball(target) is ball
+    first = solve_with("bidir", b, target, None)
+    ball = _bidir_search.target_ball(target)
+    assert ball.depth >= _bidir_search.BALL_RADIUS and _bidir_search.target_ball(target) is ball
     depth, count = ball.depth, ball.count
-    again = bidir.solve(b, target, None)
+    again = solve_with("bidir", b, target, None)
     assert again.steps == first.steps and again.nodes <= first.nodes
     assert (ball.depth, ball.count) == (depth, count)  # nothing left to grow for it
     bidir.clear_cache()
-    assert bidir.target_ball(target) is not ball
+    assert _bidir_search.target_ball(target) is not ball
 
 
 def test_threads_share_a_growing_ball():
@@ -260,7 +260,7 @@ def test_threads_share_a_growing_ball():
     for (b, _), s in zip(found, sols):
         checked(s, b, target)
     bidir.clear_cache()
-    many = bidir.steps_many(keys_of(b for b, _ in found), target, None, workers=2)
+    many = steps_with("bidir", keys_of(b for b, _ in found), target, None, workers=2)
     assert many.tolist() == [s.steps for _, s in found]
 
 
@@ -272,23 +272,23 @@ def test_deep_random_boards_are_consistent():
     bound) this pins each distance exactly."""
     rng = random.Random(22)
     boards = [random_board(rng) for _ in range(150)]
-    dist = bidir.steps_many(keys_of(boards), TARGET, None)
+    dist = steps_with("bidir", keys_of(boards), TARGET, None)
     deep = [b for b, d in zip(boards, dist.tolist()) if d >= 28][:6]
     assert len(deep) >= 3
     for b in deep:
-        s = checked(bidir.solve(b, TARGET, None), b)
+        s = checked(solve_with("bidir", b, TARGET, None), b)
         children = [c for _, c in b.children()]
-        nd = bidir.steps_many(keys_of(children), TARGET, None).tolist()
+        nd = steps_with("bidir", keys_of(children), TARGET, None).tolist()
         assert all(abs(x - s.steps) == 1 for x in nd) and min(nd) == s.steps - 1
-        assert bidir.solve(b, TARGET, s.steps - 1).status == "over_limit"
+        assert solve_with("bidir", b, TARGET, s.steps - 1).status == "over_limit"
 
 
 def test_limited_batches_do_not_import_numba():
     code = (
         "import sys, numpy as np; from bitknights import TARGET, read_batch, SAMPLE\n"
-        "from bitknights.engines import bidir\n"
+        "from bitknights.engines import bidir; from bitknights.engines.options import SolveOptions\n"
         "keys = np.array([b.key for b in read_batch(SAMPLE)])\n"
-        "assert bidir.steps_many(keys, TARGET, 15).tolist() == [7, -1]\n"
+        "assert bidir.ENGINE.steps_many(keys, TARGET, SolveOptions()).tolist() == [7, -1]\n"
         "assert 'numba' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

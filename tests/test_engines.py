@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import bitknights
+import bitknights.service as service_module
 from bitknights import TARGET, Board, api
 from bitknights.engines import ENGINES, get_engine
 from bitknights.engines.base import Capabilities, Engine, SolveOptions
@@ -98,7 +99,7 @@ def test_choose_engine_follows_the_capabilities(monkeypatch):
         "mitm": _Fake("mitm", plain=(8, 100)),
         "table": _Fake("table", lookup=True, deep=True, numpy_depth=200, ready=False),
     }
-    monkeypatch.setattr(api, "get_engine", fakes.__getitem__)
+    monkeypatch.setattr(service_module, "get_engine", fakes.__getitem__)
     assert api.choose_engine("auto", 15) == "ida"
     assert api.choose_engine("auto", None) == "bidir"
     assert api.choose_engine("auto", 9, counts_only=True) == "bidir"

@@ -148,7 +148,7 @@ def test_a_table_truncated_while_in_use_is_an_error_not_a_crash(table_dir, cache
     os.truncate(path, path.stat().st_size // 2)
     far = store.unrank(store.block_count(file.state_count) * (1 << store.BLOCK_BITS) - 70_000, 12)
     with pytest.raises(store.TableError, match="truncated while in use"):
-        probe.distances(file, [far.key], 99)
+        probe.confirmed_distances(file, [far.key], 99)
     store._loaded.clear()
 
 

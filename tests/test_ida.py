@@ -4,8 +4,7 @@ import pytest
 
 import bitknights
 from bitknights import TARGET, Board, solve
-from bitknights.engines.ida import solve as ida_solve
-from helpers import random_board, random_walk
+from helpers import random_board, random_walk, solve_with
 
 
 def test_classic_sample():
@@ -19,22 +18,22 @@ def test_every_board_within_8_moves(ball8):
     """IDA* equals the naive BFS on every board within 8 moves, and respects limits."""
     for text, d in ball8.items():
         b = Board(text)
-        s = ida_solve(b, TARGET, 15)
+        s = solve_with("ida", b, TARGET, 15)
         assert s.steps == d, text
         s.verify()
         if d > 0:
-            assert ida_solve(b, TARGET, d - 1).steps is None
-            assert ida_solve(b, TARGET, d).steps == d
+            assert solve_with("ida", b, TARGET, d - 1).steps is None
+            assert solve_with("ida", b, TARGET, d).steps == d
 
 
 def test_sample_of_ball11(ball11):
     rng = random.Random(11)
     far = [t for t, d in ball11.items() if d >= 9]
     for text in rng.sample(far, 400):
-        s = ida_solve(Board(text), TARGET, 15)
+        s = solve_with("ida", Board(text), TARGET, 15)
         assert s.steps == ball11[text]
         s.verify()
-        assert ida_solve(Board(text), TARGET, ball11[text] - 2).status == "over_limit"
+        assert solve_with("ida", Board(text), TARGET, ball11[text] - 2).status == "over_limit"
 
 
 def test_random_walks_bound_and_parity():
@@ -42,7 +41,7 @@ def test_random_walks_bound_and_parity():
     for _ in range(150):
         length = rng.randrange(0, 26)
         b = random_walk(TARGET, length, rng)
-        s = ida_solve(b, TARGET, None)
+        s = solve_with("ida", b, TARGET, None)
         assert s.steps is not None and s.steps <= length
         assert s.steps % 2 == length % 2
         s.verify()

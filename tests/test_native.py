@@ -16,7 +16,7 @@ from bitknights.engines import _ida_kernels, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
 from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-from helpers import random_walk
+from helpers import random_walk, solve_with, steps_with
 
 
 @pytest.fixture(scope="module")
@@ -103,9 +103,9 @@ def test_installed_ida_runs_without_numba(tmp_path):
                          text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
     assert out.stdout.split() == ["7", "-1", "native", "False", "0"], out.stderr
     code = (
-        "import sys; from bitknights import cli; from bitknights import native; from bitknights.engines import bidir; "
+        "import sys; from bitknights import cli; from bitknights import native; from bitknights.engines import _bidir_search; "
         "status = cli.main(['solve', '--engine', 'bidir', '--exact']); "
-        "print(native.is_native(bidir._kernels()), 'numba' in sys.modules, status)"
+        "print(native.is_native(_bidir_search._kernels()), 'numba' in sys.modules, status)"
     )
     out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
                          text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
@@ -235,7 +235,7 @@ def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch
     """Whole searches by the compiled and the JIT bidirectional kernels (fresh balls):
     the same distances, node counts and paths; the distances equal the naive BFS's and
     every path replays."""
-    from bitknights.engines import bidir
+    from bitknights.engines import _bidir_search, bidir
 
     rng = random.Random(8)
     boards = [Board(t) for t in rng.sample(sorted(ball8), 40)]
@@ -246,9 +246,9 @@ def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch
         with monkeypatch.context() as m:
             _use(m, "bidir", module)
             bidir.clear_cache()
-            m.setattr(bidir, "BALL_RADIUS", 3)  # let the searches grow the ball
-            steps = bidir.steps_many(keys, TARGET, None, workers=2).tolist()
-            sols = [bidir.solve(b, TARGET, None) for b in boards[-8:]]
+            m.setattr(_bidir_search, "BALL_RADIUS", 3)  # let the searches grow the ball
+            steps = steps_with("bidir", keys, TARGET, None, workers=2).tolist()
+            sols = [solve_with("bidir", b, TARGET, None) for b in boards[-8:]]
             out[name] = (steps, [(s.steps, s.nodes, [x.key for x in s.boards]) for s in sols])
             for b, s in zip(boards[-8:], sols):
                 assert s.boards[0] == b and s.boards[-1] == TARGET

@@ -11,9 +11,10 @@ from bitknights.coords import pattern_rank as python_rank
 from bitknights.coords.arrays import POPCOUNT8, RANK_BYTE
 from bitknights.coords.kernels import pattern_rank as kernel_rank
 from bitknights.engines import ida
+from bitknights.engines.ida import IdaEngine
 from bitknights.engines.pdb import pattern_bound, pattern_tables
 from bitknights.squares import KNIGHT_NEIGHBORS
-from helpers import random_board, random_walk
+from helpers import random_board, random_walk, solve_with
 
 
 def mask_rank(mask):
@@ -82,13 +83,13 @@ def test_bound_is_admissible_and_dominates_nearest(ball11):
 def test_pdb_search_agrees(ball11):
     rng = random.Random(2)
     for text in rng.sample(sorted(ball11), 300):
-        s = ida.solve(Board(text), TARGET, None, use_pdb=True)
+        s = solve_with(IdaEngine(use_pdb=True), Board(text), TARGET, None)
         assert s.steps == ball11[text]
         s.verify()
     for _ in range(40):
         b = random_walk(TARGET, 30, rng)
-        a = ida.solve(b, TARGET, None, use_pdb=True)
-        c = ida.solve(b, TARGET, None, use_pdb=False)
+        a = solve_with(IdaEngine(use_pdb=True), b, TARGET, None)
+        c = solve_with(IdaEngine(use_pdb=False), b, TARGET, None)
         assert a.steps == c.steps
         a.verify()
 
@@ -100,8 +101,8 @@ def test_pdb_for_custom_targets():
         target = random_board(rng, black)
         for _ in range(10):
             start = random_walk(target, 16, rng)
-            a = ida.solve(start, target, None, use_pdb=True)
-            c = ida.solve(start, target, None, use_pdb=False)
+            a = solve_with(IdaEngine(use_pdb=True), start, target, None)
+            c = solve_with(IdaEngine(use_pdb=False), start, target, None)
             assert a.steps == c.steps and a.boards[-1] == target
             a.verify()
 
@@ -153,20 +154,20 @@ def _forge(path, tables):
 def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
     """Scaled or shifted tables pass every checksum but not the consistency check: they
     are rebuilt, and IDA* stays optimal (issue 15, S4)."""
-    from bitknights.engines import ida, pdb
+    from bitknights.engines import pdb
 
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
     white, black = pattern_tables(TARGET.key)
     path = Path(pdb._cache_path(TARGET))
     rng = random.Random(4)
     start = random_walk(TARGET, 30, rng)
-    expected = ida.solve(start, TARGET, None, use_pdb=False).steps
+    expected = solve_with(IdaEngine(use_pdb=False), start, TARGET, None).steps
     for forged in ((white * 2, black * 2), (white + 1, black), (white, np.minimum(black, 1))):
         _forge(path, forged)
         assert pdb._load(path, TARGET) is None
         pdb._TABLES.clear()
         try:
-            assert ida.solve(start, TARGET, None, use_pdb=True).steps == expected
+            assert solve_with(IdaEngine(use_pdb=True), start, TARGET, None).steps == expected
             assert (pattern_tables(TARGET.key)[0] == white).all()
         finally:
             pdb._TABLES.clear()

@@ -16,7 +16,8 @@ import pytest
 
 from bitknights import TARGET, Board, BoardError, Move, check
 from bitknights.cli.common import OPTIMAL_MARK
-from bitknights.game import DistanceOracle, Game, GameError
+from bitknights.game import Game, GameError
+from bitknights.service import DistanceService
 from bitknights.squares import square_name
 from helpers import random_walk
 
@@ -43,12 +44,12 @@ def snapshot(g: Game) -> tuple:
 
 def test_distances_hints_and_solutions_match_naive_bfs(ball8):
     rng = random.Random(13)
-    oracle = DistanceOracle(source="search")
+    oracle = DistanceService(engine="bidir")
     for _ in range(40):
         board = random_walk(TARGET, rng.randrange(0, 12), rng)
         if board.compact not in ball8:
             continue
-        g = Game(board, oracle=oracle)
+        g = Game(board, answers=oracle)
         here = ball8[board.compact]
         assert g.distance == g.optimum == here
         for h in g.hints():
@@ -63,7 +64,7 @@ def test_distances_hints_and_solutions_match_naive_bfs(ball8):
 
 
 def test_move_undo_redo_and_refusals_leave_the_game_unchanged():
-    g = Game(SAMPLE, oracle=DistanceOracle(source="search"))
+    g = Game(SAMPLE, answers=DistanceService(engine="bidir"))
     for bad in (g.undo, g.redo):
         with pytest.raises(GameError):
             bad()
@@ -90,7 +91,7 @@ def test_move_undo_redo_and_refusals_leave_the_game_unchanged():
 
 
 def test_solve_step_and_an_unreachable_board():
-    g = Game(SAMPLE, oracle=DistanceOracle(source="search"))
+    g = Game(SAMPLE, answers=DistanceService(engine="bidir"))
     while not g.solved:
         d = g.distance
         g.solve_step()
@@ -105,9 +106,9 @@ def test_solve_step_and_an_unreachable_board():
 
 @pytest.mark.parametrize("distance", [0, 1, 5, 8])
 def test_new_boards_lie_at_the_distance_asked(distance, ball8):
-    g = Game(distance=distance, seed=distance, oracle=DistanceOracle(source="search"))
+    g = Game(distance=distance, seed=distance, answers=DistanceService(engine="bidir"))
     assert ball8[g.board.compact] == distance == g.distance
-    again = Game(distance=distance, seed=distance, oracle=DistanceOracle(source="search"))
+    again = Game(distance=distance, seed=distance, answers=DistanceService(engine="bidir"))
     assert again.board == g.board  # the same seed, the same board
     g.move(g.board.moves()[0])
     assert g.new(3) == g.board == g.start and ball8[g.board.compact] == 3 and g.history == []
@@ -115,8 +116,8 @@ def test_new_boards_lie_at_the_distance_asked(distance, ball8):
 
 @pytest.mark.slow
 def test_the_table_oracle_agrees_with_search(table_dir, ball8):
-    table = DistanceOracle(cache_dir=table_dir)
-    search = DistanceOracle(source="search")
+    table = DistanceService(cache_dir=table_dir)
+    search = DistanceService(engine="bidir")
     assert (table.source, search.source) == ("table", "search")
     rng = random.Random(5)
     for _ in range(30):
@@ -126,10 +127,10 @@ def test_the_table_oracle_agrees_with_search(table_dir, ball8):
             assert table.distance(board) == ball8[board.compact]
     # a climbing walk with the table gives the board it gives with search
     assert (
-        Game(distance=9, seed=1, oracle=table).board
-        == Game(distance=9, seed=1, oracle=search).board
+        Game(distance=9, seed=1, answers=table).board
+        == Game(distance=9, seed=1, answers=search).board
     )
-    far = Game(distance=table.farthest, seed=2, oracle=table)  # drawn from the table
+    far = Game(distance=table.farthest, seed=2, answers=table)  # drawn from the table
     assert far.distance == table.farthest == search.distance(far.board)
 
 
@@ -137,19 +138,19 @@ def test_the_table_oracle_agrees_with_search(table_dir, ball8):
 
 
 def test_check_scores_solutions(ball8):
-    oracle = DistanceOracle(source="search")
-    best = Game(SAMPLE, oracle=oracle).solution()
+    oracle = DistanceService(engine="bidir")
+    best = Game(SAMPLE, answers=oracle).solution()
     assert len(best) == ball8[SAMPLE.compact]
-    r = check(SAMPLE, [str(m) for m in best], oracle=oracle)
+    r = check(SAMPLE, [str(m) for m in best], answers=oracle)
     assert (r.legal, r.reaches_target, r.length, r.optimum, r.score, r.optimal) == (
         True, True, 7, 7, 1.0, True)  # fmt: skip
     # a detour of two moves: still a solution, scored optimum / length
     there, back = best[0], Move(best[0].to_square, best[0].from_square)
     longer = [there, back, *best]
-    r = check(SAMPLE, " ".join(str(m) for m in longer), oracle=oracle)
+    r = check(SAMPLE, " ".join(str(m) for m in longer), answers=oracle)
     assert r.reaches_target and r.length == 9 and r.score == 7 / 9 and not r.optimal
     # stops short: legal, but no solution
-    r = check(SAMPLE, best[:-1], oracle=oracle)
+    r = check(SAMPLE, best[:-1], answers=oracle)
     assert r.legal and not r.reaches_target and r.score == 0.0
     assert ball8[r.final] == 1
     # an illegal third move: its index, text and reason
@@ -159,14 +160,14 @@ def test_check_scores_solutions(ball8):
         if sq not in {m.from_square for m in SAMPLE.play(best[0]).play(best[1]).moves()}
     )
     moves = [str(best[0]), str(best[1]), square_name(far), str(best[2])]
-    r = check(SAMPLE, moves, oracle=oracle)
+    r = check(SAMPLE, moves, answers=oracle)
     assert (r.legal, r.illegal_index, r.illegal_move, r.reaches_target, r.score) == (
         False, 2, square_name(far), False, 0.0)  # fmt: skip
     assert "illegal move" in r.illegal_reason
     assert r.final == SAMPLE.play(best[0]).play(best[1]).compact
     d = r.as_dict()
     assert json.loads(json.dumps(d)) == d and d["illegal_index"] == 2 and d["optimal"] is False
-    assert check(SAMPLE, ["??"], oracle=oracle).illegal_index == 0
+    assert check(SAMPLE, ["??"], answers=oracle).illegal_index == 0
     with pytest.raises(BoardError):
         check("not a board", [])
 
@@ -175,7 +176,7 @@ def test_check_scores_solutions(ball8):
 
 
 def test_play_through_a_pipe(ball8):
-    best = Game(SAMPLE, oracle=DistanceOracle(source="search")).solution()
+    best = Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()
     far = next(sq for sq in range(25) if sq not in {m.from_square for m in SAMPLE.moves()})
     script = "\n".join(
         [
@@ -236,7 +237,7 @@ def test_play_fresh_boards_and_bad_arguments(tmp_path, ball8):
 
 
 def test_play_on_a_pseudo_terminal():
-    best = Game(SAMPLE, oracle=DistanceOracle(source="search")).solution()
+    best = Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()
     pid, fd = pty.fork()
     if pid == 0:  # the child: the game on a terminal with a UTF-8 locale
         os.environ.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
@@ -277,7 +278,7 @@ def test_play_on_a_pseudo_terminal():
 
 
 def test_check_command(ball8):
-    best = [str(m) for m in Game(SAMPLE, oracle=DistanceOracle(source="search")).solution()]
+    best = [str(m) for m in Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()]
     p = run("check", SAMPLE.compact, *best, "--format", "json")
     assert p.returncode == 0
     rec = json.loads(p.stdout)

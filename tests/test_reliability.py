@@ -9,10 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bitknights import TARGET, Board
-from bitknights.engines import bidir, ida
-from bitknights.engines import lookup as table_engine
 from bitknights.table import store
-from helpers import SAMPLE, cache_env
+from helpers import SAMPLE, cache_env, solve_with
 
 ENV = {k: v for k, v in os.environ.items() if k not in ("BITKNIGHTS_CACHE_DIR", "XDG_CACHE_HOME")}
 
@@ -39,9 +37,9 @@ def any_boards(draw):
 def test_engines_agree_near_the_target(table_dir, board):
     with cache_env(table_dir):
         results = [
-            ida.solve(board, TARGET, None),
-            bidir.solve(board, TARGET, None),
-            table_engine.solve(board, TARGET, None),
+            solve_with("ida", board, TARGET, None),
+            solve_with("bidir", board, TARGET, None),
+            solve_with("table", board, TARGET, None),
         ]
     assert len({r.steps for r in results}) == 1
     for r in results:
@@ -54,8 +52,8 @@ def test_engines_agree_anywhere(table_dir, board):
     """Uniformly random boards lie 20 to 39 moves away: bidirectional search and the
     table must agree on every one, and each path must replay."""
     with cache_env(table_dir):
-        a = bidir.solve(board, TARGET, None)
-        b = table_engine.solve(board, TARGET, None)
+        a = solve_with("bidir", board, TARGET, None)
+        b = solve_with("table", board, TARGET, None)
     assert a.steps == b.steps is not None
     a.verify()
     b.verify()
@@ -107,7 +105,9 @@ def test_unwritable_cache_location(tmp_path):
     assert (r.returncode, r.stdout) == (0, "7\n-1\n")
     code = (
         "from bitknights import TARGET, Board; from bitknights.engines import ida\n"
-        "s = ida.solve(Board('0000000000' '00*11' '1111111111'), TARGET, 36, use_pdb=True)\n"
+        "from bitknights.engines.options import SolveOptions\n"
+        "s = ida.IdaEngine(use_pdb=True).solve(Board('0000000000' '00*11' '1111111111'), "
+        "TARGET, SolveOptions(max_depth=36))\n"
         "print(s.steps)"
     )
     r = subprocess.run(

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from bitknights import SAMPLE, TARGET, Board, api, read_batch
-from bitknights.engines import bidir, ida, mitm
-from bitknights.engines.search import MITM_AUTO_BOARDS
-from helpers import random_board, random_walk
+from bitknights.engines import mitm
+from bitknights.engines.mitm import AUTO_BOARDS as MITM_AUTO_BOARDS
+from helpers import random_board, random_walk, solve_with, steps_with
 
 
 def checked(sol, start, target=TARGET):
@@ -67,7 +67,7 @@ def test_damaged_ball_file_is_never_used(tmp_path, monkeypatch):
     monkeypatch.setattr(mitm, "_balls", {})
     ball = mitm.ball_of(TARGET)
     assert ball.keys == good.keys and ball.dists == good.dists
-    assert mitm.steps_many([b.key for b in read_batch(SAMPLE)], TARGET) == [7, -1]
+    assert steps_with("mitm", [b.key for b in read_batch(SAMPLE)], TARGET) == [7, -1]
 
 
 def test_every_distance_against_naive_bfs(ball11):
@@ -81,16 +81,16 @@ def test_every_distance_against_naive_bfs(ball11):
     keys = [Board(t).key for t in sample]
     dists = [ball11[t] for t in sample]
     for limit in (0, 3, 10, 11, 15):
-        assert mitm.steps_many(keys, TARGET, limit) == [d if d <= limit else -1 for d in dists]
+        assert steps_with("mitm", keys, TARGET, limit) == [d if d <= limit else -1 for d in dists]
     for text in sample[::7]:
         b, d = Board(text), ball11[text]
-        assert checked(mitm.solve(b, TARGET, 15), b).steps == d
+        assert checked(solve_with("mitm", b, TARGET, 15), b).steps == d
         if d:
-            assert checked(mitm.solve(b, TARGET, d - 1), b).status == "over_limit"
+            assert checked(solve_with("mitm", b, TARGET, d - 1), b).status == "over_limit"
     outside = [random_walk(TARGET, rng.randrange(20, 200), rng) for _ in range(300)]
     outside = [b for b in outside if b.compact not in ball11]
     assert len(outside) > 100
-    assert mitm.steps_many([b.key for b in outside], TARGET, 11) == [-1] * len(outside)
+    assert steps_with("mitm", [b.key for b in outside], TARGET, 11) == [-1] * len(outside)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -102,22 +102,27 @@ def test_agrees_with_ida_and_bidir_up_to_the_classic_limit(seed):
     boards = [random_walk(target, rng.randrange(8, 120), rng) for _ in range(40)]
     keys = np.array([b.key for b in boards], dtype=np.int64)
     for limit in (12, 13, 14, 15, 16):
-        want = ida.steps_many(keys, target, limit, workers=1).tolist()
-        assert bidir.steps_many(keys, target, limit).tolist() == want
-        assert mitm.steps_many(keys, target, limit) == want  # an int64 array works too
-        assert mitm.steps_many(keys.tolist(), target, limit) == want
+        want = steps_with("ida", keys, target, limit, workers=1).tolist()
+        assert steps_with("bidir", keys, target, limit).tolist() == want
+        assert steps_with("mitm", keys, target, limit) == want  # an int64 array works too
+        assert steps_with("mitm", keys.tolist(), target, limit) == want
     assert {d for d in want if d >= 12} and -1 in want
     for b, d in list(zip(boards, want))[:12]:
-        assert checked(mitm.solve(b, target, 16), b, target).steps == (None if d < 0 else d)
+        assert checked(solve_with("mitm", b, target, 16), b, target).steps == (None if d < 0 else d)
 
 
 def test_unreachable_and_invalid_keys():
     rng = random.Random(3)
     other = random_board(rng, black=11)
-    assert checked(mitm.solve(other, TARGET), other).status == "unreachable"
+    assert checked(solve_with("mitm", other, TARGET), other).status == "unreachable"
     bad_blank = TARGET.black | 25 << 25
     on_knight = TARGET.black | (TARGET.black & -TARGET.black).bit_length() - 1 << 25
-    assert mitm.steps_many([other.key, bad_blank, on_knight, TARGET.key], TARGET) == [-1, -1, -1, 0]
+    assert steps_with("mitm", [other.key, bad_blank, on_knight, TARGET.key], TARGET) == [
+        -1,
+        -1,
+        -1,
+        0,
+    ]
 
 
 def test_auto_chooses_it_only_for_small_classic_count_batches():
@@ -146,6 +151,6 @@ def test_command_line_without_table(tmp_path):
     boards = [random_walk(TARGET, rng.randrange(5, 60), rng) for _ in range(30)]
     long = tmp_path / "long.txt"
     long.write_text(f"{len(boards)}\n" + "\n".join(str(b) for b in boards) + "\n" + "\n" * 300_000)
-    want = ida.steps_many(np.array([b.key for b in boards]), TARGET, 15, workers=1).tolist()
+    want = steps_with("ida", np.array([b.key for b in boards]), TARGET, 15, workers=1).tolist()
     r = run(long, "--engine", "mitm")
     assert r.returncode == 0 and r.stdout.split() == [str(d) for d in want], r.stderr

@@ -10,7 +10,7 @@ import pytest
 
 from bitknights import TARGET, Board, cli, solve_many
 from bitknights.cli import streams as cli_streams
-from bitknights.engines import ida
+from helpers import steps_with
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -92,7 +92,7 @@ def test_workers_agree_and_keep_order(ball8):
     keys = np.array([Board(b).key for b in boards], dtype=np.int64)
     want = np.array([ball8[b] for b in boards])
     for w in (1, 2, 3):
-        assert (ida.steps_many(keys, TARGET, 15, workers=w) == want).all()
+        assert (steps_with("ida", keys, TARGET, 15, workers=w) == want).all()
     sols = solve_many(boards[:300], engine="ida", workers=2)
     assert [s.steps for s in sols] == want[:300].tolist()
     assert [s.start.compact for s in sols] == boards[:300]

@@ -20,10 +20,9 @@ from bitknights.api import choose_engine
 from bitknights.coords import state_count, unrank
 from bitknights.engines import ENGINES, get_engine
 from bitknights.engines.base import SolveOptions
-from bitknights.engines.ida import solve as ida_solve
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
-from helpers import cache_env, forge, random_board, random_walk
+from helpers import cache_env, forge, random_board, random_walk, solve_with, steps_with
 
 STATES = 25 * math.comb(24, 12)
 # a target with two black knights: 25 * C(24, 2) = 6900 boards, built in milliseconds
@@ -96,16 +95,15 @@ def test_agrees_with_ida_on_random_boards(classic):
     boards = [b for b in walks if classic.distance(b) <= 22][:20]
     boards += [b for b in (random_board(rnd) for _ in range(60)) if classic.distance(b) <= 22][:8]
     for b in boards:
-        s = ida_solve(b, TARGET, None)
+        s = solve_with("ida", b, TARGET, None)
         assert classic.distance(b) == s.steps
 
 
 def test_agrees_with_bidir_on_random_boards(classic):
-    bidir = pytest.importorskip("bitknights.engines.bidir")
     rnd = random.Random(8)
     for _ in range(8):
         b = random_board(rnd)
-        s = bidir.solve(b, TARGET, None)
+        s = solve_with("bidir", b, TARGET, None)
         assert classic.distance(b) == s.steps
         s.verify()
 
@@ -205,7 +203,7 @@ def test_hints_agree_with_naive_and_ida(classic, ball11):
     for _ in range(5):
         b = random_walk(TARGET, 21, rnd)
         for h in classic.hints(b):
-            assert h.distance == ida_solve(h.board, TARGET, None).steps
+            assert h.distance == solve_with("ida", h.board, TARGET, None).steps
     assert not any(h.optimal for h in classic.hints(TARGET))
 
 
@@ -277,10 +275,8 @@ def test_random_boards_too_many(classic):
 
 
 def test_table_engine(table_dir, ball11):
-    table_engine = get_engine("table")
-
     def engine(board, target, max_depth):
-        return table_engine.solve(board, target, SolveOptions(max_depth=max_depth))
+        return solve_with("table", board, target, max_depth)
 
     rnd = random.Random(10)
     with cache_env(table_dir):
@@ -296,15 +292,15 @@ def test_table_engine(table_dir, ball11):
                 assert over.steps is None and over.status == "over_limit" and over.boards == []
         far = random_walk(TARGET, 40, rnd)
         s = engine(far, TARGET, None)
-        assert s.steps == ida_solve(far, TARGET, None).steps
+        assert s.steps == solve_with("ida", far, TARGET, None).steps
         s.verify()
         other = engine(Board("11111/11111/11*11/00001/00000"), TARGET, None)
         assert other.status == "unreachable" and other.steps is None
         keys = keys_of(rnd.sample(sorted(ball11), 500))
         want = [ball11[Board.from_key(int(k)).compact] for k in keys]
-        many = table_engine.steps_many(keys, TARGET, SolveOptions(max_depth=None))
+        many = steps_with("table", keys, TARGET, None)
         assert many.tolist() == want
-        many = table_engine.steps_many(keys, TARGET, SolveOptions(max_depth=9, workers=1))
+        many = steps_with("table", keys, TARGET, 9, workers=1)
         assert many.tolist() == [x if x <= 9 else -1 for x in want]
 
 
@@ -510,10 +506,10 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
     from bitknights.table import probe
 
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
-        probe.distances(file, [board.key], 99)
+        probe.confirmed_distances(file, [board.key], 99)
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
         probe.distances_array(file, np.array([board.key]), 99)
-    assert probe.distances(file, [far.key], 99)[0] >= 0
+    assert probe.confirmed_distances(file, [far.key], 99)[0] >= 0
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
         file.verify()
     store._loaded.clear()

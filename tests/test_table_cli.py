@@ -156,7 +156,16 @@ def test_solve_without_table(tmp_path):
     for cmd in (["solve", "--count-solutions"], ["hint", "--count-solutions"]):
         assert_usage_error(run(cmd, tmp_path, stdin=SAMPLE), "no distance table", "table build")
     assert_usage_error(run(["stats"], tmp_path), "no distance table", "table build")
-    assert_usage_error(run(["hint"], tmp_path, stdin=B1), "no distance table")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_hint_without_table_answers_by_search(tmp_path, table_dir):
+    """Commands about a few boards work without the table: the same answers, by search."""
+    for fmt in ("text", "json"):
+        searched = run(["hint", "--format", fmt], tmp_path, stdin=SAMPLE)
+        looked_up = run(["hint", "--format", fmt], table_dir, stdin=SAMPLE)
+        assert searched.returncode == 0, searched.stderr
+        assert searched.stdout == looked_up.stdout and searched.stdout
     assert list(tmp_path.iterdir()) == []
 
 

@@ -10,6 +10,7 @@ import sys
 
 from ..batch import read_board
 from ..board import Board, Move
+from ..cache import CacheError
 from ..errors import BitknightsError, InputError
 from ..render.text import GLYPHS
 from ..squares import SIZE, square_name
@@ -118,17 +119,18 @@ def read_board_argument(text: str) -> Board:
 
 
 def _cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
-    from ..game import DistanceOracle, Game
+    from ..game import Game
+    from ..service import service
 
     target = read_target(args)
     if args.board is not None and args.distance is not None:
         raise UsageError("give a BOARD or --distance, not both")
     start = None if args.board is None else read_board_argument(args.board)
-    oracle = DistanceOracle(target, cache_dir=args.cache_dir)
-    if oracle.source != "table":
-        sys.stderr.write(f"bitknights: {oracle.describe()}\n")
+    answers = service(target, cache_dir=args.cache_dir)
+    if answers.source != "table":
+        sys.stderr.write(f"bitknights: {answers.describe()}\n")
     with _dealing(start is None):
-        game = Game(start, target=target, oracle=oracle, distance=args.distance, seed=args.seed)
+        game = Game(start, target=target, answers=answers, distance=args.distance, seed=args.seed)
     if sys.stdin is None:
         raise UsageError("standard input is closed: play reads its commands from it")
     interactive = sys.stdin.isatty() and out.isatty()
@@ -187,6 +189,8 @@ class Session:
                 self._move(self.game.move(name))
             else:
                 raise BitknightsError(f"unknown command {line.strip()!r}; 'help' lists commands")
+        except CacheError:
+            raise  # a damaged or forged file: the session ends with the error
         except BitknightsError as e:
             self._say(f"refused: {e}")
         self.out.flush()

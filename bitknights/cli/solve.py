@@ -8,12 +8,11 @@ import io
 import time
 
 from .. import progress
-from ..api import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, choose_engine, iter_solve
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board
-from ..engines import get_engine
-from ..engines.options import SolveOptions
+from ..engines.options import DEFAULT_MAX_DEPTH
 from ..errors import InputError
+from ..service import ENGINE_CHOICES, DistanceService, service
 from . import streams
 from .common import (
     UsageError,
@@ -42,11 +41,6 @@ STDIN_FORM = (
     "first the number of boards T, then T boards of five rows of 0 1 * (one board can "
     "also be given as an argument: bitknights solve '10110/01*11/10111/01001/00000')"
 )
-
-WALK_MAX_BOARDS = 64
-"""Batches of at most this many boards (a judge's file) have every table answer confirmed
-by walking its path too; larger ones by its neighbours alone (a walk costs about a
-hundred probes in plain Python, the neighbours eight)."""
 
 # Boards per write for the search engines, adapted so that each piece takes about
 # PIECE_SECONDS: answers appear as found and the progress bar moves smoothly.
@@ -163,6 +157,7 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
 
 def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
     max_depth = None if args.exact else args.max_depth
+    answers = service(target, engine=args.engine, cache_dir=args.cache_dir)
     counts_only = (
         args.format == "text"
         and not args.path
@@ -171,27 +166,29 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
     )
     with _open_input(args) as stream:
         prefix: bytes | None = b""
-        if counts_only and (args.engine == "auto" or _plain(args.engine)):
+        if counts_only and (args.engine == "auto" or answers.plain(args.engine)):
             prefix = streams.small_input(stream, args.file)
-            if prefix is not None and _answer_small(prefix, args, target, max_depth, out):
+            if prefix is not None and _answer_small(prefix, args, answers, max_depth, out):
                 return 0
-        engine = choose_engine(
-            args.engine, max_depth, target, counts_only=counts_only, cache_dir=args.cache_dir
-        )
+        engine = answers.choose(max_depth, counts_only=counts_only)
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
         bar = streams.progress_bar(total, args.quiet)
         try:
             if counts_only:
-                _solve_steps(chunks, engine, target, max_depth, args, out, bar)
+                _solve_steps(chunks, answers, engine, max_depth, args, out, bar)
             else:
-                _solve_records(chunks, engine, target, max_depth, args, out, bar)
+                _solve_records(chunks, answers, engine, max_depth, args, out, bar)
         finally:
             bar.close()
     return 0
 
 
 def _answer_small(
-    data: bytes, args: argparse.Namespace, target: Board, max_depth: int | None, out: IO[str]
+    data: bytes,
+    args: argparse.Namespace,
+    answers: DistanceService,
+    max_depth: int | None,
+    out: IO[str],
 ) -> bool:
     """Answer a small input in plain Python (no numpy): from the distance table, or by
     meeting in the middle where ``auto`` chooses that; False, having written nothing, when
@@ -200,54 +197,31 @@ def _answer_small(
         return False
     try:
         reader = BatchReader(io.BytesIO(data))
-        engine = choose_engine(args.engine, max_depth, target, counts_only=True,
-                               boards=reader.count, cache_dir=args.cache_dir)  # fmt: skip
-        if not _plain(engine):
+        engine = answers.choose(max_depth, counts_only=True, boards=reader.count)
+        if not answers.plain(engine):
             return False  # numpy parses it faster
         keys = [k for chunk in reader.key_lists() for k in chunk]
     except InputError as e:
         raise UsageError(f"{where(args.file)}{e}") from None
-    if get_engine(engine).capabilities.lookup:
-        from ..engines import depth_limit
-        from ..table import probe, store
-
-        try:
-            table = store.load(target, args.cache_dir)
-        except store.TableError:
-            return False  # the normal path reports it
-        answers = probe.confirmed_distances(
-            table, keys, depth_limit(max_depth), walk_paths=len(keys) <= WALK_MAX_BOARDS
-        )
-    else:
-        answers = list(
-            get_engine(engine).steps_many(keys, target, SolveOptions(max_depth=max_depth))
-        )
-    out.write("\n".join(map(str, answers)) + "\n")
+    steps = answers.steps(keys, max_depth=max_depth, engine=engine)
+    out.write("\n".join(map(str, steps)) + "\n")
     return True
 
 
-def _plain(engine: str) -> bool:
-    """Whether ``engine`` answers small batches in plain Python (a lookup engine, or one
-    declaring plain-Python batches): the small-input path never imports numpy for it."""
-    caps = get_engine(engine).capabilities
-    return caps.lookup or caps.plain_boards > 0
-
-
-def _solve_steps(chunks, engine, target, max_depth, args, out, bar) -> None:
-    """Classic output through the engine's batch entry point, written in bulk (the
+def _solve_steps(chunks, answers, engine, max_depth, args, out, bar) -> None:
+    """Classic output through the service's batch entry point, written in bulk (the
     search engines in pieces sized to take about ``PIECE_SECONDS`` each)."""
+    from ..engines import get_engine
     from ..threads import worker_count
 
-    chosen = get_engine(engine)
-    options = SolveOptions(max_depth=max_depth, workers=args.workers, cache_dir=args.cache_dir)
-    search = not chosen.capabilities.lookup
+    search = not get_engine(engine).capabilities.lookup
     piece = worker_count(args.workers)
     for chunk in chunks:
         lo = 0
         while lo < len(chunk):
             keys = chunk[lo : lo + piece] if search else chunk
             t0 = time.perf_counter()
-            steps = chosen.steps_many(keys, target, options)
+            steps = answers.steps(keys, max_depth=max_depth, workers=args.workers, engine=engine)
             steps = steps.tolist() if hasattr(steps, "tolist") else steps  # plain: a list
             with progress.writing(out):
                 out.write("\n".join(map(str, steps)) + "\n")
@@ -271,13 +245,12 @@ def _next_piece(piece: int, done: int, seconds: float) -> int:
     return max(1, min(want, 2 * done, PIECE_MAX))
 
 
-def _solve_records(chunks, engine, target, max_depth, args, out, bar) -> None:
+def _solve_records(chunks, answers, engine, max_depth, args, out, bar) -> None:
     """One Solution per board (JSON Lines, paths or timeouts), in input order."""
     boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
-    solutions = iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
-                           timeout=args.timeout, workers=args.workers,
-                           count_solutions=args.count_solutions,
-                           cache_dir=args.cache_dir)  # fmt: skip
+    solutions = answers.solutions(boards, max_depth=max_depth, timeout=args.timeout,
+                                  workers=args.workers, count_solutions=args.count_solutions,
+                                  engine=engine)  # fmt: skip
     if args.format == "json":
         lines: Iterator[str] = json_lines(solutions, path=args.path)
     elif args.path:

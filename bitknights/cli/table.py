@@ -276,11 +276,14 @@ def _cmd_stats(args: argparse.Namespace, out: IO[str]) -> int:
 def _cmd_random(args: argparse.Namespace, out: IO[str]) -> int:
     if args.count == 0:
         raise UsageError("--count must be at least 1")
-    table = _load(args)
-    boards = table.random_boards(args.distance, args.count, args.seed)
+    from ..service import service
+
+    answers = service(read_target(args), engine="table", cache_dir=args.cache_dir)
+    boards = answers.random_boards(args.distance, args.count, args.seed)
     if args.format == "json":
         for b in boards:
-            path = table.path(b)
+            path = answers.path(b)
+            assert path is not None  # a drawn board lies at its distance
             moves = [str(Move(y.blank, x.blank)) for x, y in zip(path, path[1:])]
             record = {"board": b.compact, "distance": len(moves), "moves": moves}
             out.write(json_line(record))
@@ -315,19 +318,26 @@ def _read_boards(path: str, quiet: bool) -> list[Board]:
 
 
 def _cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
+    from ..service import service
+
+    progress.set_quiet(args.quiet)
     boards = _read_boards(args.file, args.quiet)
-    table = _load(args)
+    answers = service(read_target(args), cache_dir=args.cache_dir)
+    if args.count_solutions:
+        _load(args)  # counting needs the table: without one, its error says the fix
+    elif answers.source != "table":
+        progress.announce(answers.describe())
     for i, board in enumerate(boards):
         if args.format == "text" and i:
             out.write("\n")
-        _hint(board, table, args, out)
+        _hint(board, answers, args, out)
     return 0
 
 
-def _hint(board: Board, table: Any, args: argparse.Namespace, out: IO[str]) -> None:
-    here = table.distance(board)
-    hints = table.hints(board)
-    solutions = table.count_solutions(board) if args.count_solutions else None
+def _hint(board: Board, answers: Any, args: argparse.Namespace, out: IO[str]) -> None:
+    here = answers.distance(board)
+    hints = answers.hints(board)
+    solutions = answers.count_solutions(board) if args.count_solutions else None
     if args.format == "json":
         record: dict[str, Any] = {"board": board.compact, "distance": here}
         if solutions is not None:

@@ -36,6 +36,10 @@ from math import comb
 
 from ..squares import FULL_MASK, NUM_SQUARES, square_color
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 KEY_SHIFT = NUM_SQUARES
 """Where the blank's square starts in a key: ``key = black | blank << KEY_SHIFT``."""
 
@@ -125,6 +129,53 @@ def rank(black: int, blank: int, k: int | None = None) -> int:
     if k is None:
         k = black.bit_count()
     return blank * BINOMIAL[COMB_SQUARES][k] + colex_rank(squeeze(black, blank))
+
+
+def ranker(k: int) -> Callable[[int, int], int]:
+    """A function ``(black, blank) -> rank`` for boards with ``k`` black knights, about
+    five times faster than :func:`rank` (three table reads instead of a loop over the
+    knights: the byte tables that :mod:`.arrays` gives numpy, in plain Python), for
+    batches that rank tens of thousands of boards.  Its tables take about 2 ms to make,
+    once per process and ``k``.
+
+    >>> r = ranker(12)
+    >>> from bitknights.board import TARGET
+    >>> r(TARGET.black, TARGET.blank) == rank(TARGET.black, TARGET.blank)
+    True
+    """
+    return _rankers.get(k) or _rankers.setdefault(k, _make_ranker(k))
+
+
+_rankers: dict[int, Callable[[int, int], int]] = {}
+
+
+def _make_ranker(k: int) -> Callable[[int, int], int]:
+    # t[j][byte * w + m]: the colex-rank share of the set bits of byte j of a squeezed
+    # mask when m set bits lie in the bytes below (at most 8j of them, and k in all)
+    w = k + 1
+    pcs = [0] * 256
+    for b in range(1, 256):
+        pcs[b] = pcs[b & (b - 1)] + 1
+    tables = []
+    for j in range(3):
+        t = [0] * (256 * w)
+        for b in range(1, 256):
+            q = b.bit_length() - 1
+            prev, pc = b ^ (1 << q), pcs[b]
+            row = BINOMIAL[8 * j + q]
+            for m in range(min(8 * j, k) + 1):
+                t[b * w + m] = t[prev * w + m] + (row[m + pc] if m + pc <= k else 0)
+        tables.append(t)
+    t0, t1, t2 = tables
+    ncomb = comb_count(k)
+
+    def rank_k(black: int, blank: int) -> int:
+        c = (black & ((1 << blank) - 1)) | (black >> (blank + 1) << blank)
+        b0, b1 = c & 255, (c >> 8) & 255
+        m = pcs[b0]
+        return blank * ncomb + t0[b0 * w] + t1[b1 * w + m] + t2[(c >> 16) * w + m + pcs[b1]]
+
+    return rank_k
 
 
 def unrank(r: int, k: int) -> tuple[int, int]:

@@ -15,15 +15,17 @@ if TYPE_CHECKING:
     from typing import SupportsInt
 
     from ..board import Board
+    from ..solution import Solution
     from .base import Engine
 
 # Each engine's name (``--engine NAME``) and where its Engine object lives (module:name),
-# in the order people see them; :func:`bitknights.api.choose_engine` prefers earlier
-# search engines.  Those modules import neither numpy nor numba: the work loads on use.
+# in the order people see them; the distance service prefers earlier search engines.
+# Those modules import neither numpy nor numba (the work loads on use), so reading an
+# engine's capabilities costs nothing.
 _ENGINE_OBJECTS = {
-    "ida": "search:IDA",
-    "bidir": "search:BIDIR",
-    "mitm": "search:MITM",
+    "ida": "ida:ENGINE",
+    "bidir": "bidir:ENGINE",
+    "mitm": "mitm:ENGINE",
     "table": "lookup:ENGINE",
 }
 ENGINES = tuple(_ENGINE_OBJECTS)
@@ -45,6 +47,21 @@ def get_engine(name: str) -> Engine:
     module, attribute = _ENGINE_OBJECTS[name].split(":")
     engine: Engine = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
     return engine
+
+
+def never_arrives(
+    start: Board, target: Board, engine: str, max_depth: int | None
+) -> Solution | None:
+    """The answer for a board whose knight counts differ from the target's (moves never
+    change them, so it never gets there: status ``unreachable``); ``None`` for others.
+    Every engine asks this first."""
+    if start.counts == target.counts:
+        return None
+    from ..results import Status
+    from ..solution import Solution
+
+    return Solution(start, target, None, engine=engine, max_depth=max_depth,
+                    status=Status.UNREACHABLE)  # fmt: skip
 
 
 def boards_from_blanks(start: Board, blanks: Iterable[SupportsInt]) -> list[Board]:

@@ -1,12 +1,18 @@
 """The engine contract: what every exact engine offers, and how it is asked.
 
-An engine answers two questions for one target: :meth:`Engine.solve` (one board: the
-fewest moves, one optimal path, a :class:`~bitknights.solution.Solution`) and
-:meth:`Engine.steps_many` (a batch of packed keys: distances only).  Both read their
-limits from one :class:`~bitknights.engines.options.SolveOptions`.  What an engine is
-good at is declared in its :class:`~bitknights.engines.options.Capabilities`, which
-:func:`bitknights.api.choose_engine` reads to pick one.  Kernels answer with a distance
-or a :class:`~bitknights.results.Result` code.
+Each engine is one class in its own module (``ida``, ``bidir``, ``mitm``, ``lookup``),
+whose ``ENGINE`` instance answers two questions for one target: :meth:`Engine.solve` (one
+board: the fewest moves, one optimal path, a :class:`~bitknights.solution.Solution`) and
+:meth:`Engine.steps_many` (a batch of packed keys: distances only).  Both read every limit
+from one :class:`~bitknights.engines.options.SolveOptions` (the move limit, ``timeout``,
+``workers``, ``cache_dir``) and stop when their ``stop`` flag is raised; each keeps its
+memory within a documented bound (its module says which).  Importing an engine's module
+imports neither numpy nor numba: its kernels load on first use, and its tuning constants
+sit beside it.  What an engine is good at is declared in its
+:class:`~bitknights.engines.options.Capabilities`, which the distance service
+(:meth:`bitknights.service.DistanceService.choose`) reads to pick one.  Engines are
+asked only through the service, which checks requests, confirms answers and replays
+paths.  Kernels answer with a distance or a :class:`~bitknights.results.Result` code.
 
 This module is the contract for type checkers and for anyone writing an engine: the
 :class:`Engine` protocol, with the records it uses re-exported from

@@ -1,4 +1,4 @@
-"""What the search engines share: per-target heuristic tables and path replay.
+"""What the search engines share: per-target heuristic tables and the parity rule.
 
 numpy only; the numba kernels take these arrays as arguments.
 """
@@ -11,7 +11,6 @@ import numpy as np
 
 from ..board import Board
 from ..squares import KNIGHT_DISTANCE, NUM_SQUARES, square_color
-from . import DEPTH_CAP, boards_from_blanks, depth_limit  # noqa: F401 - re-exported for the engines
 
 
 @lru_cache(maxsize=16)
@@ -39,8 +38,3 @@ def parity(start: Board, target: Board) -> int:
     """The parity every path from ``start`` to ``target`` has (the blank changes square
     colour on every move)."""
     return square_color(start.blank) ^ square_color(target.blank)
-
-
-def same_counts(start: Board, target: Board) -> bool:
-    """Moves never change knight counts: only boards with the target's counts reach it."""
-    return start.counts == target.counts

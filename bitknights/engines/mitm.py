@@ -21,12 +21,18 @@ too, and the least ``i + ball[s]`` over layer ``i`` is ``d``.  No hit in the las
 means ``d > limit``.  Within the classic limit (15) that is at most 5 layers, a few hundred
 boards: about 0.3 ms a board.
 
-The forward search grows about 2.5× a move past ``radius + 5``: any limit is answered
-exactly, but ``auto`` uses this engine only for small classic batches (see
-:func:`bitknights.api.choose_engine`).
+The forward search grows about 2.5× a move past ``radius + 5``, so the engine answers
+limits up to :data:`MAX_DEPTH` (about a second and tens of MB a board at worst) and
+refuses larger ones, ``--exact`` among them, with a message naming the engines that
+answer them; a forward search that would hold more than :data:`MAX_FORWARD` boards stops
+with the same message rather than eat memory.  ``auto`` uses this engine only for small
+classic batches (see :mod:`bitknights.service`).  It polls its stop flag between boards
+and every few thousand boards of a forward search, so timeouts and Ctrl-C hold.
 
 >>> from bitknights import TARGET, Board
->>> steps_many([Board("10110/01*11/10111/01001/00000").key, TARGET.key], TARGET)
+>>> from bitknights.engines.options import SolveOptions
+>>> ENGINE.steps_many([Board("10110/01*11/10111/01001/00000").key, TARGET.key], TARGET,
+...                   SolveOptions())
 [7, 0]
 """
 
@@ -40,19 +46,40 @@ from bisect import bisect_left
 
 from .. import cache
 from ..board import Board
+from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
-from . import depth_limit
-from .search import MITM_RADIUS
+from . import depth_limit, never_arrives
+from .options import Capabilities, StopFlag, check_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ..solution import Solution
-    from .options import StopFlag
+    from .options import SolveOptions
 
-RADIUS = MITM_RADIUS
+RADIUS = 10
 """Radius of the balls this engine computes and of the one it ships."""
+
+AUTO_LAYERS = 5
+AUTO_BOARDS = 200
+"""``auto`` gives this engine at most ``AUTO_LAYERS`` forward layers (radius 10 + 5: the
+classic limit 15, a few hundred boards a search) and at most ``AUTO_BOARDS`` boards.  It
+needs no numpy (whose import alone takes 0.1 s) but spends about 0.3 ms a board where numpy
+bidirectional search spends microseconds; measured whole process with nothing cached on
+random boards (most of them -1), the two cross between 400 and 800 boards, so 200 keeps a
+margin."""
+
+MAX_DEPTH = 22
+"""The deepest limit this engine accepts: 12 forward layers, at most some 10^5 boards and
+a second a board.  Larger limits (``--exact``) are refused: the forward search grows about
+2.5x a move."""
+
+MAX_FORWARD = 1 << 20
+"""The most forward boards one search may hold (about 100 MB of Python objects); a search
+that needs more stops with an error instead (it cannot happen within ``MAX_DEPTH``)."""
+
+_POLL = 4096  # forward boards between looks at the stop flag
 
 MAGIC = b"BKNBALL1"
 BALL_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "classic-ball.bkb")
@@ -186,9 +213,20 @@ def _read_shipped(target: Board) -> Ball | None:
     return ball if ball is not None and ball.target_key == target.key else None
 
 
-def _search(start: int, ball: Ball, limit: int) -> tuple[int, int, int, dict[int, int]]:
+# Classic batches use no result code but -1 (``results.OVER_LIMIT``: beyond the limit, or
+# never reaching the target), spelt out so that the module need not import the codes' enum.
+
+
+class _Stopped(Exception):
+    """The stop flag was raised during a forward search."""
+
+
+def _search(
+    start: int, ball: Ball, limit: int, stop: StopFlag | None
+) -> tuple[int, int, int, dict[int, int]]:
     """``(distance or -1 beyond limit, the forward board where the halves meet, boards
-    looked up, each forward board's predecessor)``."""
+    looked up, each forward board's predecessor)``.  Raises :class:`_Stopped` when
+    ``stop`` is raised, :class:`BitknightsError` past :data:`MAX_FORWARD` boards."""
     keys, dists, find = ball.keys, ball.dists, bisect_left
     n = len(keys)
     layers = max(0, limit - ball.radius)
@@ -197,16 +235,23 @@ def _search(start: int, ball: Ball, limit: int) -> tuple[int, int, int, dict[int
     nodes = 0
     for i in range(layers + 1):
         best, meet = -1, -1
-        for key in frontier:
-            j = find(keys, key)
-            if j < n and keys[j] == key and (best < 0 or i + dists[j] < best):
-                best, meet = i + dists[j], key
+        for j, key in enumerate(frontier):
+            if not j % _POLL and stop is not None and stop.raised:
+                raise _Stopped
+            at = find(keys, key)
+            if at < n and keys[at] == key and (best < 0 or i + dists[at] < best):
+                best, meet = i + dists[at], key
         nodes += len(frontier)
         if best >= 0:
             return (best if best <= limit else -1), meet, nodes, parents
         if i == layers:
             break
         frontier = _next_layer(frontier, parents)
+        if len(parents) > MAX_FORWARD:
+            raise BitknightsError(
+                f"the mitm engine's forward search passed {MAX_FORWARD:,} boards (its "
+                "memory budget); use --engine bidir, or table"
+            )
     return -1, -1, nodes, parents
 
 
@@ -215,59 +260,83 @@ def _valid(key: int, black_count: int) -> bool:
     return blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == black_count
 
 
-def steps_many(
-    keys: Iterable[int],
-    target: Board,
-    max_depth: int | None = 15,
-    *,
-    workers: int | None = None,
-    stop: StopFlag | None = None,
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> list[int]:
-    """The exact distance of each board (packed keys, see :attr:`Board.key`; a list or an
-    integer array) to ``target``, ``-1`` beyond ``max_depth`` or unreachable, in plain
-    Python.  ``workers``, ``stop`` and ``cache_dir`` are accepted for the engines' common
-    signature; this engine runs on the calling thread."""
-    ball = ball_of(target)
-    limit = depth_limit(max_depth)
-    k = target.counts[1]
-    return [_search(int(key), ball, limit)[0] if _valid(int(key), k) else -1 for key in keys]
+class MitmEngine:
+    """Meeting in the middle as an :class:`~bitknights.engines.base.Engine`."""
+
+    name = "mitm"
+    capabilities = Capabilities(
+        lookup=False,
+        exact_at_any_depth=False,
+        numpy_depth=-1,
+        counts_solutions=False,
+        plain_depth=RADIUS + AUTO_LAYERS,
+        plain_boards=AUTO_BOARDS,
+        max_limit=MAX_DEPTH,
+    )
+
+    def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
+        return True
+
+    def steps_many(
+        self,
+        keys: Iterable[int],
+        target: Board,
+        options: SolveOptions,
+        stop: StopFlag | None = None,
+    ) -> list[int]:
+        """The exact distance of each board (packed keys; a list or an integer array) to
+        ``target``, ``-1`` beyond ``options.max_depth`` or unreachable, ``-2`` for boards
+        left when ``stop`` was raised; in plain Python on the calling thread."""
+        check_limit(self.name, self.capabilities, options.max_depth)
+        ball = ball_of(target)
+        limit = depth_limit(options.max_depth)
+        k = target.counts[1]
+        out = []
+        try:
+            for key in keys:
+                key = int(key)
+                out.append(_search(key, ball, limit, stop)[0] if _valid(key, k) else -1)
+        except _Stopped:
+            from ..results import STOPPED
+
+            out += [STOPPED] * (len(keys) - len(out))  # type: ignore[arg-type]
+        return out
+
+    def solve(
+        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
+    ) -> Solution:
+        """The fewest moves from ``start`` to ``target`` within ``options.max_depth``, one
+        optimal path, and the forward boards looked up as ``nodes``."""
+        from ..results import STOPPED, Status
+        from ..solution import Solution
+
+        check_limit(self.name, self.capabilities, options.max_depth)
+        t0 = time.perf_counter()
+        if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
+            return never
+        ball = ball_of(target)
+        with StopFlag(stop).arm(options.timeout) as flag:
+            try:
+                steps, meet, nodes, parents = _search(
+                    start.key, ball, depth_limit(options.max_depth), flag
+                )
+            except _Stopped:
+                steps, nodes = STOPPED, 0
+        if steps < 0:
+            return Solution(start, target, None, nodes=nodes, seconds=time.perf_counter() - t0,
+                            engine=self.name, max_depth=options.max_depth,
+                            status=Status.of(steps))  # fmt: skip
+        path = [meet]
+        while path[-1] != start.key:
+            path.append(parents[path[-1]])
+        path.reverse()
+        key = meet
+        for want in range(ball.get(meet) - 1, -1, -1):  # type: ignore[operator]
+            key = next(c for c in _neighbours(key) if ball.get(c) == want)
+            path.append(key)
+        boards = [Board.from_key(k) for k in path]
+        return Solution(start, target, steps, boards, nodes, time.perf_counter() - t0,
+                        self.name, options.max_depth)  # fmt: skip
 
 
-def solve(
-    start: Board,
-    target: Board,
-    max_depth: int | None = 15,
-    *,
-    timeout: float | None = None,
-    stop: StopFlag | None = None,
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> Solution:
-    """Solve ``start`` exactly by meeting in the middle: fewest moves to ``target`` if at
-    most ``max_depth`` (``None``: no limit, slow far from the target), one optimal path
-    and the forward boards looked up as ``nodes``.  ``timeout``, ``stop`` and
-    ``cache_dir`` are accepted for the engines' common signature (nothing is cached on
-    disk, and the search is not interrupted)."""
-    from ..results import Status
-    from ..solution import Solution
-
-    t0 = time.perf_counter()
-    if start.counts != target.counts:
-        return Solution(start, target, None, engine="mitm", max_depth=max_depth,
-                        status=Status.UNREACHABLE, seconds=time.perf_counter() - t0)  # fmt: skip
-    ball = ball_of(target)
-    steps, meet, nodes, parents = _search(start.key, ball, depth_limit(max_depth))
-    if steps < 0:
-        return Solution(start, target, None, nodes=nodes, seconds=time.perf_counter() - t0,
-                        engine="mitm", max_depth=max_depth, status=Status.OVER_LIMIT)  # fmt: skip
-    path = [meet]
-    while path[-1] != start.key:
-        path.append(parents[path[-1]])
-    path.reverse()
-    key = meet
-    for want in range(ball.get(meet) - 1, -1, -1):  # type: ignore[operator]
-        key = next(c for c in _neighbours(key) if ball.get(c) == want)
-        path.append(key)
-    boards = [Board.from_key(k) for k in path]
-    return Solution(start, target, steps, boards, nodes, time.perf_counter() - t0, "mitm",
-                    max_depth)  # fmt: skip
+ENGINE = MitmEngine()

@@ -52,6 +52,8 @@ class Capabilities(Record):
     ``plain_depth``, ``plain_boards``: batches of at most ``plain_boards`` boards under a
     limit of at most ``plain_depth`` are answered in plain Python, no numpy, faster than
     importing numpy would take (``-1``, ``0``: none).
+    ``max_limit``: the largest ``max_depth`` it accepts (``None``: any, and no limit at
+    all); asking for more is refused before anything runs.
     """
 
     lookup: bool
@@ -60,6 +62,22 @@ class Capabilities(Record):
     counts_solutions: bool
     plain_depth: int = -1
     plain_boards: int = 0
+    max_limit: int | None = None
+
+
+def check_limit(engine: str, capabilities: Capabilities, max_depth: int | None) -> None:
+    """Refuse (a :class:`~bitknights.errors.BitknightsError`) a limit above what
+    ``engine`` takes (its ``max_limit``; ``None`` for ``max_depth`` is no limit at all)."""
+    cap = capabilities.max_limit
+    if cap is None or (max_depth is not None and max_depth <= cap):
+        return
+    from ..errors import BitknightsError
+
+    asked = "--exact asks for no limit" if max_depth is None else f"asked for {max_depth}"
+    raise BitknightsError(
+        f"the {engine} engine answers within a limit of at most {cap} moves ({asked}); "
+        "use --engine bidir, or table, for larger limits and --exact"
+    )
 
 
 MAX_TIMEOUT = 1e6

@@ -207,12 +207,25 @@ def _save(path: str, target: Board, tables: tuple[np.ndarray, np.ndarray]) -> No
                        "pattern database")  # fmt: skip
 
 
-def pattern_bound(board: Board, target: Board) -> int:
-    """The additive pattern-database bound of ``board`` (not parity-rounded).
+def inconsistent(
+    target: Board, cache_dir: str | os.PathLike[str] | None = None
+) -> cache.CacheError:
+    """The error for pattern databases found to contradict themselves while in use."""
+    return cache.CacheError(
+        f"pattern database {_cache_path(target, cache_dir)} is inconsistent (a damaged or "
+        "forged file); remove it and it is rebuilt on next use"
+    )
+
+
+def pattern_bound(
+    board: Board, target: Board, cache_dir: str | os.PathLike[str] | None = None
+) -> int:
+    """The additive pattern-database bound of ``board`` (not parity-rounded), from the
+    databases cached in ``cache_dir`` (built when missing).
 
     >>> from bitknights import TARGET
     >>> pattern_bound(TARGET, TARGET), pattern_bound(TARGET.play("b5"), TARGET)
     (0, 1)
     """
-    white, black = pattern_tables(target.key)
+    white, black = pattern_tables(target.key, cache_dir)
     return int(white[pattern_rank(board.white)]) + int(black[pattern_rank(board.black)])

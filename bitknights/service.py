@@ -1,0 +1,432 @@
+"""The distance service: every answer bitknights gives comes from here.
+
+The command line (``solve`` in all its forms, ``hint``, ``check``, ``play``), the notebook
+widget, the game, the checker and the Python API (:func:`bitknights.solve` and friends)
+all ask a :class:`DistanceService` for one target; none of them opens the distance table
+or runs an engine itself.  So what the service guarantees holds on every surface:
+
+* **The engine.**  ``auto`` picks one per request (:meth:`DistanceService.choose`): the
+  distance table when a usable one is there, else a search engine suited to the limit and
+  the batch.  A request an engine cannot take (``mitm`` without a limit) is refused before
+  anything runs; options are checked before any thread starts.
+* **Confirmation.**  Every table answer is confirmed where it is read
+  (:mod:`bitknights.table.probe`), ``-1`` and unreachable answers included: the board's
+  neighbours must agree with it, and every answer given with a path, every answer of a
+  batch of up to :data:`WALK_MAX_BOARDS` boards (a judge's file), every hint's board and
+  every distance of a game is walked to the target.  A table that contradicts itself is
+  an error naming the file and the fix, never an answer.  Every path a search engine
+  returns is replayed move by move before it is handed out.
+* **Files.**  A cached file that is missing, damaged or not trusted (a table, the pattern
+  databases) is said once and answered without; the answers never depend on it.
+* **Limits.**  ``timeout`` bounds each board's search, builds it waits for included;
+  ``cache_dir`` reaches every engine; Ctrl-C stops every search of a batch.
+
+>>> from bitknights import Board
+>>> s = DistanceService()
+>>> s.solve(Board("10110/01*11/10111/01001/00000")).steps
+7
+>>> s.distance(Board("01011/110*1/01110/01010/00100"))
+18
+"""
+
+from __future__ import annotations
+
+import os
+
+from .board import TARGET, Board, as_board
+from .engines import ENGINES, depth_limit, get_engine
+from .engines.options import DEFAULT_MAX_DEPTH, SolveOptions, check_options
+from .errors import BitknightsError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    import numpy as np
+
+    from .engines.base import Engine
+    from .engines.options import StopFlag
+    from .solution import Hint, Solution
+    from .table.distance_table import DistanceTable
+    from .table.store import TableFile
+
+ENGINE_CHOICES = ("auto", *ENGINES)
+
+MEMO_BOARDS = 1 << 20
+"""A service forgets the distances it learnt beyond this many boards (about 200 MB)."""
+
+WALK_MAX_BOARDS = 64
+"""Batches of at most this many boards (a judge's file) have every table answer confirmed
+by walking its path too; larger ones by its neighbours alone (a walk costs about a
+hundred probes in plain Python, the neighbours eight)."""
+
+
+class DistanceService:
+    """Exact answers about boards and one ``target``, from the engine ``engine``
+    (``'auto'``: chosen per request) with cached tables in ``cache_dir`` (``None``:
+    :func:`bitknights.cache.cache_directory`).
+
+    A service keeps what it learns: the table it opened, and for :meth:`distance` the
+    distances along every path it found (a game asks about neighbouring boards over and
+    over).  It is cheap to make; :func:`service` keeps one per target and directory.
+    """
+
+    def __init__(
+        self,
+        target: Board | str = TARGET,
+        *,
+        engine: str = "auto",
+        cache_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        if engine not in ENGINE_CHOICES:
+            raise BitknightsError(
+                f"unknown engine {engine!r} (choose from {', '.join(ENGINE_CHOICES)})"
+            )
+        self.target = as_board(target)
+        self.engine = engine
+        self.cache_dir = cache_dir
+        self._dist: dict[Board, int | None] = {self.target: 0}
+        self._next: dict[Board, Board] = {}
+
+    # -- where answers come from ----------------------------------------------------------
+
+    def file(self) -> TableFile | None:
+        """The distance table file of the target when the engine may use it and a usable
+        one is there (its header, size, trust and sanity checked once per process and
+        file); ``None`` otherwise.  ``engine='table'`` raises
+        :class:`~bitknights.table.store.TableError` when there is none."""
+        if self.engine not in ("auto", "table"):
+            return None
+        from .table import store
+
+        if self.engine == "table":
+            return store.load(self.target, self.cache_dir)
+        if not store.available(self.target, self.cache_dir):  # a refused file is said once
+            return None
+        return store.load(self.target, self.cache_dir)
+
+    def table(self) -> DistanceTable | None:
+        """:meth:`file` as a :class:`~bitknights.table.distance_table.DistanceTable` (for
+        what needs numba: counting solutions, batches of millions, random boards)."""
+        if self.file() is None:
+            return None
+        from .table import load_table
+
+        return load_table(self.target, cache_dir=self.cache_dir)
+
+    @property
+    def source(self) -> str:
+        """``'table'`` when answers come from the distance table, else ``'search'``."""
+        return "table" if self.file() is not None else "search"
+
+    def describe(self) -> str:
+        """One line saying where the answers come from."""
+        if self.source == "table":
+            return "distances from the distance table"
+        return (
+            "no distance table for this target: distances by exact search; "
+            "`bitknights table build` makes them instant"
+        )
+
+    def choose(
+        self,
+        max_depth: int | None,
+        *,
+        counts_only: bool = False,
+        boards: int | None = None,
+        table: bool = True,
+    ) -> str:
+        """The engine that answers requests under ``max_depth`` (``None``: no limit): the
+        one asked for, or for ``auto``, asking each engine's
+        :class:`~bitknights.engines.options.Capabilities`:
+
+        1. a lookup engine (``table``) when it is ready: a valid distance table is there
+           (a refused one is said once).  Exact at any depth, microseconds a board.  The
+           table is never built here.
+        2. without a limit, the first search engine exact at any depth (``bidir``: its
+           cost grows with the square root of IDA*'s).
+        3. for a few boards (``boards``, known) that only want the move counts
+           (``counts_only``, the classic output), the first engine that answers that many
+           under the limit in plain Python (``mitm`` up to its ``plain_boards`` and
+           ``plain_depth``: it starts without numpy or numba).
+        4. for other batches that only want the move counts, the first search engine that
+           answers the limit with numpy alone (``bidir`` up to its ``numpy_depth``).
+        5. else the first search engine listed (``ida``: a handful of nodes per board
+           within the classic limit, and the path comes free).
+
+        ``table=False`` leaves the table out.  Only the engines' declarations are read:
+        choosing imports neither numpy nor numba.
+
+        >>> s = DistanceService(engine="auto", cache_dir="/nonexistent")
+        >>> s.choose(15, counts_only=True, boards=10), s.choose(15, counts_only=True, boards=5000)
+        ('mitm', 'bidir')
+        >>> s.choose(15, boards=10), s.choose(None)  # a path is wanted; no limit
+        ('ida', 'bidir')
+        """
+        if self.engine != "auto":
+            return self.engine
+        engines = [get_engine(name) for name in ENGINES]
+        for e in engines:
+            if table and e.capabilities.lookup and e.ready(self.target, self.cache_dir):
+                return e.name
+        search = [e for e in engines if not e.capabilities.lookup]
+        if max_depth is None:
+            wanted = [e for e in search if e.capabilities.exact_at_any_depth]
+        elif counts_only:
+            wanted = [
+                e
+                for e in search
+                if boards is not None
+                and boards <= e.capabilities.plain_boards
+                and max_depth <= e.capabilities.plain_depth
+            ] or [e for e in search if max_depth <= e.capabilities.numpy_depth]
+        else:
+            wanted = []
+        return (wanted or search)[0].name
+
+    def plain(self, engine: str) -> bool:
+        """Whether ``engine`` answers a batch of move counts in plain Python (no numpy):
+        the table, or an engine declaring plain-Python batches."""
+        caps = get_engine(engine).capabilities
+        return caps.lookup or caps.plain_boards > 0
+
+    def _engine(self, name: str, options: SolveOptions) -> Engine:
+        """The engine called ``name``, refusing before anything runs a request it does not
+        take (a limit above its ``max_limit``)."""
+        from .engines.options import check_limit
+
+        engine = get_engine(name)
+        check_limit(name, engine.capabilities, options.max_depth)
+        if options.count_solutions and not engine.capabilities.counts_solutions:
+            counting = [n for n in ENGINES if get_engine(n).capabilities.counts_solutions]
+            raise BitknightsError(
+                f"counting optimal solutions needs the {' or '.join(counting)} engine "
+                "(the distance table: `bitknights table build`)"
+            )
+        return engine
+
+    # -- batches of move counts -----------------------------------------------------------
+
+    def steps(
+        self,
+        keys: list[int] | np.ndarray,
+        *,
+        max_depth: int | None = DEFAULT_MAX_DEPTH,
+        workers: int = 0,
+        engine: str | None = None,
+        stop: StopFlag | None = None,
+    ) -> list[int] | np.ndarray:
+        """The distance of each board (packed keys, :attr:`Board.key`) to the target:
+        ``-1`` beyond ``max_depth`` or unreachable, ``-2`` for boards left when ``stop``
+        was raised.  ``engine``: the one :meth:`choose` gave for the whole batch (default:
+        chosen for these keys).  A list of keys gets a list back, answered in plain
+        Python when the engine can (:meth:`plain`: no numpy); an array an array."""
+        options = check_options(
+            SolveOptions(max_depth=max_depth, workers=workers, cache_dir=self.cache_dir)
+        )
+        name = engine or self.choose(max_depth, counts_only=True, boards=len(keys))
+        chosen = self._engine(name, options)
+        if isinstance(keys, list) and chosen.capabilities.lookup:
+            from .table import probe, store
+
+            return probe.confirmed_distances(
+                store.load(self.target, self.cache_dir), keys, depth_limit(max_depth),
+                walk_paths=len(keys) <= WALK_MAX_BOARDS,
+            )  # fmt: skip
+        if isinstance(keys, list) and not self.plain(name):
+            import numpy as np
+
+            got = chosen.steps_many(np.array(keys, dtype=np.int64), self.target, options, stop)
+            return np.asarray(got).tolist()
+        return chosen.steps_many(keys, self.target, options, stop)
+
+    # -- one Solution a board ---------------------------------------------------------------
+
+    def solutions(
+        self,
+        boards: Iterable[Board | str],
+        *,
+        max_depth: int | None = DEFAULT_MAX_DEPTH,
+        timeout: float | None = None,
+        workers: int = 0,
+        count_solutions: bool = False,
+        engine: str | None = None,
+    ) -> Iterator[Solution]:
+        """One :class:`~bitknights.solution.Solution` per board, lazily, in input order,
+        solved on ``workers`` threads (0: one per CPU).  ``timeout`` bounds each board (a
+        board that runs out has ``status='timeout'``); ``count_solutions`` sets each solved
+        result's ``optimal_solutions`` (the table).  Ctrl-C, or closing the iterator,
+        stops every search still running.  Arguments are checked before any thread
+        starts."""
+        from .engines.options import StopFlag
+        from .threads import worker_count
+
+        options = check_options(
+            SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers,
+                         count_solutions=count_solutions, cache_dir=self.cache_dir)
+        )  # fmt: skip
+        options = options._replace(workers=worker_count(workers))
+        chosen = self._engine(engine or self.choose(max_depth), options)
+        return self._solutions(boards, chosen, options, StopFlag())
+
+    def _solutions(
+        self, boards: Iterable[Board | str], chosen: Engine, options: SolveOptions, stop: StopFlag
+    ) -> Iterator[Solution]:
+        from .threads import ordered_map
+
+        # loads kernels and tables now, not inside the first board's time
+        chosen.solve(self.target, self.target, options._replace(max_depth=0))
+
+        def one(b: Board | str) -> Solution:
+            return self._checked(chosen.solve(as_board(b), self.target, options, stop))
+
+        try:
+            yield from ordered_map(one, boards, options.workers, stop=stop)
+        finally:
+            stop.raise_()  # an abandoned iterator stops what still runs
+
+    def solve(
+        self,
+        board: Board | str,
+        *,
+        max_depth: int | None = DEFAULT_MAX_DEPTH,
+        timeout: float | None = None,
+    ) -> Solution:
+        """The fewest moves from ``board`` to the target within ``max_depth`` (``None``: no
+        limit) and one optimal path.  The search runs on a helper thread, so Ctrl-C stops
+        it within milliseconds."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from .engines.options import StopFlag
+
+        options = check_options(
+            SolveOptions(max_depth=max_depth, timeout=timeout, cache_dir=self.cache_dir)
+        )
+        start = as_board(board)
+        chosen = self._engine(self.choose(options.max_depth), options)
+        stop = StopFlag()
+        with ThreadPoolExecutor(1) as pool:
+            future = pool.submit(chosen.solve, start, self.target, options, stop)
+            try:
+                return self._checked(future.result())
+            except BaseException:
+                stop.raise_()  # the kernel sees it within a few thousand nodes
+                raise
+
+    @staticmethod
+    def _checked(solution: Solution) -> Solution:
+        """``solution`` after replaying its path move by move (a search engine's path; a
+        table's was walked as it was read)."""
+        if solution.engine != "table":
+            solution.verify()
+        return solution
+
+    # -- exact answers about single boards ------------------------------------------------
+
+    def distance(self, board: Board | str) -> int | None:
+        """The exact fewest moves from ``board`` to the target, however far (``None``: it
+        never gets there); every board along the path found learns its distance too."""
+        board = as_board(board)
+        if board not in self._dist:
+            self._learn(board)
+        return self._dist[board]
+
+    def next_board(self, board: Board | str) -> Board | None:
+        """The board one optimal move on from ``board`` (``None`` at the target or when the
+        target cannot be reached)."""
+        board = as_board(board)
+        self.distance(board)  # every board learned with a distance > 0 has a next one
+        return self._next.get(board)
+
+    def path(self, board: Board | str) -> list[Board] | None:
+        """One optimal path from ``board`` (first) to the target (last), or ``None``."""
+        board = as_board(board)
+        if self.distance(board) is None:
+            return None
+        boards = [board]
+        while boards[-1] != self.target:
+            boards.append(self._next[boards[-1]])
+        return boards
+
+    def hints(self, board: Board | str) -> list[Hint]:
+        """Every legal move of ``board``: the board it makes, that board's exact distance,
+        and whether the move is optimal (one step nearer)."""
+        from .solution import Hint
+
+        return Hint.every(as_board(board), self.distance)
+
+    def count_solutions(self, board: Board | str) -> int:
+        """How many distinct optimal move sequences lead from ``board`` to the target
+        (``0`` if none, ``1`` from the target itself); exact, from the distance table
+        (raises :class:`~bitknights.table.store.TableError` without one)."""
+        from .table import load_table
+
+        table = load_table(self.target, cache_dir=self.cache_dir)  # raises the fix if none
+        board = as_board(board)
+        self.distance(board)  # the board's own answer confirmed and walked first
+        return table.count_solutions(board)
+
+    @property
+    def farthest(self) -> int | None:
+        """The farthest any board is from the target, when the table says (else ``None``)."""
+        file = self.file()
+        return None if file is None else file.max_distance
+
+    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
+        """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
+        from the target (the table; raises :class:`~bitknights.table.store.TableError`
+        without it), each confirmed."""
+        from .table import load_table
+
+        return load_table(self.target, cache_dir=self.cache_dir).random_boards(
+            distance, count, seed
+        )
+
+    def _learn(self, board: Board) -> None:
+        if len(self._dist) > MEMO_BOARDS:
+            self._dist, self._next = {self.target: 0}, {}
+        file = self.file()
+        if file is not None:
+            from .table import probe
+
+            steps, blanks, _ = probe.walk(file, board.black, board.blank, file.max_distance)
+            if steps < 0:
+                self._dist[board] = None
+                return
+            from .engines import boards_from_blanks
+
+            boards = boards_from_blanks(board, blanks)
+        else:
+            solution = self.solve(board, max_depth=None)
+            if solution.steps is None:
+                self._dist[board] = None
+                return
+            steps, boards = solution.steps, solution.boards
+        for i, b in enumerate(boards):
+            self._dist[b] = steps - i
+            if i + 1 < len(boards):
+                self._next[b] = boards[i + 1]
+
+
+_services: dict[tuple[int, str, str], DistanceService] = {}
+
+
+def service(
+    target: Board | str = TARGET,
+    *,
+    engine: str = "auto",
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> DistanceService:
+    """The process's :class:`DistanceService` for ``target``, ``engine`` and ``cache_dir``
+    (made on first use; what it learns is kept for later calls)."""
+    target = as_board(target)
+    key = (target.key, engine, os.fspath(cache_dir) if cache_dir is not None else "")
+    found = _services.get(key)
+    if found is None:
+        if len(_services) >= 8:
+            _services.clear()
+        found = _services[key] = DistanceService(target, engine=engine, cache_dir=cache_dir)
+    return found
+
+
+__all__ = ["ENGINE_CHOICES", "WALK_MAX_BOARDS", "DistanceService", "service"]

@@ -1,0 +1,294 @@
+"""Issue 19: one answer path.  Every surface (the classic command line, ``--path``, JSON,
+``--exact``, ``--count-solutions``, ``hint``, ``check``, ``play``, the game, the Python
+API) asks the distance service, so a guarantee made once holds everywhere:
+
+* a forged table byte (checksums recomputed, as someone with write access would do) is
+  refused on every surface, ``-1`` and unreachable answers included: a one-line error and
+  a non-zero exit, never a wrong answer with exit 0;
+* ``mitm`` honours timeouts and refuses requests it cannot bound;
+* a timeout covers the pattern-database build it waits for, and concurrent searches build
+  it once;
+* ``cache_dir`` reaches every build.
+
+Each command runs under a timeout; no test asserts a time."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import bitknights as bk
+from bitknights import TARGET, Board
+from bitknights.coords import rank
+from bitknights.errors import BitknightsError
+from bitknights.service import DistanceService
+from bitknights.table import store
+from helpers import forge, solve_with
+
+CLI = [sys.executable, "-m", "bitknights"]
+LIMIT = 120
+NEAR = Board("10110/01*11/10111/01001/00000")  # 7 moves from the target
+FAR = Board("01011/110*1/01110/01010/00100")  # 18 moves
+SAMPLE = f"2\n{NEAR}\n{FAR}\n"
+
+
+def run(args, cache, stdin="", env=None):
+    full = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache), **(env or {})}
+    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, text=True,
+                          timeout=LIMIT, env=full)  # fmt: skip
+
+
+def refused(r, *words):
+    """A one-line error, status 2, nothing on standard output, no traceback."""
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == "", r.stdout
+    assert r.stderr.startswith("bitknights: error: ") and r.stderr.count("\n") == 1, r.stderr
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)
+    return r.stderr
+
+
+@pytest.fixture
+def cache(tmp_path, table_dir):
+    """A private cache directory holding a copy of the classic table."""
+    d = tmp_path / "cache"
+    d.mkdir(mode=0o755)
+    shutil.copyfile(store.table_path(TARGET, table_dir), store.table_path(TARGET, d))
+    store._loaded.clear()
+    return d
+
+
+def forge_board(cache, board, value):
+    forge(store.table_path(TARGET, cache), rank(board.black, board.blank), value)
+
+
+# -- 1. answers of -1 are confirmed too ------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [20, 255])
+def test_a_byte_forged_past_the_limit_or_unreachable_is_refused(cache, value):
+    forge_board(cache, NEAR, value)
+    for args in (["solve"], ["solve", "--engine", "table"], ["solve", "--exact"],
+                 ["solve", "--max-depth", "30"], ["solve", "--format", "json"]):  # fmt: skip
+        refused(run(args, cache, SAMPLE), "inconsistent", "table build")
+    # a batch too large for plain Python goes through numpy: confirmed there too
+    rng = np.random.default_rng(1)
+    big = [NEAR] + [Board.from_key(k) for k in _random_keys(rng, 9000)]
+    batch = f"{len(big)}\n" + "".join(f"{b}\n" for b in big)
+    refused(run(["solve"], cache, batch), "inconsistent")
+    refused(run(["solve", "--exact"], cache, batch), "inconsistent")
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        bk.solve(NEAR, cache_dir=cache)
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        bk.table.distances([NEAR], cache_dir=cache)
+
+
+def _random_keys(rng, n):
+    keys = []
+    while len(keys) < n:
+        cells = np.array([1] * 12 + [0] * 12)
+        rng.shuffle(cells)
+        blank = int(rng.integers(25))
+        cells = np.insert(cells, blank, 0)
+        black = int((cells << np.arange(25)).sum())
+        keys.append(black | blank << 25)
+    return keys
+
+
+# -- 2. a byte forged +2 is refused on every surface -----------------------------------------
+
+
+SURFACES = [
+    ["solve"],
+    ["solve", "--path"],
+    ["solve", "--format", "json"],
+    ["solve", "--exact"],
+    ["solve", "--count-solutions"],
+    ["solve", "--engine", "table", "--format", "json", "--path"],
+    ["hint"],
+    ["hint", "--count-solutions"],
+    ["hint", "--format", "json"],
+]
+
+
+@pytest.mark.parametrize("args", SURFACES, ids=" ".join)
+def test_a_byte_forged_two_farther_is_refused_on_every_command(cache, args):
+    forge_board(cache, NEAR, 9)
+    stdin = SAMPLE if args[0] == "solve" else str(NEAR)
+    refused(run(args, cache, stdin), "inconsistent")
+
+
+def test_check_and_play_refuse_a_forged_byte(cache):
+    forge_board(cache, NEAR, 9)
+    best = DistanceService().path(NEAR)  # the true optimal moves, from the session's table
+    moves = [str(bk.Move(b.blank, a.blank)) for a, b in zip(best, best[1:])]
+    refused(run(["check", str(NEAR), *moves], cache), "inconsistent")
+    r = run(["play", str(NEAR)], cache, "hint\nquit\n")
+    assert r.returncode == 2 and "inconsistent" in r.stderr, (r.stdout, r.stderr)
+    assert "distance 9" not in r.stdout
+
+
+def test_a_forged_child_is_refused_by_hints(cache):
+    """A child's byte made one nearer looks right from the board, wrong from its own
+    neighbours: hints confirm every child."""
+    here = DistanceService().distance(NEAR)
+    child = next(c for _, c in NEAR.children() if DistanceService().distance(c) == here + 1)
+    forge_board(cache, child, here - 1)
+    answers = DistanceService(cache_dir=cache)
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        answers.hints(NEAR)
+    refused(run(["hint"], cache, str(NEAR)), "inconsistent")
+
+
+def test_the_python_surfaces_refuse_a_forged_byte(cache):
+    forge_board(cache, NEAR, 9)
+    calls = {
+        "solve": lambda: bk.solve(NEAR, cache_dir=cache),
+        "solve_many": lambda: bk.solve_many([NEAR], cache_dir=cache, max_depth=None),
+        "service.distance": lambda: DistanceService(cache_dir=cache).distance(NEAR),
+        "service.steps": lambda: DistanceService(cache_dir=cache).steps([NEAR.key]),
+        "table.distance": lambda: bk.table.distance(NEAR, cache_dir=cache),
+        "table.hints": lambda: bk.table.hints(NEAR, cache_dir=cache),
+        "table.path": lambda: bk.table.optimal_path(NEAR, cache_dir=cache),
+        "table.count": lambda: bk.table.count_solutions(NEAR, cache_dir=cache),
+        "table.distances": lambda: bk.table.distances([NEAR], cache_dir=cache),
+        "check": lambda: bk.check(NEAR, [], cache_dir=cache),
+        "game": lambda: bk.Game(NEAR, cache_dir=cache).distance,
+    }
+    for name, call in calls.items():
+        with pytest.raises(BitknightsError, match="inconsistent"):
+            call()
+            pytest.fail(name)
+
+
+def test_counting_confirms_every_board_it_passes(cache, table_dir):
+    """A byte forged deep inside the optimal paths' graph (not the board asked about) is
+    found by the counting, which reads every board on every optimal path."""
+    path = DistanceService(cache_dir=table_dir).path(FAR)
+    middle = path[len(path) // 2]
+    forge_board(cache, middle, DistanceService(cache_dir=table_dir).distance(middle) + 2)
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        bk.table.count_solutions(FAR, cache_dir=cache)
+
+
+def test_random_boards_are_confirmed(cache, table_dir):
+    table = bk.table.load_table(cache_dir=table_dir)
+    drawn = table.random_boards(12, 3, seed=5)
+    forge_board(cache, drawn[0], 14)  # the board now "lies" at 14, not 12
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        bk.table.random_boards(14, 40000, seed=5, cache_dir=cache)
+
+
+# -- 6. mitm: timeouts and a bounded forward search -------------------------------------------
+
+
+def test_mitm_refuses_requests_it_cannot_bound(tmp_path):
+    for args in (["--exact"], ["--max-depth", "23"]):
+        err = refused(run(["solve", "--engine", "mitm", *args, "--timeout", "3"], tmp_path, SAMPLE))
+        assert "at most 22 moves" in err and "bidir" in err
+    with pytest.raises(BitknightsError, match="at most 22 moves"):
+        bk.solve(NEAR, engine="mitm", max_depth=None)
+    r = run(["solve", "--engine", "mitm", "--max-depth", "22"], tmp_path, SAMPLE)
+    assert (r.returncode, r.stdout) == (0, "7\n18\n"), r.stderr
+
+
+def test_mitm_honours_timeouts_and_its_memory_budget(monkeypatch, table_dir):
+    far = bk.table.load_table(cache_dir=table_dir).example()  # 39 moves away
+    s = solve_with("mitm", far, TARGET, 22, timeout=0.01)
+    assert s.status == "timeout" and s.steps is None
+    from bitknights.engines import mitm
+
+    monkeypatch.setattr(mitm, "MAX_FORWARD", 1000)
+    with pytest.raises(BitknightsError, match="memory budget"):
+        solve_with("mitm", far, TARGET, 22)
+
+
+# -- 7 and 8. pattern databases: built once, under the timer, where cache_dir says ------------
+
+
+def test_a_timeout_covers_the_pattern_database_build_and_it_runs_once(tmp_path, monkeypatch):
+    from bitknights.engines import pdb
+
+    real, calls, release = pdb.pattern_tables, [], threading.Event()
+
+    def slow_build(target_key, cache_dir=None):
+        calls.append(cache_dir)
+        release.wait(LIMIT)  # a build that takes as long as the test wants
+        return real(target_key, cache_dir)
+
+    monkeypatch.setattr(pdb, "pattern_tables", slow_build)
+    deep = [Board("00000/11000/10101/*1100/11111"), Board("00000/1000*/11010/11100/11111")]
+    cache = tmp_path / "patterns"
+    sols = bk.solve_many(deep, engine="ida", max_depth=None, timeout=0.3, workers=2,
+                         cache_dir=cache)  # fmt: skip
+    assert [s.status for s in sols] == ["timeout", "timeout"]
+    assert calls == [cache]  # one build, for both searches, with the caller's directory
+    release.set()
+    assert solve_with("ida", deep[0], TARGET, None, cache_dir=cache).steps is not None
+    assert calls == [cache] and list(cache.glob("patterns-*.bkp"))
+
+
+def test_the_restart_with_pattern_databases_builds_them_where_cache_dir_says(tmp_path, monkeypatch):
+    from bitknights.engines import ida, pdb
+
+    monkeypatch.setattr(ida, "PDB_AFTER_NODES", 1000)  # restart at the first look
+    pdb._TABLES.clear()
+    cache = tmp_path / "mine"
+    slow = Board("10110/01011/00010/1*101/00101")  # 22 moves, 600 k nodes without them
+    s = solve_with("ida", slow, TARGET, 22, cache_dir=cache)
+    assert s.steps == 22
+    assert list(cache.glob("patterns-*.bkp"))
+    default = os.environ["BITKNIGHTS_CACHE_DIR"]
+    pdb._TABLES.clear()
+    other = tmp_path / "other"
+    assert pdb.pattern_bound(FAR, TARGET, other) > 0
+    assert list(other.glob("patterns-*.bkp"))
+    assert os.environ["BITKNIGHTS_CACHE_DIR"] == default
+
+
+# -- the service is the one path ------------------------------------------------------------
+
+
+def test_no_surface_reads_the_table_or_runs_an_engine_but_the_service():
+    """The game, the checker, the widget and the command line reach answers only through
+    the service (the engines and the table's reader are not imported by them)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(bk.__file__).parent
+    surfaces = ["game.py", "checker.py", "widget.py", "api.py", "cli/solve.py", "cli/play.py"]
+    banned = {"bitknights.table.probe", "bitknights.engines.ida", "bitknights.engines.bidir",
+              "bitknights.engines.mitm", "bitknights.engines.lookup"}  # fmt: skip
+    for name in surfaces:
+        tree = ast.parse((root / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                module = (node.module or "").lstrip(".")
+                full = {f"bitknights.{module}.{a.name}" for a in node.names} | {
+                    f"bitknights.{module}"
+                }
+                assert not full & banned, (name, module)
+            assert not (isinstance(node, ast.Attribute) and node.attr == "steps_many"), name
+
+
+def test_the_game_deals_every_distance_it_promises_without_a_table(tmp_path):
+    """Issue 21 point 3 (the game's side): without a table, a fresh board of exactly the
+    distance asked, every time, up to the promised 24."""
+    answers = DistanceService(engine="bidir")
+    for seed in range(12):
+        game = bk.Game(distance=24, seed=seed, answers=answers)
+        assert game.distance == 24
+    assert bk.Game(distance=3, seed=1, answers=answers).distance == 3
+
+
+def test_json_records_still_carry_engine_and_nodes(cache):
+    r = run(["solve", "--format", "json"], cache, SAMPLE)
+    rec = json.loads(r.stdout.splitlines()[0])
+    assert rec["engine"] == "table" and rec["steps"] == 7
