@@ -55,6 +55,14 @@ ENGINE_CHOICES = ("auto", *ENGINES)
 MEMO_BOARDS = 1 << 20
 """A service forgets the distances it learnt beyond this many boards (about 200 MB)."""
 
+FAR_ENGINE = "compact"
+FAR_BOUND = 18
+"""Boards whose nearest-square bound (:func:`bitknights.engines.ida.heuristic`) is at least
+this are *far*: every one lies 24 moves away or more, most 28 or more (measured over 200
+boards a distance from the table), where IDA* takes from a second to minutes and the
+bidirectional search grows its target side for seconds in every process.  ``auto`` sends
+them to :data:`FAR_ENGINE`, which builds its table once and answers any board at once."""
+
 WALK_MAX_BOARDS = 64
 """Batches of at most this many boards (a judge's file) have every table answer confirmed
 by walking its path too; larger ones by its neighbours alone (a walk costs about a
@@ -140,9 +148,10 @@ class DistanceService:
         one asked for, or for ``auto``, asking each engine's
         :class:`~bitknights.engines.options.Capabilities`:
 
-        1. a lookup engine (``table``) when it is ready: a valid distance table is there
-           (a refused one is said once).  Exact at any depth, microseconds a board.  The
-           table is never built here.
+        1. a lookup engine when it is ready: ``table`` when a valid distance table is
+           there (a refused one is said once; exact at any depth, microseconds a board;
+           never built here), else for limits above 20 moves ``compact`` when its table
+           is there (built by earlier far requests; a fraction of a millisecond a board).
         2. without a limit, the first search engine exact at any depth (``bidir``: its
            cost grows with the square root of IDA*'s).
         3. for a few boards (``boards``, known) that only want the move counts
@@ -154,8 +163,13 @@ class DistanceService:
         5. else the first search engine listed (``ida``: a handful of nodes per board
            within the classic limit, and the path comes free).
 
-        ``table=False`` leaves the table out.  Only the engines' declarations are read:
-        choosing imports neither numpy nor numba.
+        ``table=False`` leaves the lookup engines out.  Only the engines' declarations are
+        read: choosing imports neither numpy nor numba.
+
+        For requests above 20 moves that no lookup engine is ready for, the far boards
+        themselves (:func:`far`: most are 24 moves away or more) go to ``compact``, which
+        builds its table the first time (about 3 s, once): the search engines would take
+        seconds on each of them, in every process.
 
         >>> s = DistanceService(engine="auto", cache_dir="/nonexistent")
         >>> s.choose(15, counts_only=True, boards=10), s.choose(15, counts_only=True, boards=5000)
@@ -167,7 +181,12 @@ class DistanceService:
             return self.engine
         engines = [get_engine(name) for name in ENGINES]
         for e in engines:
-            if table and e.capabilities.lookup and e.ready(self.target, self.cache_dir):
+            caps = e.capabilities
+            if not (table and caps.lookup):
+                continue
+            if max_depth is not None and max_depth < caps.from_depth:
+                continue
+            if e.ready(self.target, self.cache_dir):
                 return e.name
         search = [e for e in engines if not e.capabilities.lookup]
         if max_depth is None:
@@ -226,7 +245,12 @@ class DistanceService:
         )
         name = engine or self.choose(max_depth, counts_only=True, boards=len(keys))
         chosen = self._engine(name, options)
-        if isinstance(keys, list) and chosen.capabilities.lookup:
+        deep = self._far_engine(name, max_depth)
+        if deep is not None and (
+            deep.ready(self.target, self.cache_dir) or _any_far(keys, self.target)
+        ):
+            chosen, name = deep, deep.name  # it answers every board, far or not
+        if isinstance(keys, list) and name == "table":
             from .table import probe, store
 
             return probe.confirmed_distances(
@@ -266,11 +290,18 @@ class DistanceService:
                          count_solutions=count_solutions, cache_dir=self.cache_dir)
         )  # fmt: skip
         options = options._replace(workers=worker_count(workers))
-        chosen = self._engine(engine or self.choose(max_depth), options)
-        return self._solutions(boards, chosen, options, StopFlag())
+        name = engine or self.choose(max_depth)
+        chosen = self._engine(name, options)
+        return self._solutions(boards, chosen, self._far_engine(name, max_depth), options,
+                               StopFlag())  # fmt: skip
 
     def _solutions(
-        self, boards: Iterable[Board | str], chosen: Engine, options: SolveOptions, stop: StopFlag
+        self,
+        boards: Iterable[Board | str],
+        chosen: Engine,
+        deep: Engine | None,
+        options: SolveOptions,
+        stop: StopFlag,
     ) -> Iterator[Solution]:
         from .threads import ordered_map
 
@@ -278,7 +309,9 @@ class DistanceService:
         chosen.solve(self.target, self.target, options._replace(max_depth=0))
 
         def one(b: Board | str) -> Solution:
-            return self._checked(chosen.solve(as_board(b), self.target, options, stop))
+            board = as_board(b)
+            engine = self._route(board, chosen, deep)
+            return self._checked(engine.solve(board, self.target, options, stop))
 
         try:
             yield from ordered_map(one, boards, options.workers, stop=stop)
@@ -303,7 +336,9 @@ class DistanceService:
             SolveOptions(max_depth=max_depth, timeout=timeout, cache_dir=self.cache_dir)
         )
         start = as_board(board)
-        chosen = self._engine(self.choose(options.max_depth), options)
+        name = self.choose(options.max_depth)
+        chosen = self._route(start, self._engine(name, options),
+                             self._far_engine(name, options.max_depth))  # fmt: skip
         stop = StopFlag()
         with ThreadPoolExecutor(1) as pool:
             future = pool.submit(chosen.solve, start, self.target, options, stop)
@@ -312,6 +347,24 @@ class DistanceService:
             except BaseException:
                 stop.raise_()  # the kernel sees it within a few thousand nodes
                 raise
+
+    def _far_engine(self, chosen: str, max_depth: int | None) -> Engine | None:
+        """The engine far boards go to instead of ``chosen`` (:data:`FAR_BOUND`): for
+        ``auto`` requests above 20 moves that a search engine would answer."""
+        if self.engine != "auto" or get_engine(chosen).capabilities.lookup:
+            return None
+        deep = get_engine(FAR_ENGINE)
+        if max_depth is not None and max_depth < deep.capabilities.from_depth:
+            return None
+        return deep
+
+    def _route(self, board: Board, chosen: Engine, deep: Engine | None) -> Engine:
+        """``deep`` for a far board, or once its table is at hand; else ``chosen``."""
+        if deep is not None and (
+            deep.ready(self.target, self.cache_dir) or far(board, self.target)
+        ):
+            return deep
+        return chosen
 
     @staticmethod
     def _checked(solution: Solution) -> Solution:
@@ -406,6 +459,26 @@ class DistanceService:
             self._dist[b] = steps - i
             if i + 1 < len(boards):
                 self._next[b] = boards[i + 1]
+
+
+def far(board: Board, target: Board) -> bool:
+    """Whether ``board`` is far from ``target`` (:data:`FAR_BOUND`).
+
+    >>> far(Board("01011/110*1/01110/01010/00100"), TARGET)  # 18 moves
+    False
+    >>> far(Board("00000/11000/10101/*1100/11111"), TARGET)  # 39 moves
+    True
+    """
+    from .engines.ida import heuristic
+
+    return heuristic(board, target) >= FAR_BOUND
+
+
+def _any_far(keys: list[int] | np.ndarray, target: Board) -> bool:
+    """Whether any of the boards (packed keys) is far (:func:`far`), vectorized."""
+    from .engines.common import nearest_bounds
+
+    return bool(len(keys)) and bool((nearest_bounds(keys, target) >= FAR_BOUND).any())
 
 
 _services: dict[tuple[int, str, str], DistanceService] = {}

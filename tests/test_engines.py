@@ -75,9 +75,10 @@ class _Fake:
     """An engine declaring chosen capabilities (for the policy, which reads nothing else)."""
 
     def __init__(self, name, *, lookup=False, deep=False, numpy_depth=-1, plain=(-1, 0),
-                 ready=True):  # fmt: skip
+                 ready=True, from_depth=0):  # fmt: skip
         self.name = name
-        self.capabilities = Capabilities(lookup, deep, numpy_depth, False, *plain)
+        self.capabilities = Capabilities(lookup, deep, numpy_depth, False, *plain,
+                                         from_depth=from_depth)  # fmt: skip
         self._ready = ready
 
     def ready(self, target, cache_dir=None):
@@ -98,6 +99,7 @@ def test_choose_engine_follows_the_capabilities(monkeypatch):
         "bidir": _Fake("bidir", deep=True, numpy_depth=9),
         "mitm": _Fake("mitm", plain=(8, 100)),
         "table": _Fake("table", lookup=True, deep=True, numpy_depth=200, ready=False),
+        "compact": _Fake("compact", lookup=True, deep=True, ready=False, from_depth=21),
     }
     monkeypatch.setattr(service_module, "get_engine", fakes.__getitem__)
     assert api.choose_engine("auto", 15) == "ida"
@@ -111,8 +113,13 @@ def test_choose_engine_follows_the_capabilities(monkeypatch):
     fakes["ida"] = _Fake("ida", deep=True, numpy_depth=12)  # now first in every rule
     assert api.choose_engine("auto", None) == "ida"
     assert api.choose_engine("auto", 10, counts_only=True) == "ida"
+    fakes["compact"] = _Fake("compact", lookup=True, ready=True, from_depth=21)
+    assert api.choose_engine("auto", None) == "compact"
+    assert api.choose_engine("auto", 21, counts_only=True) == "compact"
+    assert api.choose_engine("auto", 20) == "ida"  # below its depth: not worth loading
     fakes["table"] = _Fake("table", lookup=True, ready=True)
     assert api.choose_engine("auto", 15) == "table"
+    assert api.choose_engine("auto", None) == "table"  # listed first
     assert api.choose_engine("auto", None, counts_only=True) == "table"
     assert api.choose_engine("auto", 15, target=None) == "ida"  # no target: no lookup
     assert api.choose_engine("bidir", 15) == "bidir"

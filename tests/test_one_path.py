@@ -224,6 +224,7 @@ def test_a_timeout_covers_the_pattern_database_build_and_it_runs_once(tmp_path, 
         return real(target_key, cache_dir)
 
     monkeypatch.setattr(pdb, "pattern_tables", slow_build)
+    monkeypatch.setattr(pdb, "_TABLES", {})  # none in memory yet
     deep = [Board("00000/11000/10101/*1100/11111"), Board("00000/1000*/11010/11100/11111")]
     cache = tmp_path / "patterns"
     sols = bk.solve_many(deep, engine="ida", max_depth=None, timeout=0.3, workers=2,

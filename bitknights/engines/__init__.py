@@ -27,6 +27,7 @@ _ENGINE_OBJECTS = {
     "bidir": "bidir:ENGINE",
     "mitm": "mitm:ENGINE",
     "table": "lookup:ENGINE",
+    "compact": "compact:ENGINE",
 }
 ENGINES = tuple(_ENGINE_OBJECTS)
 

@@ -38,3 +38,26 @@ def parity(start: Board, target: Board) -> int:
     """The parity every path from ``start`` to ``target`` has (the blank changes square
     colour on every move)."""
     return square_color(start.blank) ^ square_color(target.blank)
+
+
+def nearest_bounds(keys: np.ndarray | list[int], target: Board) -> np.ndarray:
+    """The nearest-square bound of each board (packed keys), rounded up to the parity of
+    its distance, as the IDA* kernel starts from it (boards with other knight counts get
+    a bound too: it means nothing for them).
+
+    >>> from bitknights.board import TARGET
+    >>> nearest_bounds([TARGET.key, TARGET.play("b5").key], TARGET).tolist()
+    [0, 1]
+    """
+    from ..coords import KEY_SHIFT
+    from ..coords.arrays import SQUARE_COLOR
+    from ..squares import FULL_MASK
+
+    keys = np.asarray(keys, dtype=np.int64)
+    black, blank = keys & FULL_MASK, keys >> KEY_SHIFT
+    hw, hb = nearest_target_distance(target.key)
+    h = np.zeros(keys.shape[0], dtype=np.int64)
+    for sq in range(NUM_SQUARES):
+        here = np.where((black >> sq) & 1 == 1, hb[sq], hw[sq])
+        h += np.where(blank == sq, 0, here)
+    return h + ((h ^ SQUARE_COLOR[blank % NUM_SQUARES] ^ SQUARE_COLOR[target.blank]) & 1)

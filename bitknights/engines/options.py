@@ -54,6 +54,8 @@ class Capabilities(Record):
     importing numpy would take (``-1``, ``0``: none).
     ``max_limit``: the largest ``max_depth`` it accepts (``None``: any, and no limit at
     all); asking for more is refused before anything runs.
+    ``from_depth``: a lookup engine ``auto`` prefers only for limits of at least this
+    (and for none at all).
     """
 
     lookup: bool
@@ -63,6 +65,7 @@ class Capabilities(Record):
     plain_depth: int = -1
     plain_boards: int = 0
     max_limit: int | None = None
+    from_depth: int = 0
 
 
 def check_limit(engine: str, capabilities: Capabilities, max_depth: int | None) -> None:

@@ -1,0 +1,190 @@
+"""The compact-table engine (``--engine compact``): exact answers walked down the compact
+distance table (:mod:`bitknights.table.compact`: every board's distance modulo 3, 17 MB
+for the classic target), which it builds the first time it needs it (about 3 s, once,
+announced on a terminal) and keeps in the cache directory, like the pattern databases.
+
+It answers any board in a fraction of a millisecond, however far, so ``auto`` sends it
+the far boards of exact requests when there is no distance table: boards the other
+engines take seconds on (see :meth:`bitknights.service.DistanceService.choose`).  Every
+answer is a walk to the target, confirmed on the way.  Memory: the table (17 MB), and
+68 MB while it is built.  Importing this module imports neither numpy nor numba.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from . import boards_from_blanks, depth_limit, never_arrives
+from .options import Capabilities, StopFlag
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..board import Board
+    from ..solution import Solution
+    from ..table.compact import CompactTable
+    from .options import SolveOptions
+
+FROM_DEPTH = 21
+"""``auto`` prefers this engine, when its table is there, for limits above 20 moves (and
+none at all): below that the other engines answer at once without loading 17 MB."""
+
+
+class CompactEngine:
+    """The compact distance table as an :class:`~bitknights.engines.base.Engine`."""
+
+    name = "compact"
+    capabilities = Capabilities(
+        lookup=True,
+        exact_at_any_depth=True,
+        numpy_depth=-1,
+        counts_solutions=False,
+        from_depth=FROM_DEPTH,
+    )
+
+    def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
+        """Whether a usable compact table of ``target`` is in the cache directory (in this
+        process, or a file whose header checks; a refused file is said once)."""
+        return available(target, cache_dir)
+
+    def solve(
+        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
+    ) -> Solution:
+        """The exact fewest moves from ``start`` to ``target`` if at most
+        ``options.max_depth``, with the path walked; waits for the table's build, when it
+        must be built, as long as ``timeout`` and ``stop`` allow."""
+        from ..results import STOPPED, Status
+        from ..solution import Solution
+        from ..threads import Stopped
+
+        t0 = time.perf_counter()
+        if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
+            return never
+        steps, probes = STOPPED, 0
+        blanks: list[int] = []
+        with StopFlag(stop).arm(options.timeout) as flag:
+            try:
+                table = compact_table(target, options.cache_dir, flag)
+            except Stopped:
+                pass
+            else:
+                steps, blanks, probes = table.walk(start.black, start.blank)
+        seconds = time.perf_counter() - t0
+        if steps < 0 or steps > depth_limit(options.max_depth):
+            status = Status.of(steps) if steps < 0 else Status.OVER_LIMIT
+            return Solution(start, target, None, nodes=probes, seconds=seconds, engine=self.name,
+                            max_depth=options.max_depth, status=status)  # fmt: skip
+        return Solution(start, target, steps, boards_from_blanks(start, blanks), probes, seconds,
+                        self.name, options.max_depth)  # fmt: skip
+
+    def steps_many(
+        self,
+        keys: np.ndarray | list[int],
+        target: Board,
+        options: SolveOptions,
+        stop: StopFlag | None = None,
+    ) -> np.ndarray | list[int]:
+        """The exact distance of each board (packed keys), ``-1`` beyond
+        ``options.max_depth`` or unreachable, each walked: a list for a list, an array
+        for an array; all ``-2`` when ``stop`` was raised while the table was built."""
+        from ..results import STOPPED
+        from ..threads import Stopped
+
+        try:
+            table = compact_table(target, options.cache_dir, stop or StopFlag())
+        except Stopped:
+            steps = [STOPPED] * len(keys)
+        else:
+            steps = table.distances(keys, depth_limit(options.max_depth))
+        if isinstance(keys, list):
+            return steps
+        import numpy as np
+
+        return np.array(steps, dtype=np.int64)
+
+
+ENGINE = CompactEngine()
+
+
+_TABLES: dict[tuple[int, str], tuple[tuple[int, int, int] | None, CompactTable]] = {}
+
+
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
+    """Whether the compact table of ``target`` is at hand: in this process, or a file in
+    the cache directory whose header checks (the payload is checked when it is first
+    used).  A file there that is refused (not trusted, damaged) is said once."""
+    from .. import cache
+    from ..table import compact
+
+    path = compact.path_of(target, cache_dir)
+    if (target.key, path) in _TABLES:
+        return True
+    try:
+        compact.check_header(target, cache_dir)
+    except FileNotFoundError:
+        return False
+    except cache.CacheError as e:
+        _warn_once(str(e))
+        return False
+    return True
+
+
+def compact_table(
+    target: Board, cache_dir: str | os.PathLike[str] | None, stop: StopFlag
+) -> CompactTable:
+    """The compact table of ``target``: kept from earlier in this process, loaded from the
+    cache directory (checked in full), or built once however many searches ask at the
+    same time (announced), each waiting as long as its ``stop`` allows (raises
+    :class:`~bitknights.threads.Stopped`).  A file that fails its checks or may not be
+    trusted is said once and built afresh (kept in memory only when the directory cannot
+    take it)."""
+    from .. import cache, progress
+    from ..table import compact
+    from ..threads import shared, wait
+
+    path = compact.path_of(target, cache_dir)
+    key = (target.key, path)
+    kept = _TABLES.get(key)
+    if kept is not None and kept[0] == _stamp(path):
+        return kept[1]
+    try:
+        table = compact.load(target, cache_dir)
+    except FileNotFoundError:
+        table = None
+    except cache.CacheError as e:  # damaged, forged or not trusted: built afresh
+        _warn_once(str(e))
+        table = None
+    if table is None:
+
+        def build() -> CompactTable:
+            progress.announce(
+                "building the compact distance table",
+                "once: every board's distance modulo 3, 17 MB; answers far boards at once",
+                compact.BUILD_SECONDS,
+            )
+            return compact.build(target, cache_dir)
+
+        table = wait(shared(("compact table", key), build), lambda: stop.raised)
+    _TABLES[key] = (_stamp(path), table)
+    return table
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        import sys
+
+        _warned.add(message)
+        sys.stderr.write(f"bitknights: warning: {message}\n")
