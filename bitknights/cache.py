@@ -153,6 +153,19 @@ def open_cached(
     return fd, st
 
 
+_warned: set[str] = set()
+
+
+def warn_once(message: str, instead: str) -> None:
+    """Say on standard error, once per process, that a file was refused (``message``)
+    and what is done ``instead``: a problem report, not progress, so said even when
+    standard error is not a terminal."""
+    line = f"bitknights: warning: {message}; {instead}\n"
+    if line not in _warned:
+        _warned.add(line)
+        sys.stderr.write(line)
+
+
 def read_at(fd: int, size: int, offset: int) -> bytes:
     """``size`` bytes at ``offset`` (fewer only at the end of the file)."""
     parts = []
