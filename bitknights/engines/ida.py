@@ -24,7 +24,7 @@ from .. import progress
 from ..board import Board
 from ..coords import KEY_SHIFT
 from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
-from ..results import OVER_BUDGET, STOPPED, Status
+from ..results import INCONSISTENT, OVER_BUDGET, STOPPED, Status
 from ..solution import Solution
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
 from ..threads import default_workers, parallel_chunks
@@ -35,7 +35,7 @@ from .common import (
     same_counts,
 )
 from .options import StopFlag
-from .pdb import cached_pattern_tables, pattern_tables
+from .pdb import cached_pattern_tables, inconsistent, pattern_tables
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -169,6 +169,8 @@ def solve(
             nodes += more
             if steps != OVER_BUDGET:
                 break
+    if steps == INCONSISTENT:
+        raise inconsistent(target.key, cache_dir)
     seconds = time.perf_counter() - t0
     if steps < 0:
         return Solution(start, target, None, nodes=int(nodes), seconds=seconds, engine="ida",
@@ -217,4 +219,6 @@ def steps_many(
                    flag)  # fmt: skip
 
     parallel_chunks(run, len(keys), workers or default_workers(), stop=stop)
+    if use_pdb and (steps == INCONSISTENT).any():
+        raise inconsistent(target.key, cache_dir)
     return steps
