@@ -120,12 +120,19 @@ def trust_problem(
 
 
 def open_cached(
-    path: str | os.PathLike[str], what: str, *, sizes: Iterable[int] | None = None
+    path: str | os.PathLike[str],
+    what: str,
+    *,
+    sizes: Iterable[int] | None = None,
+    max_size: int | None = None,
+    trust: bool = True,
+    fix: str = "remove it and build again",
 ) -> tuple[int, os.stat_result]:
     """Open a cache file for reading: ``(fd, stat)``.  Raises ``FileNotFoundError`` when
     there is none, and :class:`CacheError` (naming ``what`` and the path) when it is not a
-    regular file, not trusted, or (``sizes`` given) of none of those sizes.  Never blocks:
-    a FIFO at the path is refused, not waited on."""
+    regular file, not trusted (``trust``: apply the trust rule), of none of ``sizes`` or
+    larger than ``max_size`` (the message ends with ``fix``).  Never blocks: a FIFO at
+    the path is refused, not waited on."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -136,21 +143,34 @@ def open_cached(
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             kind = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
-            raise CacheError(f"{what} {path} is {kind}; remove it and build again")
-        parent = os.path.dirname(os.path.abspath(path))
-        for p, s, is_dir in ((path, st, False), (parent, os.stat(parent), True)):
-            problem = trust_problem(p, s, directory=is_dir)
-            if problem:
-                raise UntrustedError(f"not trusting {what}: {problem}")
-        if sizes is not None and st.st_size not in set(sizes):
-            raise CacheError(
-                f"{what} {path} has the wrong size ({st.st_size:,} bytes); "
-                "remove it and build again"
-            )
+            raise CacheError(f"{what} {path} is {kind}; {fix}")
+        if trust:
+            parent = os.path.dirname(os.path.abspath(path))
+            for p, s, is_dir in ((path, st, False), (parent, os.stat(parent), True)):
+                problem = trust_problem(p, s, directory=is_dir)
+                if problem:
+                    raise UntrustedError(f"not trusting {what}: {problem}")
+        if (sizes is not None and st.st_size not in set(sizes)) or (
+            max_size is not None and st.st_size > max_size
+        ):
+            raise CacheError(f"{what} {path} has the wrong size ({st.st_size:,} bytes); {fix}")
     except BaseException:
         os.close(fd)
         raise
     return fd, st
+
+
+_warned: set[str] = set()
+
+
+def warn_once(message: str, instead: str) -> None:
+    """Say on standard error, once per process, that a file was refused (``message``)
+    and what is done ``instead``: a problem report, not progress, so said even when
+    standard error is not a terminal."""
+    line = f"bitknights: warning: {message}; {instead}\n"
+    if line not in _warned:
+        _warned.add(line)
+        sys.stderr.write(line)
 
 
 def read_at(fd: int, size: int, offset: int) -> bytes:

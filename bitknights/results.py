@@ -33,7 +33,8 @@ class Result(IntEnum):
     GROW = -5
     """The bidirectional search wants the target's side grown by a layer before it goes on."""
     INCONSISTENT = -6
-    """A cached table the search read contradicts itself (damaged or forged): no answer."""
+    """IDA* found its pattern databases breaking the rules of a distance while it ran (a
+    forged or damaged file): no answer; the caller raises an error naming the file."""
 
 
 OVER_LIMIT = int(Result.OVER_LIMIT)

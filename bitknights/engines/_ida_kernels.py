@@ -12,7 +12,7 @@ from numba import njit
 
 from ..coords.kernels import pattern_rank as mask_rank
 from ..coords.kernels import popcount
-from ..results import OVER_BUDGET, OVER_LIMIT, STOPPED
+from ..results import INCONSISTENT, OVER_BUDGET, OVER_LIMIT, STOPPED
 from ..squares import NUM_SQUARES
 
 POLL = 1 << 16  # nodes between looks at the stop flag
@@ -41,10 +41,22 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
     expanded.
     The bound is the nearest-square sum (``hw``/``hb``, ``mode`` 0) or the pattern
     databases (``pw``/``pb``, ``mode`` 1).  On success ``path[0..steps]`` holds the
-    blank's squares along one optimal path."""
+    blank's squares along one optimal path.
+
+    With the pattern databases, whose values come from a file, every move tried is also
+    a check of them: it moves one colour's pattern one relaxed step, so that colour's
+    entry changes by at most one; and a board's bound is 0 exactly when it is the target
+    (whose squares ``hw``/``hb`` mark with 0 in both modes).  A violation returns
+    ``INCONSISTENT`` at once, never an answer."""
     white = ((1 << NUM_SQUARES) - 1) & ~black & ~(1 << blank)
     h_w = _part(white, mode, hw, pw, part, pc)
     h_b = _part(black, mode, hb, pb, part, pc)
+    tblack = 0  # the target's black knights: the squares the nearest-square bound makes 0
+    for sq in range(NUM_SQUARES):
+        if hb[sq] == 0:
+            tblack |= 1 << sq
+    if mode == 1 and (h_w + h_b == 0) != (blank == tblank and black == tblack):
+        return INCONSISTENT, 1
     if h_w + h_b == 0:
         path[0] = blank
         return 0, 1
@@ -84,12 +96,25 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
             nw = shw[sp]
             nb = shb[sp]
             moved = (1 << n) | (1 << b)
-            if (bl >> n) & 1:
+            if mode == 1:
+                if (bl >> n) & 1:
+                    bl ^= moved
+                    v = np.int64(pb[mask_rank(bl, part, pc)])
+                    bad = v - nb > 1 or nb - v > 1
+                    nb = v
+                else:
+                    wh ^= moved
+                    v = np.int64(pw[mask_rank(wh, part, pc)])
+                    bad = v - nw > 1 or nw - v > 1
+                    nw = v
+                if bad or (nw + nb == 0) != (n == tblank and bl == tblack):
+                    return INCONSISTENT, nodes
+            elif (bl >> n) & 1:
                 bl ^= moved
-                nb = np.int64(pb[mask_rank(bl, part, pc)]) if mode == 1 else nb - hb[n] + hb[b]
+                nb = nb - hb[n] + hb[b]
             else:
                 wh ^= moved
-                nw = np.int64(pw[mask_rank(wh, part, pc)]) if mode == 1 else nw - hw[n] + hw[b]
+                nw = nw - hw[n] + hw[b]
             nh = nw + nb
             # the remaining distance has the parity of the blank's colour change
             f = sp + 1 + nh + ((nh ^ color[n] ^ tcol) & 1)
@@ -123,7 +148,8 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
 def ida_many(blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, color, mode, hw, hb,
               pw, pb, part, pc, steps, nodes, stop):  # fmt: skip
     """``ida_one`` for each board; boards whose black count differs get ``OVER_LIMIT``
-    at once."""
+    at once.  A board answered ``STOPPED`` or ``INCONSISTENT`` ends the batch (the rest
+    stay as they were)."""
     path = np.empty(max_depth + 2, np.int64)
     for i in range(len(blacks)):
         if popcount(blacks[i]) != tblack_count:
@@ -134,5 +160,5 @@ def ida_many(blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, color, m
             blacks[i], blanks[i], tblank, max_depth, nbr, cnt, color,
             mode, hw, hb, pw, pb, part, pc, NO_BUDGET, path, stop,
         )  # fmt: skip
-        if steps[i] == STOPPED:
+        if steps[i] == STOPPED or steps[i] == INCONSISTENT:
             return

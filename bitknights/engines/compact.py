@@ -134,7 +134,7 @@ def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) ->
     except FileNotFoundError:
         return False
     except cache.CacheError as e:
-        _warn_once(str(e))
+        cache.warn_once(str(e), "answering by search instead")
         return False
     return True
 
@@ -162,7 +162,7 @@ def compact_table(
     except FileNotFoundError:
         table = None
     except cache.CacheError as e:  # damaged, forged or not trusted: built afresh
-        _warn_once(str(e))
+        cache.warn_once(str(e), "building it afresh")
         table = None
     if table is None:
 
@@ -177,14 +177,3 @@ def compact_table(
         table = wait(shared(("compact table", key), build), lambda: stop.raised)
     _TABLES[key] = (_stamp(path), table)
     return table
-
-
-_warned: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    if message not in _warned:
-        import sys
-
-        _warned.add(message)
-        sys.stderr.write(f"bitknights: warning: {message}\n")

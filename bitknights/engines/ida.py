@@ -293,4 +293,4 @@ def _patterns(
 def _inconsistent(target: Board, cache_dir: str | os.PathLike[str] | None) -> Exception:
     from .pdb import inconsistent
 
-    return inconsistent(target, cache_dir)
+    return inconsistent(target.key, cache_dir)

@@ -6,10 +6,11 @@ engine uses neither numpy nor numba.  It meets in the middle:
 - the **ball**: every board within ``radius`` moves of the target, with its exact
   distance (a breadth-first search from the target; moves are reversible).  For the
   classic target the radius-10 ball (57,427 boards) ships as package data,
-  ``data/classic-ball.bkb``: 120 KB compressed, read and checked (CRC-32) in about
-  2 ms, where computing it takes about 50 ms (:func:`write_ball` makes it; a test checks
-  it against a fresh computation).  For another target it is computed once per
-  process.
+  ``data/classic-ball.bkb``: 290 KB, read and checked (every byte under a CRC-32, and
+  what the ball must be: :func:`read_ball`) in about 2 ms, where computing it takes
+  about 50 ms (:func:`write_ball` makes it; a test checks it against a fresh
+  computation).  A shipped file that fails a check is said once on standard error and
+  computed instead.  For another target the ball is computed once per process.
 - a **forward search** from each board: complete breadth-first layers, at most
   ``limit - radius`` of them, each board of each layer looked up in the ball.
 
@@ -39,6 +40,7 @@ and every few thousand boards of a forward search, so timeouts and Ctrl-C hold.
 from __future__ import annotations
 
 import os
+import struct
 import time
 import zlib
 from array import array
@@ -81,13 +83,27 @@ that needs more stops with an error instead (it cannot happen within ``MAX_DEPTH
 
 _POLL = 4096  # forward boards between looks at the stop flag
 
-MAGIC = b"BKNBALL1"
+MAGIC = b"BKNMBALL"
+VERSION = 2
 BALL_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "classic-ball.bkb")
-"""The shipped ball of the classic target.  Layout (little-endian): magic (8 bytes), target
-key (u64), radius (u32), board count n (u32), CRC-32 of the uncompressed payload (u32),
-then the payload zlib-compressed: n sorted keys (u32 each), then n distances (a byte each)."""
+"""The shipped ball of the classic target.  Layout (little-endian): a header
+(:func:`bitknights.cache.pack_header`: magic, format version, header size, the fields
+below, CRC-32 of it all), then the payload: n sorted keys (u32 each), then n distances
+(a byte each).  Fields: target key (u64), radius (u32), board count n (u32), CRC-32 of
+the payload (u32).  Every byte of the file is under a checksum.  The payload is not
+compressed: inflating it would take longer than reading it (the wheel compresses it)."""
 
-_HEADER = 8 + 8 + 4 + 4 + 4
+CLASSIC_LAYERS = (1, 8, 14, 38, 148, 368, 1001, 2440, 6468, 14116, 32825)
+"""How many boards are 0, 1, ..., 10 moves from the classic target (a test recomputes
+them): a shipped ball must have exactly these."""
+
+_FIELDS = struct.Struct("<QIII")
+MAX_BALL_BYTES = 1 << 20
+"""The shipped file is about 290 KB; anything larger is refused before it is read."""
+
+
+class BallError(ValueError):
+    """The shipped ball fails a check; the message says which (see :func:`parse_ball`)."""
 
 
 class Ball:
@@ -153,32 +169,52 @@ def build_ball(target: Board, radius: int = RADIUS) -> Ball:
 def ball_bytes(ball: Ball) -> bytes:
     """The ball as a file (the layout in :data:`BALL_FILE`'s description)."""
     payload = ball.payload()
-    header = (
-        MAGIC
-        + ball.target_key.to_bytes(8, "little")
-        + ball.radius.to_bytes(4, "little")
-        + len(ball).to_bytes(4, "little")
-        + zlib.crc32(payload).to_bytes(4, "little")
-    )
-    return header + zlib.compress(payload, 9)
+    fields = _FIELDS.pack(ball.target_key, ball.radius, len(ball), zlib.crc32(payload))
+    return cache.pack_header(MAGIC, VERSION, fields) + payload
+
+
+def read_ball(data: bytes) -> Ball:
+    """The classic target's ball a file holds, every check passed, else :class:`BallError`
+    naming the first that fails: header (magic, version, size, checksum), the payload's
+    size and checksum, and what the ball must be: the classic target's, of radius
+    :data:`RADIUS`, keys in order, :data:`CLASSIC_LAYERS` boards at each distance, the
+    target at 0 and its neighbours at 1 (about 1.5 ms, most of it the keys' order)."""
+    from ..board import TARGET
+
+    fields = cache.unpack_header(data, MAGIC, VERSION, BallError)
+    size = cache.header_size(data) or 0
+    if len(fields) != _FIELDS.size:
+        raise BallError("has a corrupt header")
+    key, radius, count, crc = _FIELDS.unpack(fields)
+    if len(data) != size + 5 * count:
+        raise BallError(f"has {len(data):,} bytes, its header says {size + 5 * count:,}")
+    if zlib.crc32(memoryview(data)[size:]) != crc:
+        raise BallError("is corrupt (payload checksum mismatch)")
+    if key != TARGET.key:
+        raise BallError("is not the classic target's ball")
+    if radius != RADIUS:
+        raise BallError(f"has radius {radius}, not {RADIUS}")
+    keys = cache.u32_array(memoryview(data)[size : size + 4 * count])
+    ball = Ball(key, radius, keys, data[size + 4 * count :])
+    listed = keys.tolist()
+    if listed != sorted(listed):  # binary search needs them in order
+        raise BallError("is inconsistent (its keys are not in order)")
+    if tuple(ball.dists.count(d) for d in range(radius + 1)) != CLASSIC_LAYERS[: radius + 1] or (
+        count != sum(CLASSIC_LAYERS[: radius + 1])
+    ):
+        raise BallError("is inconsistent (its boards at each distance are not the classic ones)")
+    near = [ball.get(n) for n in _neighbours(key)]
+    if ball.get(key) != 0 or near != [1] * len(near):
+        raise BallError("is inconsistent (wrong distances next to the target)")
+    return ball
 
 
 def parse_ball(data: bytes) -> Ball | None:
-    """The ball a file holds, or ``None`` when anything fails its checks (magic, sizes,
-    CRC-32 of the payload): a damaged file is never used."""
-    if len(data) < _HEADER or data[:8] != MAGIC:
-        return None
-    target_key = int.from_bytes(data[8:16], "little")
-    radius = int.from_bytes(data[16:20], "little")
-    count = int.from_bytes(data[20:24], "little")
-    crc = int.from_bytes(data[24:28], "little")
+    """:func:`read_ball`, or ``None`` when it fails: a damaged file is never used."""
     try:
-        payload = zlib.decompress(data[_HEADER:])
-    except zlib.error:
+        return read_ball(data)
+    except BallError:
         return None
-    if len(payload) != 5 * count or zlib.crc32(payload) != crc:
-        return None
-    return Ball(target_key, radius, cache.u32_array(payload[: 4 * count]), payload[4 * count :])
 
 
 def write_ball(path: str = BALL_FILE) -> None:
@@ -193,24 +229,49 @@ _balls: dict[int, Ball] = {}
 
 
 def ball_of(target: Board) -> Ball:
-    """The ball of ``target``: the shipped file for the classic target when it passes its
-    checks, else computed (once per process)."""
+    """The ball of ``target``: the shipped file for the classic target when it passes
+    every check (:func:`read_ball`), else computed (once per process; a shipped file
+    that is refused is said once on standard error)."""
+    from ..board import TARGET
+
     ball = _balls.get(target.key)
     if ball is None:
-        ball = _read_shipped(target)
+        ball = _read_shipped() if target == TARGET else None
         if ball is None:
             ball = build_ball(target)
         _balls[target.key] = ball
     return ball
 
 
-def _read_shipped(target: Board) -> Ball | None:
+def _read_shipped() -> Ball | None:
+    """The shipped ball, or ``None`` after saying on standard error why it is not used.
+
+    It is opened as the cache files are (:func:`bitknights.cache.open_cached`: without
+    blocking, a regular file, at most :data:`MAX_BALL_BYTES`), but without their trust
+    rule: it lies beside the code that reads it, so whoever can write it can write that
+    code too, and a shared installation (root's, or a group's environment) is not the
+    user's own; the rule would refuse installations that are fine and protect nothing."""
     try:
-        with open(BALL_FILE, "rb") as f:
-            ball = parse_ball(f.read())
-    except OSError:
-        return None
-    return ball if ball is not None and ball.target_key == target.key else None
+        fd, st = cache.open_cached(BALL_FILE, "shipped ball", trust=False,
+                                   max_size=MAX_BALL_BYTES, fix=_FIX)  # fmt: skip
+        try:
+            data = cache.read_at(fd, st.st_size, 0)
+        finally:
+            os.close(fd)
+        return read_ball(data)
+    except FileNotFoundError:
+        problem = f"shipped ball {BALL_FILE} is missing; {_FIX}"
+    except OSError as e:
+        problem = f"cannot read shipped ball {BALL_FILE}: {e.strerror or e}; {_FIX}"
+    except cache.CacheError as e:
+        problem = str(e)
+    except BallError as e:
+        problem = f"shipped ball {BALL_FILE} {e}; {_FIX}"
+    cache.warn_once(problem, "computing it instead")
+    return None
+
+
+_FIX = "reinstall bitknights to restore it"
 
 
 # Classic batches use no result code but -1 (``results.OVER_LIMIT``: beyond the limit, or

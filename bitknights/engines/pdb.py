@@ -12,9 +12,15 @@ Each colour's table is indexed by the pattern rank of the colour's 25-bit mask
 ``k`` bits) (5,200,300 for the classic 12) and holds the relaxed
 distance in one byte.  A table is built by breadth-first search (seconds) and kept in
 the cache directory next to the distance tables, checked on every load: header and
-payload checksums (accidents), who may write the file (:mod:`bitknights.cache`), and a
-sampled consistency check of the distances themselves (:func:`_consistent`), so a table
-whose values were scaled or shifted is rebuilt, never used to prune.
+payload checksums (accidents), who may write the file (:mod:`bitknights.cache`), the
+goal's entry 0 and every entry one relaxed move from it 1 (:func:`_goal_exact`), and a
+sampled consistency check of the distances elsewhere (:func:`_consistent`), so a table
+whose values were scaled or shifted, checksums recomputed, is rebuilt, never used to
+prune.  A file others may write is refused, said once on standard error, and the tables
+are built in memory (never saved there).  What no check at load can see is caught while
+IDA* runs: along every move it makes, one colour's entry changes by at most one (and a
+board with bound 0 is the target), else the search stops with an error naming the file
+(:data:`bitknights.results.INCONSISTENT`).
 """
 
 from __future__ import annotations
@@ -29,10 +35,14 @@ import numpy as np
 from .. import cache
 from ..board import Board
 from ..coords import colex_unrank, pattern_count, pattern_rank
+from ..errors import BitknightsError
 from ..results import UNSEEN
 from ..squares import NUM_SQUARES
 
 _TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+_REFUSED: set[str] = set()
+"""Cache files refused as untrusted in this process: the tables are built in memory and
+never saved there (the user is told how to fix the file)."""
 
 
 def pattern_tables(
@@ -48,8 +58,10 @@ def pattern_tables(
             build_tables(target.white, target.white.bit_count()),
             build_tables(target.black, target.black.bit_count()),
         )
-        with contextlib.suppress(OSError, cache.CacheError):  # unwritable: keep them in memory
-            _save(_cache_path(target, cache_dir), target, tables)
+        path = _cache_path(target, cache_dir)
+        if path not in _REFUSED:  # never written over a file refused as untrusted
+            with contextlib.suppress(OSError, cache.CacheError):  # unwritable: keep in memory
+                _save(path, target, tables)
         _remember(target_key, tables)
     return tables
 
@@ -93,11 +105,31 @@ def cached_pattern_tables(
     full), without building; else ``None``."""
     if target_key not in _TABLES:
         target = Board.from_key(target_key)
-        tables = _load(_cache_path(target, cache_dir), target)
+        path = _cache_path(target, cache_dir)
+        try:
+            tables = _load(path, target)
+        except cache.UntrustedError as e:
+            cache.warn_once(str(e), "building the pattern databases in memory instead")
+            _REFUSED.add(path)
+            return None
         if tables is None:
             return None
         _remember(target_key, tables)
     return _TABLES[target_key]
+
+
+def inconsistent(
+    target_key: int, cache_dir: str | os.PathLike[str] | None = None
+) -> BitknightsError:
+    """The error for a search that found the tables of this target inconsistent while it
+    ran (:data:`bitknights.results.INCONSISTENT`): it names the cache file and the fix.
+    The tables are forgotten, so the next search in this process loads them again."""
+    _TABLES.pop(target_key, None)
+    path = _cache_path(Board.from_key(target_key), cache_dir)
+    return BitknightsError(
+        f"pattern databases {path} are inconsistent (damaged or forged): remove the file; "
+        "it is rebuilt on the next deep search"
+    )
 
 
 def _remember(target_key: int, tables: tuple[np.ndarray, np.ndarray]) -> None:
@@ -159,10 +191,27 @@ def _consistent(table: np.ndarray, goal: int, k: int, seed: int) -> bool:
     return True
 
 
+def _goal_exact(table: np.ndarray, goal: int) -> bool:
+    """Whether ``table`` is 0 at ``goal`` and 1 at every pattern one relaxed move from it,
+    as relaxed distances to ``goal`` are (about 100 lookups): a table shifted (``+c`` on
+    every entry, or on every entry but the goal's) or built for another goal fails."""
+    from ..squares import KNIGHT_TARGETS
+
+    if table[pattern_rank(goal)] != 0:
+        return False
+    for s in range(NUM_SQUARES):
+        if goal >> s & 1:
+            for n in KNIGHT_TARGETS[s]:
+                if not goal >> n & 1 and table[pattern_rank(goal ^ (1 << s) ^ (1 << n))] != 1:
+                    return False
+    return True
+
+
 def _load(path: str, target: Board, *, check: bool = True) -> tuple[np.ndarray, np.ndarray] | None:
-    """The tables in ``path`` if it is complete, intact, for ``target`` and consistent
-    (:func:`_consistent`); else None, and the caller rebuilds.  A file or directory that
-    others may write raises :class:`~bitknights.cache.UntrustedError`."""
+    """The tables in ``path`` if it is complete, intact, for ``target`` and plausible (0
+    at the goal and 1 one relaxed move from it: :func:`_goal_exact`; consistent where
+    sampled: :func:`_consistent`); else None, and the caller rebuilds.  A file or
+    directory that others may write raises :class:`~bitknights.cache.UntrustedError`."""
     n_w, n_b = _sizes(target)
     try:
         fd, _ = cache.open_cached(path, "pattern database", sizes=[_HEADER_SIZE + n_w + n_b])
@@ -192,7 +241,9 @@ def _load(path: str, target: Board, *, check: bool = True) -> tuple[np.ndarray, 
     if (white == UNSEEN).any() or (black == UNSEEN).any():
         return None  # intact but not a finished build (a build always reaches every pattern)
     if check and not (
-        _consistent(white, target.white, target.white.bit_count(), crc)
+        _goal_exact(white, target.white)
+        and _goal_exact(black, target.black)
+        and _consistent(white, target.white, target.white.bit_count(), crc)
         and _consistent(black, target.black, target.black.bit_count(), crc)
     ):
         return None
@@ -205,16 +256,6 @@ def _save(path: str, target: Board, tables: tuple[np.ndarray, np.ndarray]) -> No
     fields = _FIELDS.pack(target.key, tables[0].size, tables[1].size, zlib.crc32(payload))
     cache.atomic_write(path, [cache.pack_header(_MAGIC, _VERSION, fields), payload],
                        "pattern database")  # fmt: skip
-
-
-def inconsistent(
-    target: Board, cache_dir: str | os.PathLike[str] | None = None
-) -> cache.CacheError:
-    """The error for pattern databases found to contradict themselves while in use."""
-    return cache.CacheError(
-        f"pattern database {_cache_path(target, cache_dir)} is inconsistent (a damaged or "
-        "forged file); remove it and it is rebuilt on next use"
-    )
 
 
 def pattern_bound(

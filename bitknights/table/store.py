@@ -25,19 +25,24 @@ File layout (little-endian), one file per target in the cache directory::
 One byte a board (68 MB for the classic 12 black knights) makes every answer one read:
 a distance is ``payload[rank]``, an optimal path steps to any neighbour one less.
 
-What a load checks, and when.  Opening a table reads and checks only its header (magic,
+What a load checks, and when.  Opening a table reads and checks its header (magic,
 version, checksum, target, counts, the file's size and kind, who may write it: see
-:mod:`bitknights.cache`), about 0.1 ms.  A payload block (4 KiB) is read with ``pread``
-and checked against its CRC-32 the first time a lookup touches it, once per process, so
-the cost grows with the boards asked, not with the file.  Code that reads most of the
-table (numba batches, counting, ``table info``) reads and checks all of it at once
-(:attr:`TableFile.payload`, :meth:`TableFile.verify`, about 60 ms).  The file is read,
-not memory-mapped: another process truncating it makes a read come up short (an error),
-never a crash.
+:mod:`bitknights.cache`) and the few payload blocks a cheap whole-file sanity check reads
+(:func:`_check_sane`: the target's byte is 0, its neighbours' 1, the layer counts and the
+example board fit), about 0.2 ms in all: a table built for another target and
+relabelled, or shifted, checksums recomputed, is refused here.  A payload block (4 KiB)
+is read with ``pread`` and checked against its CRC-32 the first time a lookup touches
+it, once per process, so the cost grows with the boards asked, not with the file.  Code
+that reads most of the table (numba batches, counting, ``table info``) reads and checks
+all of it at once (:attr:`TableFile.payload`, :meth:`TableFile.verify`, about 60 ms).
+The file is read, not memory-mapped: another process truncating it makes a read come up
+short (an error), never a crash.
 
 A file that is short, long, corrupt, of another format version, built for another
-target, or writable by others is never used: :func:`load` (or the lookup that touches a
-bad block) raises :class:`TableError` saying what is wrong.
+target (whatever its header says), or writable by others is never used: :func:`load` (or
+the lookup that touches a bad block) raises :class:`TableError` saying what is wrong.
+What no check at open can see (a byte forged elsewhere, checksums recomputed) is caught
+where answers are confirmed (:mod:`.probe`) and by ``bitknights table verify``.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ from math import comb
 from .. import cache, coords
 from ..board import Board
 from ..errors import BitknightsError
-from ..squares import NUM_SQUARES
+from ..squares import KNIGHT_TARGETS, NUM_SQUARES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -366,6 +371,39 @@ def _open(path: str | os.PathLike[str], target: Board | None) -> tuple[int, dict
     return fd, fields, size
 
 
+def _check_sane(table: TableFile) -> None:
+    """Cheap whole-file sanity, run by :func:`load` (a few blocks, about 50 µs): what
+    every breadth-first distance table satisfies and a table built for another target,
+    relabelled or shifted does not.  The target's byte is 0 and each of its neighbours'
+    is 1; the header's layer counts start with 1 and the target's neighbour count, and
+    none is 0; the header's example board really is at the farthest distance.
+    Raises :class:`TableError` naming the first thing wrong."""
+    target, data, k = table.target, table.data, table.black_count
+    layers = table.layers
+    black, blank = target.black, target.blank
+    neighbours = [
+        (black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black, n)
+        for n in KNIGHT_TARGETS[blank]
+    ]
+    d = data[coords.rank(black, blank, k)]
+    if d != 0:
+        raise _fail(table.path, f"is inconsistent (it puts its own target {d} moves away)")
+    for nb, n in neighbours:
+        d = data[coords.rank(nb, n, k)]
+        if d != 1:
+            raise _fail(
+                table.path, f"is inconsistent (it puts a neighbour of its target {d} moves away)"
+            )
+    if layers[0] != 1 or len(layers) < 2 or layers[1] != len(neighbours) or 0 in layers:
+        raise _fail(table.path, "is inconsistent (its layer counts do not fit its target)")
+    d = data[table.example_rank]
+    if d != table.max_distance:
+        raise _fail(
+            table.path,
+            f"is inconsistent (its farthest example is {d} moves away, not {table.max_distance})",
+        )
+
+
 def read_header(path: str | os.PathLike[str], target: Board | None = None) -> dict:
     """The header fields of a table file, checked (magic, version, header checksum,
     target, counts, file size and kind, trust) without reading the payload."""
@@ -403,34 +441,23 @@ def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Tabl
         return hit[1]
     fd, fields, size = _open(path, target)
     table = TableFile(path, fd, fields, size)
+    _check_sane(table)
     _loaded.clear()  # keep at most one table alive through this cache
     _loaded[path] = (stamp, table)
     return table
 
 
 def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-    """Whether a usable table of ``target`` is present (header checked, once per process
-    per file version, as :func:`load` does).  A file that is there but unusable (not
-    trusted, corrupt, of an older format) is said once per process on standard error:
+    """Whether a usable table of ``target`` is present (header and sanity checked, once
+    per process per file version, as :func:`load` does).  A file that is there but
+    unusable (not trusted, corrupt, of an older format, built for another target) is
+    said once per process on standard error:
     ``auto`` then answers by search, slower than the user expects."""
     try:
         load(target, cache_dir)
     except MissingTableError:
         return False
     except TableError as e:
-        _warn_once(str(e))
+        cache.warn_once(str(e), "answering by search instead")
         return False
     return True
-
-
-_warned: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    """A refused file is said once per process on standard error (a problem report, not
-    progress: said even when standard error is not a terminal)."""
-    if message not in _warned:
-        import sys
-
-        _warned.add(message)
-        sys.stderr.write(f"bitknights: warning: {message}; answering by search instead\n")

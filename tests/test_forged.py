@@ -1,0 +1,567 @@
+"""Files forged as someone with write access would forge them, every checksum recomputed
+(issue 19, points 3, 4, 5 and 9): the distance table, the pattern databases and the
+shipped ball.  Each case ends in the right answer or a one-line error with a non-zero
+exit status, never a wrong answer with exit status 0, through the command line and the
+Python API."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bitknights as bk
+from bitknights import TARGET, Board, cache
+from bitknights.coords import rank
+from bitknights.engines import mitm, pdb
+from bitknights.engines.ida import IdaEngine
+from bitknights.errors import BitknightsError
+from bitknights.table import store
+from helpers import SAMPLE, cache_env, forge, random_walk, solve_with, steps_with
+
+CLI = [sys.executable, "-m", "bitknights"]
+LIMIT = 300  # seconds; a hang fails the test instead of stalling the suite
+SAMPLE_ANSWER = "7\n-1\n"
+OTHER = Board("10111/01010/0*111/00011/01000")
+"""Another target with the classic knight counts, its blank on a square with fewer jumps."""
+OTHER_CENTRE = Board("10111/01110/00*10/00011/01001")
+"""Another target with the classic knight counts and the blank in the centre, as the
+classic target's (so the header's layer counts fit it: only the bytes tell)."""
+
+
+def run(args, cache_dir=None, *, env=None, cwd=None, **kw) -> subprocess.CompletedProcess:
+    full = {**os.environ, **(env or {})}
+    if cache_dir is not None:
+        full["BITKNIGHTS_CACHE_DIR"] = str(cache_dir)
+    kw.setdefault("capture_output", True)
+    return subprocess.run([*CLI, *map(str, args)], text=True, timeout=LIMIT, env=full, cwd=cwd,
+                          **kw)  # fmt: skip
+
+
+def one_line_error(r, status=2) -> str:
+    assert r.returncode == status, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == "", r.stdout
+    assert r.stderr.startswith("bitknights: error: ") and r.stderr.count("\n") == 1, r.stderr
+    return r.stderr
+
+
+def one_warning(r) -> str:
+    """The single line a refused file is said with (answers still on standard output;
+    ``play`` also says where its distances come from)."""
+    lines = r.stderr.splitlines()
+    warnings = [line for line in lines if line.startswith("bitknights: warning: ")]
+    assert len(warnings) == 1 and "error" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+    if "play" not in r.args:
+        assert lines == warnings, r.stderr
+    return warnings[0]
+
+
+def batch_file(path: Path, boards: list[Board]) -> Path:
+    path.write_text(f"{len(boards)}\n" + "".join(str(b) + "\n" for b in boards))
+    return path
+
+
+def target_file(path: Path, target: Board) -> Path:
+    path.write_text(str(target) + "\n")
+    return path
+
+
+def exact(boards: list[Board], target: Board = TARGET, limit: int | None = None) -> list[int]:
+    """The answers by IDA* with the nearest-square bound (no file involved)."""
+    keys = np.array([b.key for b in boards], dtype=np.int64)
+    return steps_with(IdaEngine(use_pdb=False), keys, target, limit, workers=1).tolist()
+
+
+def walks(target: Board, count: int, seed: int, lengths=(4, 14)) -> list[Board]:
+    rng = random.Random(seed)
+    return [random_walk(target, rng.randrange(*lengths), rng) for _ in range(count)]
+
+
+@pytest.fixture
+def cache_dir(tmp_path) -> Path:
+    d = tmp_path / "cache"
+    d.mkdir(mode=0o755)
+    return d
+
+
+# -- the distance table ---------------------------------------------------------------------
+
+
+def _copy_table(table_dir: Path, cache_dir: Path, target: Board = TARGET) -> Path:
+    path = store.table_path(target, cache_dir)
+    shutil.copyfile(store.table_path(TARGET, table_dir), path)
+    store._loaded.clear()
+    return path
+
+
+def _rewrite_header(path: Path, offset: int, fmt: str, *values: int) -> None:
+    """Change header fields and recompute the header checksum."""
+    raw = bytearray(path.read_bytes())
+    size = struct.unpack_from("<I", raw, 12)[0]
+    struct.pack_into(fmt, raw, offset, *values)
+    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
+    path.write_bytes(bytes(raw))
+    store._loaded.clear()
+
+
+def _retarget(table_dir: Path, cache_dir: Path, target: Board) -> Path:
+    """The classic table placed as ``target``'s, its header's target rewritten (issue 19,
+    point 3: a table built for another target)."""
+    path = _copy_table(table_dir, cache_dir, target)
+    _rewrite_header(path, 16, "<Q", target.key)
+    return path
+
+
+@pytest.mark.parametrize("target", [OTHER, OTHER_CENTRE], ids=["other", "other-centre"])
+def test_a_table_built_for_another_target_is_refused_everywhere(target, table_dir, cache_dir,
+                                                                  tmp_path):  # fmt: skip
+    """Issue 19, point 3: it passed `table info` and answered 100/100 boards wrong."""
+    path = _retarget(table_dir, cache_dir, target)
+    assert store.read_header(path, target)["target"] == target  # the header alone passes
+    with pytest.raises(store.TableError, match="inconsistent.*table build"):
+        store.load(target, cache_dir)
+    assert not store.available(target, cache_dir)
+    tfile = target_file(tmp_path / "target.txt", target)
+    for command in ("info", "verify"):
+        r = run(["table", command, "--target", tfile], cache_dir)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, (r.stdout, r.stderr)
+        assert f"{path} is inconsistent" in r.stdout and "bitknights table build" in r.stdout
+    boards = walks(target, 100, 1)  # above the batch size whose answers get their paths walked
+    batch = batch_file(tmp_path / "boards.txt", boards)
+    err = one_line_error(run(["solve", "--engine", "table", "--target", tfile, batch], cache_dir))
+    assert str(path) in err and "bitknights table build" in err
+    r = run(["solve", "--exact", "--target", tfile, batch], cache_dir)  # auto: by search
+    assert r.returncode == 0 and r.stdout.split() == list(map(str, exact(boards, target)))
+    assert str(path) in one_warning(r) and "answering by search" in r.stderr
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        bk.solve(boards[0], engine="table", target=target, max_depth=None, cache_dir=cache_dir)
+    got = bk.solve_many(boards[:5], target=target, max_depth=None, cache_dir=cache_dir)
+    assert [s.steps for s in got] == exact(boards[:5], target)
+
+
+@pytest.mark.parametrize("what", ["target", "neighbour", "example"])
+def test_a_forged_byte_near_the_target_or_at_the_example_is_refused_at_open(
+    what, table_dir, cache_dir
+):
+    path = _copy_table(table_dir, cache_dir)
+    file = store.load(TARGET, cache_dir)
+    board = {"target": TARGET, "neighbour": TARGET.play("b5"),
+             "example": file.example()}[what]  # fmt: skip
+    r = rank(board.black, board.blank)
+    forge(path, r, file.data[r] + 2)  # block and header checksums recomputed
+    with pytest.raises(store.TableError, match=f"{path} is inconsistent"):
+        store.load(TARGET, cache_dir)
+    assert run(["table", "info"], cache_dir).returncode == 1
+    err = one_line_error(run(["solve", "--engine", "table", SAMPLE], cache_dir))
+    assert "inconsistent" in err and "bitknights table build" in err
+    r = run(["solve", SAMPLE], cache_dir)
+    assert (r.returncode, r.stdout) == (0, SAMPLE_ANSWER) and str(path) in one_warning(r)
+
+
+def test_layer_counts_that_do_not_fit_the_target_are_refused(table_dir, cache_dir):
+    path = _copy_table(table_dir, cache_dir)
+    layers = store.load(TARGET, cache_dir).layers
+    _rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", layers[1] - 1, layers[2] + 1)
+    with pytest.raises(store.TableError, match="layer counts do not fit"):
+        store.load(TARGET, cache_dir)
+
+
+def test_a_shifted_table_is_refused_at_open(table_dir, cache_dir):
+    """Every byte moved one rank on, written with the project's own writer (every
+    checksum right)."""
+    file = store.load(TARGET, table_dir)
+    store.write(store.table_path(TARGET, cache_dir), TARGET, np.roll(file.payload, 1),
+                list(file.layers), file.unreachable, file.example_rank)  # fmt: skip
+    store._loaded.clear()
+    with pytest.raises(store.TableError, match="inconsistent"):
+        store.load(TARGET, cache_dir)
+    r = run(["solve", "--exact", SAMPLE], cache_dir)
+    assert (r.returncode, r.stdout) == (0, "7\n18\n") and "inconsistent" in one_warning(r)
+    with cache_env(cache_dir):
+        assert bk.solve(bk.read_batch(SAMPLE.read_text())[1], max_depth=None).steps == 18
+
+
+def test_the_genuine_table_passes_the_check_at_open(table_dir):
+    store._loaded.clear()
+    file = store.load(TARGET, table_dir)
+    store._check_sane(file)  # what load ran
+    assert file.layers[:2] == (1, 8) and file.data[file.example_rank] == file.max_distance == 39
+
+
+# -- the pattern databases ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def genuine() -> tuple[np.ndarray, np.ndarray]:
+    """The classic pattern databases (built or loaded once per test session)."""
+    return pdb.pattern_tables(TARGET.key)
+
+
+@pytest.fixture
+def patterns(genuine, cache_dir, monkeypatch):
+    """``(white, black, path)``: the genuine tables and where their cache file goes in
+    this test's cache directory.  The process's tables are forgotten before and after,
+    and a rebuild is the genuine tables, at once (building takes seconds; the builder is
+    tested in test_pdb.py)."""
+    monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(cache_dir))
+    white, black = genuine
+    built = {TARGET.white: white, TARGET.black: black}
+    monkeypatch.setattr(pdb, "build_tables", lambda mask, k, *a, **kw: built[mask].copy())
+    pdb._TABLES.clear()
+    pdb._REFUSED.clear()
+    yield white, black, Path(pdb._cache_path(TARGET))
+    pdb._TABLES.clear()
+    pdb._REFUSED.clear()
+
+
+SEVEN = "10110/01*11/10111/01001/00000"  # the sample's first board, 7 moves away
+
+
+def test_pattern_databases_shifted_past_the_goal_are_rebuilt(patterns):
+    """Issue 19, point 4: every non-zero entry +3, checksums recomputed, passed the
+    sampled check and IDA* answered 9 for a 7-move board.  Now refused at load."""
+    white, black, path = patterns
+    pdb._save(path, TARGET, (white, black))
+    genuine = path.read_bytes()
+    forged = (np.where(white > 0, white + 3, 0).astype(np.uint8),
+              np.where(black > 0, black + 3, 0).astype(np.uint8))  # fmt: skip
+    pdb._save(path, TARGET, forged)
+    assert not pdb._goal_exact(forged[0], TARGET.white)
+    assert pdb._load(str(path), TARGET) is None
+    s = solve_with(IdaEngine(use_pdb=True), Board(SEVEN), TARGET, None)
+    assert s.steps == 7
+    s.verify()
+    assert path.read_bytes() == genuine  # rebuilt over the forged file
+    pdb._save(path, TARGET, forged)
+    r = run(["solve", "--engine", "ida", "--max-depth", "25", SAMPLE])
+    assert (r.returncode, r.stdout, r.stderr) == (0, "7\n18\n", "")
+
+
+def _past_the_load_checks(white: np.ndarray, black: np.ndarray, path: Path) -> None:
+    """Forge tables that pass every check at load (goal 0, its neighbours 1, the
+    sampled consistency) but overstate every entry of 2 or more by 2."""
+    forged = (np.where(white >= 2, white + 2, white).astype(np.uint8),
+              np.where(black >= 2, black + 2, black).astype(np.uint8))  # fmt: skip
+    pdb._save(path, TARGET, forged)
+    assert pdb._load(str(path), TARGET) is not None  # what the run-time check is for
+
+
+def test_inconsistent_pattern_databases_stop_the_search_with_an_error(patterns, tmp_path):
+    """Values no check at load sees, caught by IDA* as it runs: one line naming the file
+    and the fix, exit status 2; never an answer."""
+    white, black, path = patterns
+    _past_the_load_checks(white, black, path)
+    with pytest.raises(BitknightsError, match=f"pattern databases {path} are inconsistent.*remove"):
+        solve_with(IdaEngine(use_pdb=True), Board(SEVEN), TARGET, None)
+    assert TARGET.key not in pdb._TABLES  # forgotten: the next search loads them again
+    keys = np.array([b.key for b in walks(TARGET, 30, 2, (6, 20))], dtype=np.int64)
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        steps_with(IdaEngine(use_pdb=True), keys, TARGET, 30)
+    pdb._TABLES.clear()
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        bk.solve(SEVEN, engine="ida", max_depth=25)
+    batch = batch_file(tmp_path / "boards.txt", walks(TARGET, 8, 3, (6, 20)))
+    for args in (["--max-depth", "25"], ["--exact"]):
+        err = one_line_error(run(["solve", "--engine", "ida", *args, batch]))
+        assert f"pattern databases {path} are inconsistent" in err and "remove" in err
+    path.unlink()  # the fix the message gives
+    r = run(["solve", "--engine", "ida", "--max-depth", "25", batch])
+    assert r.returncode == 0 and r.stdout.split() == list(map(str, exact(
+        walks(TARGET, 8, 3, (6, 20)), TARGET, 25)))  # fmt: skip
+
+
+def test_a_bound_of_zero_away_from_the_target_is_an_error(patterns):
+    """A board whose two patterns are forged to 0 would be 'the target' to IDA*."""
+    white, black, path = patterns
+    board = random_walk(TARGET, 11, random.Random(0))
+    assert int(white[pdb.pattern_rank(board.white)]) >= 2
+    assert int(black[pdb.pattern_rank(board.black)]) >= 2
+    w, b = white.copy(), black.copy()
+    w[pdb.pattern_rank(board.white)] = 0
+    b[pdb.pattern_rank(board.black)] = 0
+    pdb._save(path, TARGET, (w, b))
+    assert pdb._load(str(path), TARGET) is not None
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        solve_with(IdaEngine(use_pdb=True), board, TARGET, None)
+
+
+def test_the_run_time_check_passes_the_genuine_tables(patterns):
+    rng = random.Random(6)
+    boards = [random_walk(TARGET, rng.randrange(0, 40), rng) for _ in range(30)]
+    keys = np.array([b.key for b in boards], dtype=np.int64)
+    assert steps_with(IdaEngine(use_pdb=True), keys, TARGET, None).tolist() == exact(boards)
+
+
+UNTRUSTED = ["mode 0666", "directory 0777"] + (["another owner"] if os.geteuid() == 0 else [])
+FIX = {"mode 0666": "fix it with `chmod go-w {}`", "directory 0777": "fix it with `chmod go-w {}`",
+       "another owner": "owned by another user (uid 4242); remove it"}  # fmt: skip
+
+
+@pytest.fixture(params=UNTRUSTED)
+def untrusted(request, patterns):
+    """A pattern file holding forged tables (they would stop every search: see
+    :func:`_past_the_load_checks`) that the trust rule refuses: writable by others, in a
+    directory others may write, or another user's.  Yields ``(path, how, what the warning
+    names)``; afterwards the file must be as it was (nothing written over it) and
+    nothing else in its directory."""
+    how = request.param
+    white, black, path = patterns
+    _past_the_load_checks(white, black, path)
+    if how == "mode 0666":
+        path.chmod(0o666)
+    elif how == "another owner":
+        os.chown(path, 4242, -1)
+    else:
+        path.parent.chmod(0o777)
+    before = path.read_bytes(), path.stat()
+    try:
+        yield path, how, path.parent if how == "directory 0777" else path
+        after = path.read_bytes(), path.stat()
+        assert after[0] == before[0] and after[1].st_ino == before[1].st_ino  # never written
+        assert [p.name for p in path.parent.iterdir()] == [path.name]
+    finally:
+        path.parent.chmod(0o755)
+
+
+def _refused_once(r, untrusted) -> None:
+    path, how, named = untrusted
+    line = one_warning(r)
+    assert line.startswith(f"bitknights: warning: not trusting pattern database: {named}")
+    assert FIX[how].format(named) in line
+    assert line.endswith("building the pattern databases in memory instead")
+
+
+SURFACES = {
+    "solve --max-depth 25": lambda: (["solve", "--max-depth", "25", SAMPLE], None, "7\n18\n"),
+    "check": lambda: (["check", SEVEN, *map(str, bk.solve(SEVEN).moves)], None, None),
+    "play hint": lambda: (["play", SEVEN], "hint\nquit\n", None),
+}
+
+
+@pytest.mark.parametrize("surface", [*SURFACES, "api"])
+def test_untrusted_pattern_databases_are_refused_said_once_and_done_without(surface,
+                                                                            untrusted):  # fmt: skip
+    """Issue 19, point 9: an untrusted pattern file was fatal in `check`, `solve
+    --max-depth 25`, `play`'s hint and `bk.solve(engine="ida", max_depth=None)`.  Now it
+    follows the table's rule: refused, said once, and answered without (the databases
+    built in memory when needed, nothing written there)."""
+    env = {"BITKNIGHTS_CACHE_DIR": str(untrusted[0].parent)}
+    if surface == "api":
+        code = f"import bitknights as bk; print(bk.solve({SEVEN!r}, engine='ida', max_depth=None).steps)"
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=LIMIT, env={**os.environ, **env})  # fmt: skip
+        assert (r.returncode, r.stdout) == (0, "7\n"), r.stderr
+    else:
+        args, feed, want = SURFACES[surface]()
+        r = run(args, env=env, input=feed)
+        assert r.returncode == 0, r.stderr
+        if surface == "check":
+            assert "length 7, optimum 7\nscore 1 (optimal)" in r.stdout, r.stdout
+        elif surface == "play hint":
+            assert "distance 7\n1 of 6 moves optimal" in r.stdout, r.stdout
+        else:
+            assert r.stdout == want
+    if surface in ("check", "play hint"):
+        # their distances now come from the distance service, which answers these boards
+        # by bidirectional search: no pattern file is read, so there is nothing to refuse
+        assert "bitknights: warning: " not in r.stderr and "error" not in r.stderr, r.stderr
+        return
+    _refused_once(r, untrusted)
+
+
+@pytest.mark.slow
+def test_untrusted_pattern_databases_are_built_in_memory_when_needed(untrusted):
+    deep = Path(__file__).parent / "data" / "distance32.txt"
+    r = run(["solve", "--max-depth", "40", "--engine", "ida", deep], untrusted[0].parent)
+    assert (r.returncode, r.stdout) == (0, "32\n32\n32\n"), r.stderr
+    _refused_once(r, untrusted)
+
+
+def test_an_untrusted_pattern_file_is_said_once_per_process(patterns, capsys):
+    white, black, path = patterns
+    pdb._save(path, TARGET, (white, black))
+    path.chmod(0o666)
+    cache._warned.clear()
+    for _ in range(3):
+        assert pdb.cached_pattern_tables(TARGET.key) is None
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and f"fix it with `chmod go-w {path}`" in err[0]
+    assert err[0].endswith("building the pattern databases in memory instead")
+
+
+# -- the shipped ball -----------------------------------------------------------------------
+
+
+SHIPPED = Path(mitm.BALL_FILE)
+
+
+def _ball_file(key=None, radius=None, keys=None, dists=None) -> bytes:
+    """The shipped ball with fields or payload changed, every checksum recomputed."""
+    good = mitm.read_ball(SHIPPED.read_bytes())
+    keys = list(good.keys) if keys is None else keys
+    dists = bytes(good.dists) if dists is None else dists
+    payload = cache.u32_bytes(keys) + dists
+    fields = mitm._FIELDS.pack(TARGET.key if key is None else key,
+                               mitm.RADIUS if radius is None else radius, len(keys),
+                               zlib.crc32(payload))  # fmt: skip
+    return cache.pack_header(mitm.MAGIC, mitm.VERSION, fields) + payload
+
+
+def _swapped_keys() -> list[int]:
+    keys = list(mitm.build_ball(TARGET).keys)
+    keys[100], keys[101] = keys[101], keys[100]
+    return keys
+
+
+def _shifted_dists() -> bytes:
+    return bytes(d + 1 if d else 0 for d in mitm.build_ball(TARGET).dists)
+
+
+def _dropped() -> bytes:
+    ball = mitm.build_ball(TARGET)
+    return _ball_file(keys=list(ball.keys)[:-1], dists=bytes(ball.dists)[:-1])
+
+
+def _old_format() -> bytes:
+    """The file as the previous format wrote it: its header outside every checksum."""
+    ball = mitm.build_ball(TARGET)
+    payload = ball.payload()
+    head = (b"BKNBALL1" + TARGET.key.to_bytes(8, "little") + (11).to_bytes(4, "little")
+            + len(ball).to_bytes(4, "little") + zlib.crc32(payload).to_bytes(4, "little"))  # fmt: skip
+    return head + zlib.compress(payload, 9)
+
+
+FORGED_BALLS = {
+    "radius 11": (lambda: _ball_file(radius=11), "radius 11, not 10"),
+    "radius 9": (lambda: _ball_file(radius=9), "radius 9, not 10"),
+    "other target": (lambda: _ball_file(key=OTHER.key), "not the classic target's"),
+    "distances shifted": (lambda: _ball_file(dists=_shifted_dists()), "inconsistent"),
+    "keys out of order": (lambda: _ball_file(keys=_swapped_keys()), "not in order"),
+    "a board dropped": (_dropped, "boards at each distance"),
+    "previous format": (_old_format, "bad magic"),
+}
+
+
+def test_the_shipped_ball_is_covered_by_checksums_byte_for_byte():
+    """Issue 19, point 5: one flipped bit anywhere, header included, and the file is
+    refused (before, the radius, target and count were outside every checksum)."""
+    data = SHIPPED.read_bytes()
+    assert mitm.read_ball(data).radius == mitm.RADIUS
+    rng = random.Random(7)
+    for pos in [*range(64), *rng.sample(range(64, len(data)), 200), len(data) - 1]:
+        bad = bytearray(data)
+        bad[pos] ^= 1 << rng.randrange(8)
+        with pytest.raises(mitm.BallError):
+            mitm.read_ball(bytes(bad))
+    for cut in (0, 10, 40, len(data) - 1):
+        with pytest.raises(mitm.BallError):
+            mitm.read_ball(data[:cut])
+    with pytest.raises(mitm.BallError, match="header says"):
+        mitm.read_ball(data + b"\0")
+
+
+@pytest.mark.parametrize("name", list(FORGED_BALLS))
+def test_a_forged_ball_is_refused_said_once_and_computed(name, tmp_path, monkeypatch, capsys):
+    make, message = FORGED_BALLS[name]
+    data = make()
+    with pytest.raises(mitm.BallError, match=message):
+        mitm.read_ball(data)
+    path = tmp_path / "classic-ball.bkb"
+    path.write_bytes(data)
+    monkeypatch.setattr(mitm, "BALL_FILE", str(path))
+    monkeypatch.setattr(mitm, "_balls", {})
+    cache._warned.clear()
+    built = mitm.build_ball(TARGET)
+    ball = mitm.ball_of(TARGET)
+    assert ball.keys == built.keys and ball.dists == built.dists
+    assert mitm.ball_of(TARGET) is ball
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"bitknights: warning: shipped ball {path} ") and message in line
+    assert line.endswith("reinstall bitknights to restore it; computing it instead")
+
+
+def _far_boards() -> tuple[list[Board], list[int]]:
+    """Boards 12 to 15 moves away (and some farther): what a wrong radius got wrong."""
+    boards = walks(TARGET, 60, 8, (12, 40))
+    want = exact(boards, TARGET, 15)
+    keep = [i for i, d in enumerate(want) if d >= 12 or d < 0][:10]
+    assert {want[i] for i in keep} & {12, 13, 14, 15}
+    return [boards[i] for i in keep], [want[i] for i in keep]
+
+
+def test_a_forged_ball_answers_right_through_the_api(tmp_path, monkeypatch, capsys):
+    boards, want = _far_boards()
+    for name, (make, _) in FORGED_BALLS.items():
+        path = tmp_path / f"{name}.bkb"
+        path.write_bytes(make())
+        monkeypatch.setattr(mitm, "BALL_FILE", str(path))
+        monkeypatch.setattr(mitm, "_balls", {})
+        assert steps_with("mitm", [b.key for b in boards], TARGET) == want, name
+        got = bk.solve_many(boards, engine="mitm")
+        assert [-1 if s.steps is None else s.steps for s in got] == want, name
+
+
+def _installed_copy(tmp_path: Path) -> Path:
+    """A copy of the package to forge its shipped file in (what someone who may write the
+    installation could do); commands run from there import it."""
+    root = tmp_path / "site"
+    shutil.copytree(Path(bk.__file__).parent, root / "bitknights",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    return root
+
+
+@pytest.mark.parametrize("name", ["radius 11", "distances shifted", "previous format"])
+def test_a_forged_ball_answers_right_through_the_command_line(name, tmp_path):
+    boards, want = _far_boards()
+    batch = batch_file(tmp_path / "far.txt", boards)
+    site = _installed_copy(tmp_path)
+    ball = site / "bitknights" / "data" / "classic-ball.bkb"
+    ball.write_bytes(FORGED_BALLS[name][0]())
+    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache"), "PYTHONPATH": str(site)}
+    for args in ([SAMPLE], [batch], ["--engine", "mitm", batch]):
+        r = run(["solve", *args], env=env, cwd=site)
+        expected = SAMPLE_ANSWER if args == [SAMPLE] else "".join(f"{d}\n" for d in want)
+        assert (r.returncode, r.stdout) == (0, expected), r.stderr
+        line = one_warning(r)
+        assert f"shipped ball {ball}" in line and FORGED_BALLS[name][1] in line
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "directory", "huge", "missing"])
+def test_odd_files_at_the_ball_path_are_refused_at_once(kind, tmp_path):
+    """A symlink to /dev/zero ate memory and a FIFO hung: now each is refused before a
+    byte is read, said once, and the ball computed."""
+    site = _installed_copy(tmp_path)
+    ball = site / "bitknights" / "data" / "classic-ball.bkb"
+    ball.unlink()
+    if kind == "dev-zero":
+        ball.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(ball)
+    elif kind == "directory":
+        ball.mkdir()
+    elif kind == "huge":
+        with open(ball, "wb") as f:
+            f.truncate(1 << 32)  # sparse: 4 GiB that take no disk
+    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache"), "PYTHONPATH": str(site)}
+    r = run(["solve", SAMPLE], env=env, cwd=site)
+    assert (r.returncode, r.stdout) == (0, SAMPLE_ANSWER), r.stderr
+    line = one_warning(r)
+    assert str(ball) in line and line.endswith("computing it instead")
+    if kind in ("dev-zero", "fifo", "directory"):
+        assert "FIFO" in line or "not a regular file" in line
+    elif kind == "huge":
+        assert "wrong size" in line
+
+
+def test_the_ball_layers_are_the_computed_ones():
+    ball = mitm.build_ball(TARGET)
+    assert tuple(ball.dists.count(d) for d in range(mitm.RADIUS + 1)) == mitm.CLASSIC_LAYERS
+    assert len(ball) == sum(mitm.CLASSIC_LAYERS)
