@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 
 from .board import TARGET, Board, as_board
-from .engines import ENGINES, depth_limit, get_engine
+from .engines import ENGINES, LOOKUP_ENGINES, depth_limit, get_engine
 from .engines.options import DEFAULT_MAX_DEPTH, SolveOptions, check_options
 from .errors import BitknightsError
 
@@ -179,16 +179,13 @@ class DistanceService:
         """
         if self.engine != "auto":
             return self.engine
-        engines = [get_engine(name) for name in ENGINES]
-        for e in engines:
-            caps = e.capabilities
-            if not (table and caps.lookup):
-                continue
-            if max_depth is not None and max_depth < caps.from_depth:
+        for name in LOOKUP_ENGINES if table else ():
+            e = get_engine(name)
+            if max_depth is not None and max_depth < e.capabilities.from_depth:
                 continue
             if e.ready(self.target, self.cache_dir):
                 return e.name
-        search = [e for e in engines if not e.capabilities.lookup]
+        search = [get_engine(name) for name in ENGINES if name not in LOOKUP_ENGINES]
         if max_depth is None:
             wanted = [e for e in search if e.capabilities.exact_at_any_depth]
         elif counts_only:

@@ -30,6 +30,13 @@ def test_every_engine_satisfies_the_protocol(name):
         assert list(inspect.signature(getattr(engine, method)).parameters) == want, method
 
 
+def test_the_lookup_engines_are_named_as_their_capabilities_say():
+    from bitknights.engines import LOOKUP_ENGINES
+
+    assert set(LOOKUP_ENGINES) == {n for n in ENGINES if get_engine(n).capabilities.lookup}
+    assert [n for n in ENGINES if n in LOOKUP_ENGINES] == list(LOOKUP_ENGINES)
+
+
 @pytest.mark.parametrize("name", ["ida", "bidir"])
 def test_search_engines_answer_through_the_contract(name):
     engine = get_engine(name)

@@ -31,6 +31,10 @@ _ENGINE_OBJECTS = {
 }
 ENGINES = tuple(_ENGINE_OBJECTS)
 
+LOOKUP_ENGINES = ("table", "compact")
+"""The engines whose capabilities say ``lookup``, named here so that choosing can ask them
+first without importing the search engines (a test holds this equal to the capabilities)."""
+
 # Exact search never needs more moves than this: the puzzle's farthest board is far
 # closer (a property the distance table checks); it only sizes the kernels' stacks.
 DEPTH_CAP = 200

@@ -12,7 +12,6 @@ answer is a walk to the target, confirmed on the way.  Memory: the table (17 MB)
 
 from __future__ import annotations
 
-import os
 import time
 
 from . import boards_from_blanks, depth_limit, never_arrives
@@ -20,6 +19,8 @@ from .options import Capabilities, StopFlag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
+
     import numpy as np
 
     from ..board import Board
@@ -108,15 +109,9 @@ class CompactEngine:
 ENGINE = CompactEngine()
 
 
-_TABLES: dict[tuple[int, str], tuple[tuple[int, int, int] | None, CompactTable]] = {}
-
-
-def _stamp(path: str) -> tuple[int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size, st.st_ino
+_TABLES: dict[tuple[int, str], CompactTable] = {}
+"""Tables this process has checked (loaded in full) or built: used from memory from then
+on, whatever becomes of the file."""
 
 
 def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
@@ -155,8 +150,8 @@ def compact_table(
     path = compact.path_of(target, cache_dir)
     key = (target.key, path)
     kept = _TABLES.get(key)
-    if kept is not None and kept[0] == _stamp(path):
-        return kept[1]
+    if kept is not None:
+        return kept
     try:
         table = compact.load(target, cache_dir)
     except FileNotFoundError:
@@ -175,5 +170,5 @@ def compact_table(
             return compact.build(target, cache_dir)
 
         table = wait(shared(("compact table", key), build), lambda: stop.raised)
-    _TABLES[key] = (_stamp(path), table)
+    _TABLES[key] = table
     return table

@@ -1,0 +1,192 @@
+"""The compact distance table (every board's distance modulo 3) and the engine that walks
+it: exact against the naive BFS and the distance table, refused when damaged or forged,
+and chosen by ``auto`` for far boards when there is no distance table (issue 22, point
+3)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+import zlib
+
+import pytest
+
+import bitknights as bk
+import naive
+from bitknights import TARGET, Board, cache
+from bitknights.coords import rank
+from bitknights.engines import compact as compact_engine
+from bitknights.errors import BitknightsError
+from bitknights.service import DistanceService, far
+from bitknights.table import compact
+from helpers import random_walk, solve_with, steps_with
+
+SMALL = Board("11000/00000/00*00/00000/00000")  # 2 black knights: 6,900 boards
+FAR = Board("00000/11000/10101/*1100/11111")  # 39 moves from the classic target
+CLI = [sys.executable, "-m", "bitknights"]
+
+
+@pytest.fixture(scope="module")
+def small_ball():
+    return naive.bfs(SMALL.compact, radius=1000)
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """No compact table in memory from earlier tests."""
+    monkeypatch.setattr(compact_engine, "_TABLES", {})
+
+
+def test_every_board_of_a_small_target_walks_to_its_exact_distance(tmp_path, small_ball, fresh):
+    table = compact.build(SMALL, tmp_path)
+    assert compact.load(SMALL, tmp_path).max_distance == max(small_ball.values())
+    for text, d in small_ball.items():
+        b = Board(text)
+        steps, blanks, _ = table.walk(b.black, b.blank)
+        assert steps == d
+        path = [b]
+        for sq in blanks[1:]:
+            path.append(path[-1].play(sq))
+        assert len(path) == d + 1 and path[-1] == SMALL
+    keys = [Board(t).key for t in small_ball]
+    assert table.distances(keys, 1000) == list(small_ball.values())
+    assert table.distances(keys, 5) == [d if d <= 5 else -1 for d in small_ball.values()]
+    other = Board("11100/00000/00*00/00000/00000")  # 3 black knights: never arrives
+    assert table.distances([other.key], 1000) == [-1]
+    s = solve_with("compact", other, SMALL, None, cache_dir=tmp_path)
+    assert s.status == "unreachable"
+
+
+def test_the_classic_table_agrees_with_the_distance_table(tmp_path, table_dir, fresh):
+    full = bk.table.load_table(cache_dir=table_dir)
+    table = compact.build(TARGET, tmp_path)
+    rng = random.Random(22)
+    boards = [random_walk(TARGET, rng.randrange(0, 60), rng) for _ in range(300)]
+    boards += full.random_boards(39, 20, seed=1) + full.random_boards(36, 20, seed=1)
+    for b in boards:
+        assert table.walk(b.black, b.blank)[0] == full.distance(b)
+    sols = [solve_with("compact", b, TARGET, None, cache_dir=tmp_path) for b in boards[-40:]]
+    for b, s in zip(boards[-40:], sols):
+        s.verify()
+        assert s.steps == full.distance(b) and s.engine == "compact"
+    keys = [b.key for b in boards]
+    got = steps_with("compact", keys, TARGET, 30, cache_dir=tmp_path)
+    assert got == [d if d <= 30 else -1 for d in (full.distance(b) for b in boards)]
+
+
+def _rewrite(path, edit):
+    """Apply ``edit(payload: bytearray)`` to a compact table file and recompute every
+    checksum (what someone with write access could do)."""
+    raw = bytearray(path.read_bytes())
+    size = struct.unpack_from("<I", raw, 12)[0]
+    payload = raw[size:]
+    edit(payload)
+    fields_at = 16
+    nblocks = -(-len(payload) // (1 << compact.BLOCK_BITS))
+    crcs = [zlib.crc32(payload[i << compact.BLOCK_BITS : (i + 1) << compact.BLOCK_BITS])
+            for i in range(nblocks)]  # fmt: skip
+    crc_at = fields_at + compact._FIELDS.size
+    struct.pack_into(f"<{nblocks}I", raw, crc_at, *crcs)
+    raw[size:] = payload
+    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
+    path.write_bytes(bytes(raw))
+
+
+def _set_code(board):
+    def edit(payload):
+        r = rank(board.black, board.blank)
+        shift = (r & 3) << 1
+        payload[r >> 2] = (payload[r >> 2] & ~(3 << shift) & 255) | (
+            ((payload[r >> 2] >> shift) + 1) % 3
+        ) << shift
+
+    return edit
+
+
+def test_a_forged_code_is_refused_never_answered(tmp_path, small_ball, fresh):
+    compact.build(SMALL, tmp_path)
+    path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
+    board = Board(next(t for t, d in small_ball.items() if d == 9))
+    _rewrite(path, _set_code(board))
+    table = compact.load(SMALL, tmp_path)  # the checksums match: it loads
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        table.walk(board.black, board.blank)
+    # every board whose walk passes the forged one, or that neighbours it, is refused
+    for n in (c for _, c in board.children()):
+        with pytest.raises(BitknightsError, match="inconsistent"):
+            table.walk(n.black, n.blank)
+
+
+def test_files_that_fail_their_checks_are_rebuilt_or_refused(tmp_path, fresh, monkeypatch):
+    compact.build(SMALL, tmp_path)
+    path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
+    good = path.read_bytes()
+    # a flipped byte without its checksum: corrupt
+    bad = bytearray(good)
+    bad[-5] ^= 1
+    path.write_bytes(bytes(bad))
+    with pytest.raises(BitknightsError, match="checksum"):
+        compact.load(SMALL, tmp_path)
+    # the target's own codes shifted (checksums recomputed): refused at load
+    path.write_bytes(good)
+    _rewrite(path, lambda p: p.__setitem__(slice(None), bytes((b + 85) & 255 for b in p)))
+    with pytest.raises(BitknightsError):
+        compact.load(SMALL, tmp_path)
+    # the engine rebuilds such a file (said once) and answers right
+    got = solve_with("compact", SMALL.play(SMALL.moves()[0]), SMALL, None, cache_dir=tmp_path)
+    assert got.steps == 1
+    assert compact.load(SMALL, tmp_path) is not None  # rebuilt and written back
+    # a FIFO at the path is refused at once, not waited on
+    path.unlink()
+    os.mkfifo(path)
+    with pytest.raises(BitknightsError, match="FIFO"):
+        compact.load(SMALL, tmp_path)
+    assert compact_engine.available(SMALL, tmp_path)  # the one checked in memory serves
+    monkeypatch.setattr(compact_engine, "_TABLES", {})  # a new process
+    assert not compact_engine.available(SMALL, tmp_path)
+
+
+def test_an_untrusted_file_is_said_once_and_not_used(tmp_path, capsys, fresh):
+    compact.build(SMALL, tmp_path)
+    path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
+    path.chmod(0o666)
+    with pytest.raises(cache.UntrustedError):
+        compact.load(SMALL, tmp_path)
+    assert not compact_engine.available(SMALL, tmp_path)
+    assert "chmod go-w" in capsys.readouterr().err
+
+
+def test_auto_sends_far_boards_to_the_compact_table_when_there_is_no_distance_table(
+    tmp_path, fresh
+):
+    near = Board("01011/110*1/01110/01010/00100")  # 18 moves
+    assert far(FAR, TARGET) and not far(near, TARGET)
+    answers = DistanceService(cache_dir=tmp_path)
+    assert answers.choose(None) == "bidir"  # nothing built yet
+    assert answers.solve(near, max_depth=None).engine == "bidir"  # near: search, no build
+    assert not list(tmp_path.iterdir())
+    s = answers.solve(FAR, max_depth=None)
+    assert (s.steps, s.engine) == (39, "compact")
+    assert list(tmp_path.glob("*.bk3"))  # built once, kept
+    # from now on it answers every request above 20 moves, near boards too
+    assert answers.choose(None) == answers.choose(21) == "compact"
+    assert answers.choose(20) != "compact" and answers.choose(15) != "compact"
+    assert answers.solve(near, max_depth=None).engine == "compact"
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path)}
+    r = subprocess.run([*CLI, "solve", "--exact", "--format", "json"],
+                       input=f"2\n{near}\n{FAR}\n", capture_output=True, text=True, env=env,
+                       timeout=120)  # fmt: skip
+    recs = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [(x["steps"], x["engine"]) for x in recs] == [(18, "compact"), (39, "compact")]
+    r = subprocess.run([*CLI, "solve", "--exact"], input=f"2\n{near}\n{FAR}\n",
+                       capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    assert r.stdout == "18\n39\n", r.stderr
+    # explicit engines are left alone
+    assert (
+        DistanceService(engine="bidir", cache_dir=tmp_path).solve(near, max_depth=None).engine
+        == "bidir"
+    )
