@@ -314,3 +314,16 @@ def test_table_verify_kernel_agrees_with_jit(table_native, monkeypatch, tmp_path
             store._loaded.clear()
             found[name] = first_inconsistency(store.load(SMALL, tmp_path))
     assert found["native"] == found["jit"] is not None
+
+
+def test_fingerprints_cover_what_the_kernels_import_and_nothing_else():
+    """An edit to a module no kernel imports (the pattern databases' driver, the engines'
+    Python helpers) must not send users to the JIT; an edit to one they do import must."""
+    for key, ext in native.EXTENSIONS.items():
+        sources = set(ext.sources)
+        assert {"squares.py", "results.py", "coords/kernels.py"} <= sources, key
+        assert not sources & {"engines/pdb.py", "engines/common.py", "engines/ida.py",
+                              "table/store.py", "native.py"}, key  # fmt: skip
+    assert "engines/hashset.py" in native.EXTENSIONS["bidir"].sources
+    assert "engines/_pdb_kernels.py" in native.EXTENSIONS["ida"].sources
+    assert "table/kernels.py" in native.EXTENSIONS["table"].sources

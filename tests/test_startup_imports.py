@@ -50,7 +50,7 @@ OWN = {
 }
 # the engines are asked what they can do (their modules load none of their work), and mitm
 # answers when there is no table
-OWN |= {"bitknights.engines." + name for name in ("ida", "bidir", "mitm", "lookup")}
+OWN |= {"bitknights.engines." + name for name in ("ida", "bidir", "mitm", "lookup", "compact")}
 OWN |= {"bitknights.cli.commands"}
 OWN_NO_TABLE = OWN
 OWN_TABLE = OWN | {"bitknights.table.probe", "bitknights.results"}

@@ -275,7 +275,7 @@ def pack(dist: np.ndarray) -> np.ndarray:
 
     >>> import numpy as np
     >>> pack(np.array([0, 1, 2, 3, 255, 4], dtype=np.uint8)).tolist()
-    [144, 7]
+    [36, 7]
     """
     import numpy as np
 
