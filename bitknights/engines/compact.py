@@ -138,11 +138,11 @@ def compact_table(
     target: Board, cache_dir: str | os.PathLike[str] | None, stop: StopFlag
 ) -> CompactTable:
     """The compact table of ``target``: kept from earlier in this process, loaded from the
-    cache directory (checked in full), or built once however many searches ask at the
-    same time (announced), each waiting as long as its ``stop`` allows (raises
-    :class:`~bitknights.threads.Stopped`).  A file that fails its checks or may not be
-    trusted is said once and built afresh (kept in memory only when the directory cannot
-    take it)."""
+    cache directory (checked as :func:`bitknights.table.compact.load` says), or built once
+    however many searches ask at the same time (announced), each waiting as long as its
+    ``stop`` allows (raises :class:`~bitknights.threads.Stopped`).  A file that fails its
+    checks or may not be trusted is said once and built afresh (kept in memory only when
+    the directory cannot take it)."""
     from .. import cache, progress
     from ..table import compact
     from ..threads import shared, wait

@@ -51,7 +51,7 @@ from .store import TableError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     import numpy as np
 
@@ -78,21 +78,43 @@ def path_of(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> s
 
 
 class CompactTable:
-    """A compact table in memory, checked: ``code(black, blank)`` reads a board's code;
-    :meth:`walk` answers with a confirmed exact distance and path."""
+    """A compact table in memory: ``code(black, blank)`` reads a board's code, checking
+    the payload block it lies in against its checksum the first time (``crcs``; ``None``:
+    a table built here, nothing to check); :meth:`walk` answers with a confirmed exact
+    distance and path."""
 
-    def __init__(self, path: str, target: Board, layers: int, unreachable: int, payload: bytes):
+    def __init__(
+        self,
+        path: str,
+        target: Board,
+        layers: int,
+        unreachable: int,
+        payload: bytes | memoryview,
+        crcs: Sequence[int] | None = None,
+    ) -> None:
         self.path = path
         self.target = target
         self.black_count = target.black.bit_count()
         self.max_distance = layers - 1
         self.unreachable = unreachable
         self._payload = payload
+        self._crcs = crcs
+        self._checked = bytearray(b"\1" if crcs is None else b"\0") * _blocks(len(payload))
         self._rank: Callable[[int, int], int] = ranker(self.black_count)
 
     def code(self, black: int, blank: int) -> int:
         r = self._rank(black, blank)
-        return (self._payload[r >> 2] >> ((r & 3) << 1)) & 3
+        at = r >> 2
+        if not self._checked[at >> BLOCK_BITS]:
+            self._check(at >> BLOCK_BITS)
+        return (self._payload[at] >> ((r & 3) << 1)) & 3
+
+    def _check(self, block: int) -> None:
+        assert self._crcs is not None
+        lo = block << BLOCK_BITS
+        if zlib.crc32(self._payload[lo : lo + (1 << BLOCK_BITS)]) != self._crcs[block]:
+            raise _fail(self.path, f"is corrupt (payload checksum mismatch in block {block})")
+        self._checked[block] = 1
 
     def walk(self, black: int, blank: int) -> tuple[int, list[int], int]:
         """``(distance, blank squares along one optimal path, probes)`` of the board
@@ -180,6 +202,10 @@ def _payload_size(states: int) -> int:
     return -(-states // 4)
 
 
+def _blocks(size: int) -> int:
+    return -(-size // (1 << BLOCK_BITS))
+
+
 def _block_crcs(payload: bytes | memoryview) -> list[int]:
     view = memoryview(payload)
     step = 1 << BLOCK_BITS
@@ -238,12 +264,14 @@ def check_header(target: Board, cache_dir: str | os.PathLike[str] | None = None)
 
 
 def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> CompactTable:
-    """The compact table of ``target`` from the cache directory, checked in full: a
-    regular file that this user may trust (:mod:`bitknights.cache`), of the right size,
-    its header and every payload block matching their checksums, and its codes sane at
-    the target (0 there, 1 on every neighbour).  Raises ``FileNotFoundError`` when there is
-    none, :class:`TableError` (:class:`~bitknights.cache.UntrustedError` for the trust
-    rule) naming the problem otherwise."""
+    """The compact table of ``target`` from the cache directory, read whole and checked:
+    a regular file that this user may trust (:mod:`bitknights.cache`), of the right size,
+    its header matching its checksum, its codes sane at the target (0 there, 1 on every
+    neighbour); each payload block is checked against its checksum the first time a
+    read touches it (a walk touches a few hundred of the 4,127).  Raises
+    ``FileNotFoundError`` when there is none, :class:`TableError`
+    (:class:`~bitknights.cache.UntrustedError` for the trust rule) naming the problem
+    otherwise."""
     path = path_of(target, cache_dir)
     fd, head_size = _open(target, path)
     try:
@@ -253,10 +281,8 @@ def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Comp
     finally:
         os.close(fd)
     layers, unreachable, crcs = _fields(target, path, data)
-    payload = memoryview(data)[head_size:]
-    if _block_crcs(payload) != list(cache.u32_array(crcs)):
-        raise _fail(path, "is corrupt (payload checksum mismatch)")
-    table = CompactTable(path, target, layers, unreachable, bytes(payload))
+    table = CompactTable(path, target, layers, unreachable, memoryview(data)[head_size:],
+                         cache.u32_array(crcs))  # fmt: skip
     if table.code(target.black, target.blank) != 0 or any(
         table.code(*_moved(target.black, target.blank, n)) != 1
         for n in KNIGHT_TARGETS[target.blank]
