@@ -190,3 +190,17 @@ def test_auto_sends_far_boards_to_the_compact_table_when_there_is_no_distance_ta
         DistanceService(engine="bidir", cache_dir=tmp_path).solve(near, max_depth=None).engine
         == "bidir"
     )
+
+
+def test_the_deep_data_files_lie_where_their_names_say(table_dir):
+    """scripts/deep.py times these files; their boards are what their names say."""
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+    full = bk.table.load_table(cache_dir=table_dir)
+    for name, want in (("distance36.txt", 36), ("distance39.txt", 39), ("seventh_guest.txt", 36)):
+        boards = bk.read_batch((data / name).read_text())
+        assert [full.distance(b) for b in boards] == [want] * len(boards), name
+    guest = bk.read_batch((data / "seventh_guest.txt").read_text())[0]
+    swap = str.maketrans("01", "10")
+    assert guest.compact == TARGET.compact.translate(swap)

@@ -66,3 +66,9 @@ def test_bench_table(tmp_path):
     out = script("bench_table.py", "--cache-dir", tmp_path, "--builds", "1", "--boards", "2000",
                  "--singles", "50")  # fmt: skip
     assert "boards/s" in out or "lookups" in out
+
+
+@pytest.mark.slow
+def test_deep():
+    out = script("deep.py", "--runs", "1")
+    assert "3 boards at 39" in out and "39 39 39" in out and "36 36 36" in out
