@@ -5,7 +5,8 @@ It never builds the table: without a valid table file for the target it raises
 :class:`~bitknights.table.store.TableError`, which tells the user to run
 ``bitknights table build``.  ``nodes`` counts table probes.  Importing this module imports
 neither numpy nor numba, nor the probing code until it answers: ``auto`` asks it whether a
-table is there on every run.
+table is there on every run.  Memory: the 4 KiB blocks its answers touch, or the whole
+payload (68 MB for the classic target) for batches that touch most of it.
 """
 
 from __future__ import annotations
