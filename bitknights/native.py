@@ -88,7 +88,11 @@ EXTENSIONS = {
     ),
     "table": Extension(
         "table", "table", "_table_native", "table.kernels",
-        ("table.kernels", "coords.kernels"), "distance table", 30,
+        ("table.kernels", "coords.kernels", "table.solution_kernels"), "distance table", 30,
+    ),
+    "lab": Extension(
+        "lab", "engines", "_lab_native", "engines._lab_kernels",
+        ("engines._lab_kernels",), "the heuristic lab's IDA*", 8,
     ),
 }  # fmt: skip
 
@@ -198,8 +202,20 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
             "search_many": (bd.search_many, i8(
                 ro_vec, i8, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
         }  # fmt: skip
+    if key == "lab":
+        from .engines import _lab_kernels as lab
+
+        moves = (nbr, ro_vec, ro_vec)  # nbr, cnt, color
+        rows = t.Array(i8, 2, "C")
+        paths = t.Array(t.int8, 2, "C")
+        return {
+            "ida_run": (lab.ida_run, i8(i8, i8, i8, i8, i8, i8, i8, *moves, mat, ro_bytes,
+                                        ro_bytes, part, ro_vec, ro_bytes, i8, vec, rows, rows,
+                                        paths, vec)),
+        }  # fmt: skip
     from .coords import kernels as rank
     from .table import kernels as bfs
+    from .table import solution_kernels as sol
 
     dist = t.Array(u8, 1, "C")
     ro_dist = t.Array(u8, 1, "C", readonly=True)
@@ -218,6 +234,9 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
                              i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
         "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),
         "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
+        "optimal_paths": (sol.optimal_paths, i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec,
+                                                part, ro_vec, vec, t.Array(i8, 2, "C"), vec,
+                                                t.Array(t.int8, 2, "C"))),
     }  # fmt: skip
 
 
