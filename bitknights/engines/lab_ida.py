@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 BUILTINS = {"misplaced": K.MISPLACED, "knight_distance": K.NEAREST, "pdb": K.PATTERNS}
 """The built-in parts of a bound by name (see :mod:`._lab_kernels`)."""
 
-USER_COMPILE_SECONDS = 3  # compiling the kernel with a user's function, measured here
+USER_COMPILE_SECONDS = 4  # compiling the kernel with a user's function, measured here
 PDB_BUILD_SECONDS = 3
 
 
@@ -130,8 +130,37 @@ def user_kernel(fn: object, name: str = "") -> Callable:
 
     space["_bound"] = rebuild(K._bound, inline=True)
     kernel = rebuild(K.ida_run)
+    _compile_now(kernel, user, name or getattr(fn, "__name__", "?"))  # type: ignore[arg-type]
     _USER_KERNELS[id(fn)] = (fn, kernel)  # type: ignore[assignment]
     return kernel  # type: ignore[return-value]
+
+
+def _compile_now(kernel: Callable, user: object, name: str) -> None:
+    """Compile the user's function for three ``int64`` arguments, check that it returns
+    a number, and compile ``kernel`` by running it once: a heuristic numba cannot compile
+    is a :class:`BitknightsError` naming numba's reason."""
+    from numba import types as nt
+    from numba.core.errors import NumbaError
+
+    from ..board import TARGET
+
+    try:
+        user.compile((nt.int64, nt.int64, nt.int64))  # type: ignore[attr-defined]
+        returns = user.overloads[(nt.int64, nt.int64, nt.int64)].signature.return_type  # type: ignore[attr-defined]
+        if not isinstance(returns, (nt.Integer, nt.Boolean, nt.Float)):
+            raise BitknightsError(
+                f"heuristic {name!r} returns {returns}, not a number: a heuristic is a "
+                "function h(white, black, blank) -> int"
+            )
+        bound_at(TARGET, Bound(name, K.USER), tables_for(TARGET, K.USER), kernel)
+    except NumbaError as e:
+        lines = [x.strip() for x in str(e).splitlines()]
+        reasons = [x for x in lines if x and not x.startswith(("Failed in", "During", "File"))]
+        raise BitknightsError(
+            f"heuristic {name!r} does not compile with numba: "
+            f"{reasons[0] if reasons else type(e).__name__} (a heuristic is a function "
+            "h(white, black, blank) -> int that numba's nopython mode accepts)"
+        ) from None
 
 
 def kernel_for(bound: Bound) -> Callable:
@@ -279,11 +308,12 @@ def search(
     )
 
 
-def bound_at(board: Board, bound: Bound, tables: Tables) -> int:
-    """The value of ``bound`` at ``board``, as the search computes it."""
+def bound_at(board: Board, bound: Bound, tables: Tables, kernel: Callable | None = None) -> int:
+    """The value of ``bound`` at ``board``, as the search computes it (``kernel``:
+    default, the one :func:`kernel_for` gives)."""
     state, stack, iters, out = _state(0, 1)
     target = tables.target
-    kernel_for(bound)(
+    (kernel or kernel_for(bound))(
         np.int64(bound.flags), np.int64(board.black), np.int64(board.blank),
         np.int64(target.black), np.int64(target.blank), np.int64(-1), np.int64(0),
         *_tables_arguments(tables), _NO_BYTES, np.int64(0), state, stack, iters, out,
