@@ -50,6 +50,7 @@ def nodes_plot(trials: Sequence[Trial], *, title: str | None = None) -> Figure:
         ax.plot(ds, [np.median(ys[xs == d]) for d in ds], color=colour, marker="o", ms=3,
                 label=f"{name} (median)")  # fmt: skip
     ax.set_yscale("log")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("distance to the target (moves)")
     ax.set_ylabel("nodes expanded by IDA*")
     ax.grid(True, which="major", alpha=0.3)
