@@ -10,8 +10,11 @@ the kernels run just in time):
 * ``engines/_ida_native``: IDA* (:mod:`._ida_kernels`) and the pattern-database build
   (:mod:`._pdb_kernels`);
 * ``engines/_bidir_native``: the bidirectional search (:mod:`._bidir_kernels`);
+* ``engines/_lab_native``: IDA* under the heuristic lab's built-in bounds
+  (:mod:`._lab_kernels`), also every optimal solution by search;
 * ``table/_table_native``: the distance table's build, batch queries and solution
-  counting (:mod:`bitknights.table.kernels`) and ranking (:mod:`bitknights.coords.kernels`).
+  counting (:mod:`bitknights.table.kernels`), every optimal solution
+  (:mod:`bitknights.table.solution_kernels`) and ranking (:mod:`bitknights.coords.kernels`).
 
 pycc cannot compile ``prange``, so the parallel kernels are written as ``nogil`` kernels
 over a range of blocks, driven by Python threads
@@ -325,7 +328,7 @@ def load(which: str = "ida") -> ModuleType | None:
 
 
 def kernels(which: str) -> ModuleType | SimpleNamespace:
-    """The kernels of ``which`` (``'ida'``, ``'bidir'`` or ``'table'``) by their exported
+    """The kernels of ``which`` (``'ida'``, ``'bidir'``, ``'lab'`` or ``'table'``) by their exported
     names: the compiled extension when :func:`load` gives it, else their JIT twins (this
     imports numba)."""
     return load(which) or _jit(which)

@@ -103,7 +103,7 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
         assert "bitknights[plot]" in outputs(plot)
 
     # the heuristic lab's section (the last cells)
-    lab_table = outputs(cell("print(\"median nodes expanded"))
+    lab_table = outputs(cell('print("median nodes expanded'))
     assert "median nodes expanded by IDA*" in lab_table
     assert ("all optimal: True" if with_table else "not checked (no table)") in lab_table
     seed = outputs(cell("def differing_cells"))
