@@ -43,8 +43,26 @@ def three_times_misplaced(white, black, blank):
 
 
 @pytest.fixture(scope="session")
-def classic(table_dir):
-    return load_table(TARGET, cache_dir=table_dir)
+def lab_dir(table_dir, tmp_path_factory):
+    """A cache directory of its own holding the session's table (a hard link): the lab
+    caches pattern databases where its table is, and the table's own directory must keep
+    only the table (tests/test_table.py)."""
+    import shutil
+
+    from bitknights.table import store
+
+    d = tmp_path_factory.mktemp("lab-cache")
+    source = store.table_path(TARGET, table_dir)
+    try:
+        os.link(source, d / source.name)
+    except OSError:
+        shutil.copy2(source, d / source.name)
+    return d
+
+
+@pytest.fixture(scope="session")
+def classic(lab_dir):
+    return load_table(TARGET, cache_dir=lab_dir)
 
 
 @pytest.fixture(scope="session")
@@ -64,9 +82,9 @@ def replay(trial):
     return len(trial.moves)
 
 
-def test_every_builtin_against_the_table(boards, classic, table_dir):
+def test_every_builtin_against_the_table(boards, classic, lab_dir):
     names = ["misplaced", "knight_distance", "pdb", "max(misplaced,knight_distance)"]
-    trials = lab.compare(boards, names, cache_dir=table_dir, check_all=True, workers=1)
+    trials = lab.compare(boards, names, cache_dir=lab_dir, check_all=True, workers=1)
     assert [(t.board, t.heuristic) for t in trials] == [(b, n) for b in boards for n in names]
     for t in trials:
         truth = classic.distance(t.board)
@@ -82,22 +100,22 @@ def test_every_builtin_against_the_table(boards, classic, table_dir):
         assert by[b, "pdb"].nodes <= by[b, "knight_distance"].nodes <= by[b, "misplaced"].nodes
 
 
-def test_builtins_search_exactly_as_the_engine(classic, table_dir):
+def test_builtins_search_exactly_as_the_engine(classic, lab_dir):
     """Same bound, same nodes, same path: the lab's kernel is the engine's search."""
     near = [b for d in (8, 14, 20, 24) for b in classic.random_boards(d, 2, d)]
     far = [b for d in (28, 32) for b in classic.random_boards(d, 2, d)]
     for name, use_pdb, bs in (("knight_distance", False, near), ("pdb", True, near + far)):
-        for t in lab.compare(bs, [name], cache_dir=table_dir, workers=1):
+        for t in lab.compare(bs, [name], cache_dir=lab_dir, workers=1):
             s = ida.solve(t.board, TARGET, None, use_pdb=use_pdb)
             assert (t.steps, t.nodes) == (s.steps, s.nodes)
             assert [str(m) for m in t.moves] == [str(m) for m in s.moves]
 
 
-def test_a_user_heuristic(boards, classic, table_dir):
+def test_a_user_heuristic(boards, classic, lab_dir):
     """A numba function compiled into the kernel: the seed's bound by hand searches
     exactly as the built-in, every value of it is compared with the truth."""
     trials = lab.compare(boards, {"by hand": misplaced_by_hand, "built-in": "misplaced"},
-                         cache_dir=table_dir, workers=1)  # fmt: skip
+                         cache_dir=lab_dir, workers=1)  # fmt: skip
     for mine, theirs in zip(trials[::2], trials[1::2]):
         assert (mine.heuristic, theirs.heuristic) == ("by hand", "built-in")
         assert (mine.steps, mine.nodes, mine.h0, mine.iterations) == (
@@ -108,11 +126,11 @@ def test_a_user_heuristic(boards, classic, table_dir):
         assert theirs.checked == 1  # built-ins: at the start, unless check_all
 
 
-def test_an_inadmissible_heuristic_is_flagged(classic, table_dir):
+def test_an_inadmissible_heuristic_is_flagged(classic, lab_dir):
     """Three times the misplaced count overestimates; on some boards IDA* then returns a
     longer path.  Every such answer is flagged, never reported optimal."""
     bs = [b for d in (6, 9, 12, 15) for b in classic.random_boards(d, 6, d)]
-    trials = lab.compare(bs, {"3x": three_times_misplaced}, cache_dir=table_dir, workers=1)
+    trials = lab.compare(bs, {"3x": three_times_misplaced}, cache_dir=lab_dir, workers=1)
     longer = [t for t in trials if t.steps != t.distance]
     assert longer, "the test needs boards where the inadmissible bound misleads IDA*"
     for t in trials:
@@ -136,18 +154,18 @@ def test_without_a_table_nothing_is_claimed(tmp_path):
     assert t.as_dict()["flagged"] is False
 
 
-def test_heuristic_specs_and_errors(table_dir):
+def test_heuristic_specs_and_errors(lab_dir):
     b = Board("10110/01*11/10111/01001/00000")
-    names = [t.heuristic for t in lab.compare([b], "pdb", cache_dir=table_dir)]
+    names = [t.heuristic for t in lab.compare([b], "pdb", cache_dir=lab_dir)]
     assert names == ["pdb"]
     spec = lab.maximum("misplaced", misplaced_by_hand, name="both")
-    (t,) = lab.compare([b], [spec], cache_dir=table_dir)
+    (t,) = lab.compare([b], [spec], cache_dir=lab_dir)
     assert t.heuristic == "both" and t.steps == 7
 
     def plain(white, black, blank):  # a plain function is compiled with njit
         return 0
 
-    (t,) = lab.compare([b], {"zero": plain}, cache_dir=table_dir)
+    (t,) = lab.compare([b], {"zero": plain}, cache_dir=lab_dir)
     assert t.h0 == 0 and t.steps == 7 and t.iterations[0][0] == 0
 
     def broken(white, black, blank):
@@ -165,18 +183,18 @@ def test_heuristic_specs_and_errors(table_dir):
         lab.compare([b], ["pdb"], timeout=-1)
 
 
-def test_limits_timeouts_and_threads(classic, table_dir):
+def test_limits_timeouts_and_threads(classic, lab_dir):
     far = classic.random_boards(30, 2, 3)
-    t1, t2 = lab.compare(far, ["misplaced"], timeout=0.2, cache_dir=table_dir)
+    t1, t2 = lab.compare(far, ["misplaced"], timeout=0.2, cache_dir=lab_dir)
     assert t1.status == t2.status == "timeout" and t1.steps is None and t1.nodes > 0
-    (t,) = lab.compare(far[:1], ["pdb"], max_depth=20, cache_dir=table_dir)
+    (t,) = lab.compare(far[:1], ["pdb"], max_depth=20, cache_dir=lab_dir)
     assert t.status == "over_limit" and t.steps is None and t.optimal is None
     unreachable = Board("11111/01111/00*11/00001/00001")
-    (t,) = lab.compare([unreachable], ["pdb"], cache_dir=table_dir)
+    (t,) = lab.compare([unreachable], ["pdb"], cache_dir=lab_dir)
     assert t.status == "unreachable" and t.nodes == 0
     bs = classic.random_boards(16, 6, 2)
-    one = lab.compare(bs, ["knight_distance", "pdb"], workers=1, cache_dir=table_dir)
-    two = lab.compare(bs, ["knight_distance", "pdb"], workers=2, cache_dir=table_dir)
+    one = lab.compare(bs, ["knight_distance", "pdb"], workers=1, cache_dir=lab_dir)
+    two = lab.compare(bs, ["knight_distance", "pdb"], workers=2, cache_dir=lab_dir)
     strip = [(t.board, t.heuristic, t.steps, t.nodes, t.iterations) for t in one]
     assert strip == [(t.board, t.heuristic, t.steps, t.nodes, t.iterations) for t in two]
 
@@ -198,10 +216,10 @@ def test_evaluate_matches_the_engines_bounds(classic):
     )
 
 
-def test_pictures(classic, table_dir, tmp_path):
+def test_pictures(classic, lab_dir, tmp_path):
     pytest.importorskip("matplotlib")
     bs = [b for d in (4, 8, 12) for b in classic.random_boards(d, 3, d)]
-    trials = lab.compare(bs, ["misplaced", "pdb"], cache_dir=table_dir)
+    trials = lab.compare(bs, ["misplaced", "pdb"], cache_dir=lab_dir)
     fig = lab.nodes_plot(trials)
     ax = fig.axes[0]
     assert ax.get_yscale() == "log" and "nodes" in ax.get_ylabel()
@@ -209,7 +227,7 @@ def test_pictures(classic, table_dir, tmp_path):
         "misplaced (median)", "pdb (median)"]  # fmt: skip
     fig.savefig(tmp_path / "nodes.png")
     fig = lab.values_plot(["knight_distance", three_times_misplaced], per_distance=3,
-                          cache_dir=table_dir)  # fmt: skip
+                          cache_dir=lab_dir)  # fmt: skip
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert labels[0] == "true distance" and labels[1] == "knight_distance"
     assert labels[2].startswith("three_times_misplaced (") and "overestimates" in labels[2]
@@ -232,7 +250,7 @@ def script(name, *args):
     return r.stdout
 
 
-def test_heuristics_script(classic, table_dir, tmp_path):
+def test_heuristics_script(classic, lab_dir, tmp_path):
     """The comparison of a batch, a user's heuristic from a file, the pictures."""
     batch = tmp_path / "b.txt"
     boards = classic.random_boards(10, 3, 5)
@@ -244,7 +262,7 @@ def test_heuristics_script(classic, table_dir, tmp_path):
     )
     out = script("heuristics.py", batch, "--heuristics",
                  f"misplaced,max(misplaced,pdb),{user}:zero,{user}:silly", "--cache-dir",
-                 table_dir, "--plot", tmp_path / "n.png", "--values", tmp_path / "v.png",
+                 lab_dir, "--plot", tmp_path / "n.png", "--values", tmp_path / "v.png",
                  "--json", tmp_path / "t.jsonl", "--timeout", "5")  # fmt: skip
     lines = out.splitlines()
     assert sum(line.endswith("  optimal") for line in lines) == 9, out
