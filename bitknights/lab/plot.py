@@ -31,6 +31,7 @@ def nodes_plot(trials: Sequence[Trial], *, title: str | None = None) -> Figure:
     nothing (timeout, over the limit) are left out; flagged ones are drawn as crosses."""
     _need_matplotlib("nodes_plot")
     import numpy as np
+    from matplotlib.ticker import MaxNLocator
 
     fig = _figure_class()(figsize=(7.5, 4.2), layout="constrained")
     ax = fig.add_subplot()
@@ -50,7 +51,7 @@ def nodes_plot(trials: Sequence[Trial], *, title: str | None = None) -> Figure:
         ax.plot(ds, [np.median(ys[xs == d]) for d in ds], color=colour, marker="o", ms=3,
                 label=f"{name} (median)")  # fmt: skip
     ax.set_yscale("log")
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("distance to the target (moves)")
     ax.set_ylabel("nodes expanded by IDA*")
     ax.grid(True, which="major", alpha=0.3)
