@@ -31,48 +31,36 @@ from numba import njit
 from ..coords.kernels import pattern_rank, state_rank
 from ..results import OVER_LIMIT, STOPPED
 from ..squares import FULL_MASK
-
-POLL = 1 << 16  # nodes between looks at the stop flag
-
-# the parts of the bound (``flags``)
-MISPLACED = 1
-NEAREST = 2
-PATTERNS = 4
-USER = 8
-
-USER_CAP = 1 << 20  # a user's value is clamped to 0 .. USER_CAP
-
-# what a call returns besides OVER_LIMIT and STOPPED
-FOUND = 0
-"""First-solution mode: ``out[0, :steps + 1]`` holds the path (``state[STEPS]``)."""
-CHUNK = 1
-"""Every-solution mode: ``out`` is full (``state[PATHS]`` rows); call again for more."""
-DONE = 2
-"""Every-solution mode: the threshold that had solutions is finished; the rows written by
-this call (``state[PATHS]``) are the last."""
-
-# ``state`` fields (an int64 array of STATE_SIZE, zeroed before the first call)
-PHASE = 0  # 0: before the search, 1: between iterations, 2: inside one
-SP = 1
-BOUND = 2
-NEXT = 3
-NODES = 4
-ITER_START = 5  # NODES when the current iteration began
-ITERS = 6  # iterations recorded in ``iters``
-FOUND_HERE = 7  # solutions found in the current iteration
-STEPS = 8
-PATHS = 9  # rows of ``out`` written by the last call
-H0 = 10
-CHECKED = 11  # bound values compared with the table
-OVER = 12  # ... that exceeded the true distance
-WORST = 13  # the largest excess (bound - distance)
-WORST_KEY = 14  # a board with that excess (its key), -1 if none
-WORST_H = 15  # ... the bound there
-STATE_SIZE = 16
+from ._lab_layout import (
+    BOUND,
+    CHECKED,
+    CHUNK,
+    DONE,
+    FOUND,
+    FOUND_HERE,
+    H0,
+    ITER_START,
+    ITERS,
+    MISPLACED,
+    NEAREST,
+    NEXT,
+    NODES,
+    OVER,
+    PATHS,
+    PATTERNS,
+    PHASE,
+    POLL,
+    SP,
+    STEPS,
+    USER,
+    USER_CAP,
+    WORST,
+    WORST_H,
+    WORST_KEY,
+)
 
 # ``stack`` columns, one row per depth
 _BLANK, _BLACK, _WHITE, _MIS, _NEAR, _PW, _PB, _NEXT = 0, 1, 2, 3, 4, 5, 6, 7
-STACK_COLUMNS = 8
 
 
 @njit(cache=True, nogil=True)

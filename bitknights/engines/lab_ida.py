@@ -30,7 +30,7 @@ from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
 from ..errors import BitknightsError
 from ..results import OVER_LIMIT, STOPPED, UNREACHABLE
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
-from . import _lab_kernels as K
+from . import _lab_layout as K
 from .common import depth_limit, nearest_target_distance, same_counts
 from .options import StopFlag
 
@@ -120,7 +120,9 @@ def user_kernel(fn: object, name: str = "") -> Callable:
         "a user's heuristic is compiled into the search kernel, once per process",
         USER_COMPILE_SECONDS,
     )
-    space = dict(vars(K))
+    from . import _lab_kernels
+
+    space = dict(vars(_lab_kernels))
     space["user_h"] = user
 
     def rebuild(dispatcher: object, inline: bool = False) -> object:
@@ -128,8 +130,8 @@ def user_kernel(fn: object, name: str = "") -> Callable:
         copy = types.FunctionType(f.__code__, space, f.__name__, f.__defaults__, f.__closure__)
         return njit(nogil=True, inline="always" if inline else "never")(copy)
 
-    space["_bound"] = rebuild(K._bound, inline=True)
-    kernel = rebuild(K.ida_run)
+    space["_bound"] = rebuild(_lab_kernels._bound, inline=True)
+    kernel = rebuild(_lab_kernels.ida_run)
     _compile_now(kernel, user, name or getattr(fn, "__name__", "?"))  # type: ignore[arg-type]
     _USER_KERNELS[id(fn)] = (fn, kernel)  # type: ignore[assignment]
     return kernel  # type: ignore[return-value]
@@ -294,7 +296,7 @@ def search(
     worst_key = int(state[K.WORST_KEY])
     return Outcome(
         steps=steps,
-        code=steps if steps is not None else (STOPPED if code == K.STOPPED else OVER_LIMIT),
+        code=steps if steps is not None else (STOPPED if code == STOPPED else OVER_LIMIT),
         blanks=blanks,
         nodes=int(state[K.NODES]),
         h0=int(state[K.H0]),

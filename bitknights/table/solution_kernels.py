@@ -19,21 +19,7 @@ import numpy as np
 from numba import njit
 
 from ..coords.kernels import moved_black, state_rank
-
-# what a call returns
-CHUNK = 1
-"""``out`` is full: call again for more."""
-DONE = 0
-"""Every path has been written (the rows this call wrote are ``state[PATHS]``)."""
-BAD = -1
-"""The table contradicts itself: a board's distance breaks the rules above."""
-
-# ``state`` fields (int64, zeroed before the first call)
-STARTED = 0
-SP = 1
-DEPTH = 2
-PATHS = 3
-STATE_SIZE = 4
+from .solution_layout import BAD, CHUNK, DEPTH, DONE, PATHS, SP, STARTED
 
 _CONFIRMED = 1  # ``seen`` marks: the board's own distance was confirmed ...
 _EXPANDED = 2  # ... and so were its farther neighbours'

@@ -26,7 +26,7 @@ from ..board import Board, Move
 from ..coords import comb_count
 from ..coords.arrays import POPCOUNT8, RANK_BYTE
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
-from . import solution_kernels as K
+from . import solution_layout as K
 from .store import TableError
 
 TYPE_CHECKING = False
