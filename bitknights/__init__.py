@@ -21,11 +21,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from . import table
+    from . import lab, table
     from .api import DEFAULT_MAX_DEPTH, iter_solve, solve, solve_many
     from .batch import read_batch, read_board
     from .checker import CheckResult, check
     from .game import Game
+    from .optimal import optimal_solutions
     from .solution import Solution
     from .widget import play
 
@@ -48,6 +49,7 @@ _LAZY = {
     "CheckResult": "checker",
     "Game": "game",
     "play": "widget",
+    "optimal_solutions": "optimal",
 }
 
 
@@ -55,8 +57,8 @@ def __getattr__(name: str) -> Any:
     """The names imported on first use (see the module docstring)."""
     import importlib
 
-    if name == "table":
-        return importlib.import_module(f"{__name__}.table")
+    if name in ("table", "lab"):
+        return importlib.import_module(f"{__name__}.{name}")
     if name in _LAZY:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
@@ -83,6 +85,8 @@ __all__ = [
     "Solution",
     "check",
     "iter_solve",
+    "lab",
+    "optimal_solutions",
     "parse_square",
     "play",
     "read_batch",

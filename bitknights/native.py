@@ -10,8 +10,11 @@ the kernels run just in time):
 * ``engines/_ida_native``: IDA* (:mod:`._ida_kernels`) and the pattern-database build
   (:mod:`._pdb_kernels`);
 * ``engines/_bidir_native``: the bidirectional search (:mod:`._bidir_kernels`);
+* ``engines/_lab_native``: IDA* under the heuristic lab's built-in bounds
+  (:mod:`._lab_kernels`), also every optimal solution by search;
 * ``table/_table_native``: the distance table's build, batch queries and solution
-  counting (:mod:`bitknights.table.kernels`) and ranking (:mod:`bitknights.coords.kernels`).
+  counting (:mod:`bitknights.table.kernels`), every optimal solution
+  (:mod:`bitknights.table.solution_kernels`) and ranking (:mod:`bitknights.coords.kernels`).
 
 pycc cannot compile ``prange``, so the parallel kernels are written as ``nogil`` kernels
 over a range of blocks, driven by Python threads
@@ -88,7 +91,11 @@ EXTENSIONS = {
     ),
     "table": Extension(
         "table", "table", "_table_native", "table.kernels",
-        ("table.kernels", "coords.kernels"), "distance table", 30,
+        ("table.kernels", "coords.kernels", "table.solution_kernels"), "distance table", 30,
+    ),
+    "lab": Extension(
+        "lab", "engines", "_lab_native", "engines._lab_kernels",
+        ("engines._lab_kernels",), "the heuristic lab's IDA*", 8,
     ),
 }  # fmt: skip
 
@@ -198,8 +205,20 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
             "search_many": (bd.search_many, i8(
                 ro_vec, i8, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
         }  # fmt: skip
+    if key == "lab":
+        from .engines import _lab_kernels as lab
+
+        moves = (nbr, ro_vec, ro_vec)  # nbr, cnt, color
+        rows = t.Array(i8, 2, "C")
+        paths = t.Array(t.int8, 2, "C")
+        return {
+            "ida_run": (lab.ida_run, i8(i8, i8, i8, i8, i8, i8, i8, *moves, mat, ro_bytes,
+                                        ro_bytes, part, ro_vec, ro_bytes, i8, vec, rows, rows,
+                                        paths, vec)),
+        }  # fmt: skip
     from .coords import kernels as rank
     from .table import kernels as bfs
+    from .table import solution_kernels as sol
 
     dist = t.Array(u8, 1, "C")
     ro_dist = t.Array(u8, 1, "C", readonly=True)
@@ -219,6 +238,9 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
                              i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
         "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),
         "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
+        "optimal_paths": (sol.optimal_paths, i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec,
+                                                part, ro_vec, vec, t.Array(i8, 2, "C"), vec,
+                                                t.Array(t.int8, 2, "C"))),
     }  # fmt: skip
 
 
@@ -307,7 +329,7 @@ def load(which: str = "ida") -> ModuleType | None:
 
 
 def kernels(which: str) -> ModuleType | SimpleNamespace:
-    """The kernels of ``which`` (``'ida'``, ``'bidir'`` or ``'table'``) by their exported
+    """The kernels of ``which`` (``'ida'``, ``'bidir'``, ``'lab'`` or ``'table'``) by their exported
     names: the compiled extension when :func:`load` gives it, else their JIT twins (this
     imports numba)."""
     return load(which) or _jit(which)

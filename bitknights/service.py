@@ -416,6 +416,35 @@ class DistanceService:
         self.distance(board)  # the board's own answer confirmed and walked first
         return table.count_solutions(board)
 
+    def solution_paths(
+        self, board: Board | str, *, limit: int | None = None, quiet: bool = False
+    ) -> tuple[str, Iterator[np.ndarray]]:
+        """``(source, chunks)``: every optimal path of ``board`` (the first ``limit``), as
+        chunks of the blank's squares (one path a row), in the order
+        :func:`bitknights.optimal_solutions` documents: from the distance table
+        (``source`` ``'table'``; every distance it reads confirmed) when there is one,
+        else by search (``'search'``: IDA* listing every solution at the optimal
+        threshold; said once per process and target on standard error unless
+        ``quiet``).  Memory stays bounded whatever the count."""
+        from .table.solutions import check_limit, table_paths
+
+        check_limit(limit)
+        board = as_board(board)
+        table = self.table()
+        if table is not None:
+            return "table", table_paths(board, table, limit=limit)
+        if not quiet and self.target.key not in _SAID_SEARCHING:
+            _SAID_SEARCHING.add(self.target.key)
+            import sys
+
+            sys.stderr.write(
+                "bitknights: no distance table for this target: optimal solutions by "
+                "search (IDA*; `bitknights table build` makes them instant)\n"
+            )
+        from .engines.lab_ida import search_paths
+
+        return "search", search_paths(board, self.target, limit=limit, cache_dir=self.cache_dir)
+
     @property
     def farthest(self) -> int | None:
         """The farthest any board is from the target, when the table says (else ``None``)."""
@@ -477,6 +506,8 @@ def _any_far(keys: list[int] | np.ndarray, target: Board) -> bool:
 
     return bool(len(keys)) and bool((nearest_bounds(keys, target) >= FAR_BOUND).any())
 
+
+_SAID_SEARCHING: set[int] = set()
 
 _services: dict[tuple[int, str, str], DistanceService] = {}
 

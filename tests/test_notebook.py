@@ -101,3 +101,19 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
         assert "image/png" in mimes(plot)
     else:
         assert "bitknights[plot]" in outputs(plot)
+
+    # the heuristic lab's section (the last cells)
+    lab_table = outputs(cell('print("median nodes expanded'))
+    assert "median nodes expanded by IDA*" in lab_table
+    assert ("all optimal: True" if with_table else "not checked (no table)") in lab_table
+    seed = outputs(cell("def differing_cells"))
+    if with_table:  # the seed's evaluate() overestimates: every trial of it flagged
+        assert seed.count("seed's evaluate()") == seed.count(": flagged") == 7, seed
+        assert seed.count("misplaced") == seed.count(": ok") == 7, seed
+        bound, truth = map(int, re.search(r"bound (\d+), true distance (\d+)", seed).groups())
+        assert bound > truth
+    else:
+        assert "flagged" not in seed and "no distance table for this target" in seed
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert "image/png" in mimes(cell("lab.nodes_plot(trials)"))
+        assert ("image/png" in mimes(cell("lab.values_plot("))) == with_table

@@ -264,7 +264,8 @@ def test_no_surface_reads_the_table_or_runs_an_engine_but_the_service():
     from pathlib import Path
 
     root = Path(bk.__file__).parent
-    surfaces = ["game.py", "checker.py", "widget.py", "api.py", "cli/solve.py", "cli/play.py"]
+    surfaces = ["game.py", "checker.py", "widget.py", "api.py", "optimal.py", "cli/solve.py",
+                "cli/play.py", "cli/solutions.py"]  # fmt: skip
     banned = {"bitknights.table.probe", "bitknights.engines.ida", "bitknights.engines.bidir",
               "bitknights.engines.mitm", "bitknights.engines.lookup"}  # fmt: skip
     for name in surfaces:

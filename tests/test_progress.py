@@ -1,17 +1,15 @@
 """Feedback on standard error (bitknights.progress), seen as a person sees it: through a
 pseudo-terminal that is both standard output and standard error, and through pipes."""
 
-import fcntl
 import os
-import pty
 import re
-import struct
 import subprocess
 import sys
-import termios
 from pathlib import Path
 
 import pytest
+
+import helpers
 
 DATA = Path(__file__).parent / "data"
 SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"
@@ -20,23 +18,8 @@ SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"
 def on_terminal(args, tmp_path, stdin=subprocess.DEVNULL):
     """Run ``bitknights ARGS`` with stdout and stderr on one pseudo-terminal; returns
     ``(status, everything the terminal showed)``."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # 80 columns
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")}
-    p = subprocess.Popen([sys.executable, "-m", "bitknights", *args], stdin=stdin,
-                         stdout=slave, stderr=slave, env=env)  # fmt: skip
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # the other end closed
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(master)
-    return p.wait(timeout=300), seen.decode()
+    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")}
+    return helpers.on_terminal([sys.executable, "-m", "bitknights", *args], env, stdin=stdin)
 
 
 def piped(args, tmp_path):

@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "solve": ("solve",),
     "table": ("table", "stats", "random", "hint"),
     "play": ("play", "check"),
+    "solutions": ("solutions",),
 }
 """Command modules (``bitknights.cli.NAME``) and the top-level commands each registers
 (``tests/test_first_use.py`` checks these against what ``register`` adds)."""

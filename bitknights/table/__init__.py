@@ -28,9 +28,11 @@ from .store import TableError, default_cache_dir, table_path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
+    from collections.abc import Iterator
 
     import numpy as np
 
+    from ..board import Move
     from .distance_table import DistanceTable, Hint
 
 _last: tuple[object, DistanceTable] | None = None
@@ -148,6 +150,29 @@ def count_solutions(
     return load_table(target, cache_dir=cache_dir).count_solutions(as_board(board))
 
 
+def optimal_solutions(
+    board: Board | str,
+    *,
+    limit: int | None = None,
+    target: Board | str = TARGET,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Iterator[tuple[Move, ...]]:
+    """Every distinct optimal move sequence from ``board`` to ``target`` (each a tuple of
+    :class:`~bitknights.Move`), streamed in lexicographic order of the squares the knights
+    jump from (reading order, ``a5`` first); the first ``limit`` when given.  Every
+    distance read is confirmed: a table that contradicts itself raises
+    :class:`TableError`, never gives a wrong sequence.  Memory stays bounded whatever the
+    count (:mod:`bitknights.table.solutions`).  :func:`bitknights.optimal_solutions` does
+    the same by search when there is no table."""
+    from .solutions import check_limit, moves_of_chunks, table_paths
+
+    check_limit(limit)
+    table = load_table(target, cache_dir=cache_dir)
+    if limit == 0:
+        return iter(())
+    return moves_of_chunks(table_paths(as_board(board), table, limit=limit))
+
+
 def random_boards(
     distance: int,
     count: int,
@@ -174,6 +199,7 @@ __all__ = [
     "layer_counts",
     "load_table",
     "optimal_path",
+    "optimal_solutions",
     "random_boards",
     "table_path",
 ]

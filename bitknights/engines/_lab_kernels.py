@@ -1,0 +1,280 @@
+"""The heuristic lab's IDA* kernel (:mod:`.lab_ida`): one search loop for any bound.
+
+The bound of a node is the maximum of the parts ``flags`` selects, each kept as the
+engine's own kernel keeps it (:mod:`._ida_kernels`):
+
+* ``MISPLACED``: knights not on a square the target gives their colour (the seed
+  program's bound), a per-square sum kept incrementally;
+* ``NEAREST``: the nearest-square sum, rounded up to the parity the blank dictates;
+* ``PATTERNS``: the pattern databases, rounded up likewise;
+* ``USER``: :func:`user_h` ``(white, black, blank)``, a user's numba function.  Here it
+  is a stub returning 0; :func:`bitknights.engines.lab_ida.user_kernel` compiles this same
+  source with a user's function bound to that name.
+
+Built with the nearest-square or the pattern bound alone, it expands exactly the nodes the
+engine's kernel does (same move order, thresholds and node count).  It can also stream
+*every* solution at the first threshold that has one (every optimal solution, for an
+admissible bound), a chunk of paths per call, resuming from ``state`` and ``stack``.
+
+With a distance table's payload (``check``), every value of the bound is compared with the
+board's true distance as it is evaluated (the start and every child generated).
+
+Like every kernel it takes its tables as arguments, so the same source compiles just in
+time or ahead of time (:mod:`bitknights.native`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..coords.kernels import pattern_rank, state_rank
+from ..results import OVER_LIMIT, STOPPED
+from ..squares import FULL_MASK
+from ._lab_layout import (
+    BOUND,
+    CHECKED,
+    CHUNK,
+    DONE,
+    FOUND,
+    FOUND_HERE,
+    H0,
+    ITER_START,
+    ITERS,
+    MISPLACED,
+    NEAREST,
+    NEXT,
+    NODES,
+    OVER,
+    PATHS,
+    PATTERNS,
+    PHASE,
+    POLL,
+    SP,
+    STEPS,
+    USER,
+    USER_CAP,
+    WORST,
+    WORST_H,
+    WORST_KEY,
+)
+
+# ``stack`` columns, one row per depth
+_BLANK, _BLACK, _WHITE, _MIS, _NEAR, _PW, _PB, _NEXT = 0, 1, 2, 3, 4, 5, 6, 7
+
+
+@njit(cache=True, nogil=True)
+def user_h(white, black, blank):
+    """A user's bound; this stub is never called (``USER`` is off in this module)."""
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bound(flags, mis, near, pw, pb, white, black, n, color, tcol):
+    """The bound of a board from its parts (see the module docstring)."""
+    h = np.int64(0)
+    if flags & MISPLACED:
+        h = mis
+    if flags & NEAREST:
+        v = near + ((near ^ color[n] ^ tcol) & 1)
+        h = max(h, v)
+    if flags & PATTERNS:
+        v = pw + pb
+        v += (v ^ color[n] ^ tcol) & 1
+        h = max(h, v)
+    if flags & USER:
+        u = np.int64(user_h(white, black, n))
+        h = max(h, min(max(u, np.int64(0)), np.int64(USER_CAP)))
+    return h
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _check(state, h, black, blank, payload, ncomb, rank_byte, popcount8):
+    """Compare the bound ``h`` of a board with its true distance (table payload)."""
+    d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
+    state[CHECKED] += 1
+    if h > d:
+        state[OVER] += 1
+        if h - d > state[WORST]:
+            state[WORST] = h - d
+            state[WORST_KEY] = black | (blank << 25)
+            state[WORST_H] = h
+
+
+@njit(cache=True, nogil=True)
+def ida_run(flags, black, blank, tblack, tblank, max_depth, every, nbr, cnt, color, add,
+            pw_table, pb_table, rank_byte, popcount8, payload, ncomb, state, stack, iters,
+            out, stop):  # fmt: skip
+    """IDA* from (``black``, ``blank``) to (``tblack``, ``tblank``) under the bound
+    ``flags`` selects; ``add[0..3]``: per-square misplaced terms (white, black) and
+    nearest-square distances (white, black); ``pw_table``/``pb_table``: the pattern
+    databases (with ``PATTERNS``); ``payload``: a distance table to check the bound
+    against (``ncomb > 0``), else ignored.
+
+    ``every == 0``: stop at the first solution (``FOUND``, its blanks in ``out[0]``), as
+    the engine does.  ``every == 1``: write every solution of the first threshold that
+    has any into ``out``, a chunk per call (``CHUNK``, then ``DONE``); ``state`` and
+    ``stack`` carry the search between calls.  ``OVER_LIMIT`` when the threshold passes
+    ``max_depth``, ``STOPPED`` when ``stop[0]`` was raised (call again to go on).
+    ``iters[k]``: (threshold, nodes) of the k-th iteration."""
+    tcol = color[tblank]
+    check = ncomb > 0
+    state[PATHS] = 0
+    if state[PHASE] == 0:
+        white = np.int64(FULL_MASK) & ~black & ~(np.int64(1) << blank)
+        mis = np.int64(0)
+        near = np.int64(0)
+        for sq in range(25):
+            if (white >> sq) & 1:
+                mis += add[0, sq]
+                near += add[2, sq]
+            elif (black >> sq) & 1:
+                mis += add[1, sq]
+                near += add[3, sq]
+        pw = np.int64(0)
+        pb = np.int64(0)
+        if flags & PATTERNS:
+            pw = np.int64(pw_table[pattern_rank(white, rank_byte, popcount8)])
+            pb = np.int64(pb_table[pattern_rank(black, rank_byte, popcount8)])
+        h = _bound(flags, mis, near, pw, pb, white, black, blank, color, tcol)
+        if check:
+            _check(state, h, black, blank, payload, ncomb, rank_byte, popcount8)
+        state[H0] = h
+        stack[0, _BLANK] = blank
+        stack[0, _BLACK] = black
+        stack[0, _WHITE] = white
+        stack[0, _MIS] = mis
+        stack[0, _NEAR] = near
+        stack[0, _PW] = pw
+        stack[0, _PB] = pb
+        state[BOUND] = h
+        state[PHASE] = 1
+        if black == tblack and blank == tblank:
+            iters[0, 0] = h
+            iters[0, 1] = 1
+            state[ITERS] = 1
+            state[NODES] = 1
+            state[STEPS] = 0
+            out[0, 0] = blank
+            state[PATHS] = 1
+            state[PHASE] = 3
+            return FOUND if every == 0 else DONE
+    if state[PHASE] == 3:
+        return DONE
+    sp = state[SP]
+    bound = state[BOUND]
+    next_bound = state[NEXT]
+    nodes = state[NODES]
+    poll = nodes + POLL
+    m = 0
+    while True:
+        if state[PHASE] == 1:
+            if bound > max_depth:
+                state[NODES] = nodes
+                return OVER_LIMIT
+            next_bound = np.int64(1 << 30)
+            sp = 0
+            stack[0, _NEXT] = 0
+            nodes += 1
+            state[ITER_START] = nodes - 1
+            state[FOUND_HERE] = 0
+            state[PHASE] = 2
+        while sp >= 0:
+            b = stack[sp, _BLANK]
+            i = stack[sp, _NEXT]
+            if i >= cnt[b]:
+                sp -= 1
+                continue
+            stack[sp, _NEXT] = i + 1
+            n = nbr[b, i]
+            if sp > 0 and n == stack[sp - 1, _BLANK]:
+                continue
+            bl = stack[sp, _BLACK]
+            wh = stack[sp, _WHITE]
+            mis = stack[sp, _MIS]
+            near = stack[sp, _NEAR]
+            pw = stack[sp, _PW]
+            pb = stack[sp, _PB]
+            moved = (np.int64(1) << n) | (np.int64(1) << b)
+            c = (bl >> n) & 1  # the colour of the knight that jumps (1: black)
+            if c:
+                bl ^= moved
+            else:
+                wh ^= moved
+            if flags & MISPLACED:
+                mis += add[c, b] - add[c, n]
+            if flags & NEAREST:
+                near += add[2 + c, b] - add[2 + c, n]
+            if flags & PATTERNS:
+                if c:
+                    pb = np.int64(pb_table[pattern_rank(bl, rank_byte, popcount8)])
+                else:
+                    pw = np.int64(pw_table[pattern_rank(wh, rank_byte, popcount8)])
+            h = _bound(flags, mis, near, pw, pb, wh, bl, n, color, tcol)
+            if check:
+                _check(state, h, bl, n, payload, ncomb, rank_byte, popcount8)
+            f = sp + 1 + h
+            if f > bound:
+                if f < next_bound:
+                    next_bound = f
+                continue
+            sp += 1
+            stack[sp, _BLANK] = n
+            stack[sp, _BLACK] = bl
+            stack[sp, _WHITE] = wh
+            stack[sp, _MIS] = mis
+            stack[sp, _NEAR] = near
+            stack[sp, _PW] = pw
+            stack[sp, _PB] = pb
+            stack[sp, _NEXT] = 0
+            nodes += 1
+            if bl == tblack and n == tblank:
+                for k in range(sp + 1):
+                    out[m, k] = stack[k, _BLANK]
+                state[STEPS] = sp
+                state[FOUND_HERE] += 1
+                m += 1
+                if every == 0:
+                    _record(state, iters, bound, nodes)
+                    state[NODES] = nodes
+                    state[PATHS] = m
+                    state[PHASE] = 3
+                    return FOUND
+                sp -= 1
+                if m == out.shape[0]:
+                    _pause(state, sp, bound, next_bound, nodes, m)
+                    return CHUNK
+            if nodes >= poll:
+                poll = nodes + POLL
+                if stop[0] != 0:
+                    _pause(state, sp, bound, next_bound, nodes, m)
+                    return STOPPED
+        _record(state, iters, bound, nodes)
+        state[PHASE] = 1
+        if state[FOUND_HERE] > 0:
+            state[NODES] = nodes
+            state[PATHS] = m
+            state[PHASE] = 3
+            return DONE
+        bound = next_bound
+        state[BOUND] = bound
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pause(state, sp, bound, next_bound, nodes, m):
+    """Keep the search's place in ``state`` for the next call."""
+    state[SP] = sp
+    state[BOUND] = bound
+    state[NEXT] = next_bound
+    state[NODES] = nodes
+    state[PATHS] = m
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _record(state, iters, bound, nodes):
+    """Note the iteration at threshold ``bound`` that ends with ``nodes`` expanded."""
+    k = state[ITERS]
+    if k < iters.shape[0]:
+        iters[k, 0] = bound
+        iters[k, 1] = nodes - state[ITER_START]
+        state[ITERS] = k + 1

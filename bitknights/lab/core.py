@@ -1,0 +1,275 @@
+"""The heuristic lab's runs: heuristics named or given, IDA* under each, and the
+records compared with the distance table (see :mod:`bitknights.lab`)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..board import TARGET, Board, Move, as_board
+from ..engines.lab_ida import Bound, builtin
+from ..errors import BitknightsError
+from ..results import Status
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from typing import Any
+
+    import numpy as np
+
+    from ..engines.lab_ida import Tables
+    from ..table.distance_table import DistanceTable
+
+    Heuristic = str | Bound | Callable[..., int]
+
+NO_TABLE_NOTE = (
+    "no distance table for this target: optimality and admissibility cannot be checked "
+    "(`bitknights table build` makes the truth available)"
+)
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One IDA* run of one heuristic on one board.
+
+    ``steps``: the length of the solution found (``None``: none, see ``status``);
+    ``nodes``: boards expanded (the start once per iteration, then every board pushed);
+    ``seconds``: the search's wall time; ``h0``: the bound at the start; ``iterations``:
+    ``(threshold, nodes)`` for each IDA* iteration; ``moves``: the solution found.
+
+    Against the distance table, when there is one: ``distance`` (the true distance),
+    ``optimal`` (``steps == distance``), ``checked`` (bound values compared with the
+    truth), ``overestimates`` (how many of those exceeded it) and ``worst`` (a board with
+    the largest excess: ``(board, bound, true distance)``).  ``None`` where nothing could
+    be compared; ``note`` says why.
+    """
+
+    board: Board
+    heuristic: str
+    steps: int | None
+    status: Status
+    nodes: int
+    seconds: float
+    h0: int
+    iterations: tuple[tuple[int, int], ...]
+    moves: tuple[Move, ...] = ()
+    distance: int | None = None
+    optimal: bool | None = None
+    checked: int = 0
+    overestimates: int | None = None
+    worst: tuple[Board, int, int] | None = None
+    note: str = ""
+    h0_overestimates: bool | None = field(default=None)
+
+    @property
+    def flagged(self) -> bool:
+        """Whether the truth shows the heuristic wrong here: it overestimated somewhere it
+        was compared, or the answer is not optimal."""
+        return bool(self.overestimates) or self.optimal is False
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """The trial as JSON-ready data (boards as 25-character strings, moves as
+        ``FROM-TO``)."""
+        d = asdict(self)
+        d["board"] = self.board.compact
+        d["status"] = str(self.status)
+        d["moves"] = [str(m) for m in self.moves]
+        d["iterations"] = [list(x) for x in self.iterations]
+        if self.worst is not None:
+            d["worst"] = {"board": self.worst[0].compact, "bound": self.worst[1],
+                          "distance": self.worst[2]}  # fmt: skip
+        d["flagged"] = self.flagged
+        return d
+
+
+def heuristic(spec: Heuristic, name: str | None = None) -> Bound:
+    """The :class:`~bitknights.engines.lab_ida.Bound` a heuristic spec names: a
+    built-in's name (or ``max(a,b,...)`` of them), a function, or a bound already.
+
+    >>> heuristic("pdb").name, heuristic(lambda w, b, s: 0, "zero").name
+    ('pdb', 'zero')
+    """
+    if isinstance(spec, Bound):
+        return spec if name is None else spec._replace(name=name)
+    if isinstance(spec, str):
+        bound = builtin(spec)
+        return bound if name is None else bound._replace(name=name)
+    if callable(spec):
+        from ..engines._lab_kernels import USER
+
+        return Bound(str(name or getattr(spec, "__name__", "user")), USER, spec)
+    raise TypeError(f"a heuristic is a built-in's name or a function, got {spec!r}")
+
+
+def maximum(*parts: Heuristic, name: str | None = None) -> Bound:
+    """The maximum of several heuristics (at most one user function): admissible when
+    each part is, and at least as strong as each.
+
+    >>> maximum("misplaced", "knight_distance").name
+    'max(misplaced,knight_distance)'
+    """
+    bounds = [heuristic(p) for p in parts]
+    users = [b.user for b in bounds if b.user is not None]
+    if len(users) > 1:
+        raise BitknightsError("maximum() takes at most one user function")
+    flags = 0
+    for b in bounds:
+        flags |= b.flags
+    label = name or f"max({','.join(b.name for b in bounds)})"
+    return Bound(label, flags, users[0] if users else None)
+
+
+def _bounds(heuristics: Mapping[str, Heuristic] | Sequence[Heuristic] | str) -> list[Bound]:
+    if isinstance(heuristics, str):
+        return [heuristic(heuristics)]
+    if hasattr(heuristics, "items"):
+        return [heuristic(spec, str(name)) for name, spec in heuristics.items()]
+    return [heuristic(spec) for spec in heuristics]
+
+
+def _truth(target: Board, cache_dir: str | os.PathLike[str] | None) -> DistanceTable | None:
+    from ..table import load_table, store
+
+    if not store.available(target, cache_dir):
+        return None
+    return load_table(target, cache_dir=cache_dir)
+
+
+def _true_distance(table: DistanceTable, board: Board) -> int | None:
+    """The board's distance, confirmed as every table answer is (neighbours one apart,
+    a path of that length walked)."""
+    from ..table import probe
+
+    d = probe.confirmed_distances(table.file, [board.key], 255)[0]
+    return None if d < 0 else d
+
+
+def compare(
+    boards: Iterable[Board | str],
+    heuristics: Mapping[str, Heuristic] | Sequence[Heuristic] | str,
+    *,
+    max_depth: int | None = None,
+    target: Board | str = TARGET,
+    timeout: float | None = None,
+    workers: int = 0,
+    check_all: bool | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> list[Trial]:
+    """Run IDA* with each heuristic on each board: one :class:`Trial` per (board,
+    heuristic), board by board, heuristics in the order given.
+
+    ``heuristics``: a mapping name -> heuristic, or a list of heuristics (built-in names,
+    see the module docstring).  ``max_depth``: give up beyond this many moves (``None``:
+    no limit; status ``over_limit``).  ``timeout``: seconds per search (status
+    ``timeout``; the misplaced-knight bound needs hours on far boards).  ``workers``:
+    threads (0: one per CPU; 1 keeps the timings free of each other).  ``check_all``:
+    compare the bound with the table at every board it is evaluated on (default: for user
+    heuristics only; the built-ins are admissible by proof, and are compared at the
+    start).  User heuristics are compiled before any search starts."""
+    from ..engines.lab_ida import search, tables_for
+    from ..engines.options import SolveOptions, StopFlag, check_options
+    from ..threads import ordered_map
+
+    check_options(SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers))
+    target = as_board(target)
+    starts = [as_board(b) for b in boards]
+    bounds = _bounds(heuristics)
+    if not bounds:
+        raise BitknightsError("compare() needs at least one heuristic")
+    flags = 0
+    for b in bounds:
+        flags |= b.flags
+    tables = tables_for(target, flags, cache_dir)
+    from ..engines.lab_ida import kernel_for
+
+    for b in bounds:
+        kernel_for(b)  # compile user heuristics now, in this thread
+    table = _truth(target, cache_dir)
+    payload, ncomb = None, 0
+    if table is not None:
+        from ..coords import comb_count
+
+        payload, ncomb = table.file.payload, comb_count(table.black_count)
+    truths = [None if table is None else _true_distance(table, s) for s in starts]
+    batch = StopFlag()
+
+    def run(job: tuple[int, Bound]) -> Trial:
+        i, bound = job
+        every = bound.user is not None if check_all is None else check_all
+        outcome = search(starts[i], bound, tables, max_depth, stop=StopFlag(batch),
+                         timeout=timeout, payload=payload if every else None,
+                         ncomb=ncomb)  # fmt: skip
+        return _trial(starts[i], target, bound, outcome, truths[i], table is not None, every)
+
+    jobs = [(i, b) for i in range(len(starts)) for b in bounds]
+    if workers == 1 or len(jobs) <= 1:
+        return [run(job) for job in jobs]
+    return list(ordered_map(run, jobs, workers, stop=batch))
+
+
+def _trial(start: Board, target: Board, bound: Bound, outcome: Any, truth: int | None,
+           have_table: bool, every: bool) -> Trial:  # fmt: skip
+    from ..table.solutions import moves_of
+
+    status = Status.of(outcome.code)
+    moves = moves_of(outcome.blanks) if outcome.steps is not None else ()
+    if outcome.steps is not None:
+        _replay(start, target, moves, bound.name)
+    if not have_table:
+        return Trial(start, bound.name, outcome.steps, status, outcome.nodes, outcome.seconds,
+                     outcome.h0, outcome.iterations, moves, note=NO_TABLE_NOTE)  # fmt: skip
+    optimal = None if outcome.steps is None or truth is None else outcome.steps == truth
+    h0_over = truth is not None and outcome.h0 > truth
+    over = outcome.over if every else int(h0_over)
+    worst = None
+    if every and outcome.worst_board is not None:
+        board = outcome.worst_board
+        worst = (board, outcome.worst_h, outcome.worst_h - outcome.worst)
+    elif h0_over and truth is not None:
+        worst = (start, outcome.h0, truth)
+    notes = []
+    if not every:
+        notes.append("bound compared with the truth at the start only")
+    if outcome.steps is None and status is not Status.UNREACHABLE:
+        notes.append(f"no answer to compare ({status})")
+    return Trial(start, bound.name, outcome.steps, status, outcome.nodes, outcome.seconds,
+                 outcome.h0, outcome.iterations, moves, truth, optimal,
+                 outcome.checked if every else 1, over, worst, "; ".join(notes),
+                 h0_over)  # fmt: skip
+
+
+def _replay(start: Board, target: Board, moves: tuple[Move, ...], name: str) -> None:
+    """Every answer is replayed: each move legal, the last board the target (a search
+    that broke this would be a bug in bitknights, so it is loud)."""
+    board = start
+    for move in moves:
+        board = board.play(move)
+    if board != target:
+        raise RuntimeError(f"heuristic {name}: the search's path does not reach the target")
+
+
+def evaluate(
+    spec: Heuristic,
+    boards: Iterable[Board | str],
+    *,
+    target: Board | str = TARGET,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> np.ndarray:
+    """The heuristic's value, as the search sees it, on each board (an ``int64`` array).
+
+    >>> evaluate("knight_distance", ["10110/01*11/10111/01001/00000"]).tolist()
+    [7]
+    """
+    import numpy as np
+
+    from ..engines.lab_ida import bound_at, tables_for
+
+    bound = heuristic(spec)
+    target = as_board(target)
+    tables: Tables = tables_for(target, bound.flags, cache_dir)
+    return np.array([bound_at(as_board(b), bound, tables) for b in boards], dtype=np.int64)

@@ -1,0 +1,312 @@
+"""Every optimal solution (bitknights.optimal_solutions, bitknights.table.optimal_solutions,
+`bitknights solutions`):
+each listed sequence replayed by the naive reference, the whole list against a naive
+enumeration and against count_solutions, the table and the search giving the same list,
+and forged tables ending in an error, never in a wrong sequence."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import bitknights.service as service_module
+import naive
+from bitknights import TARGET, Board, optimal
+from bitknights.coords import rank
+from bitknights.table import build, load_table, optimal_solutions, solutions, store
+from helpers import forge, on_terminal
+
+GUEST = Board("00000/10000/11*00/11110/11111")  # the 7th Guest's board, colours swapped
+SMALL = Board("11000/00000/00*00/00000/00000")  # 6900 boards: the naive ball holds them all
+
+
+@pytest.fixture(scope="session")
+def classic(table_dir):
+    return load_table(TARGET, cache_dir=table_dir)
+
+
+@pytest.fixture(scope="session")
+def small_ball():
+    return naive.bfs(SMALL.compact, radius=1000)
+
+
+def naive_solutions(start: str, dist: dict[str, int]) -> list[list[tuple[int, int]]]:
+    """Every optimal path from ``start`` by the naive reference's distances, as
+    (from square, to square) moves, in the documented order: lexicographic in the
+    squares the knights jump from."""
+    out = []
+
+    def walk(board, moves):
+        d = dist[board]
+        if d == 0:
+            out.append(list(moves))
+            return
+        for n in naive.neighbours(board):
+            if dist.get(n) == d - 1:
+                walk(n, [*moves, (n.index("*"), board.index("*"))])
+
+    walk(start, [])
+    return sorted(out, key=lambda path: [f for f, _ in path])
+
+
+def replay(start: str, moves, target: str = naive.TARGET) -> int:
+    """Replay moves with the naive reference: each must be a legal move (the knight on
+    FROM jumps into the blank on TO); returns the length, the end must be the target."""
+    board = start
+    for m in moves:
+        assert board.index("*") == m.to_square, (start, moves)
+        nxt = [n for n in naive.neighbours(board) if n.index("*") == m.from_square]
+        assert len(nxt) == 1, (start, moves)
+        board = nxt[0]
+    assert board == target, (start, moves)
+    return len(moves)
+
+
+def pairs(sequence) -> list[tuple[int, int]]:
+    return [(m.from_square, m.to_square) for m in sequence]
+
+
+def test_every_sequence_against_the_naive_enumeration(table_dir, ball11):
+    """Boards up to 11 moves away: the list is exactly the naive reference's every
+    optimal path, in the documented order, and as long as count_solutions says."""
+    rng = np.random.default_rng(3)
+    by_distance: dict[int, list[str]] = {}
+    for board, d in ball11.items():
+        by_distance.setdefault(d, []).append(board)
+    table = load_table(cache_dir=table_dir)
+    for d in range(12):
+        for i in rng.choice(len(by_distance[d]), size=min(6, len(by_distance[d])), replace=False):
+            start = by_distance[d][i]
+            got = list(optimal_solutions(start, cache_dir=table_dir))
+            for seq in got:
+                assert replay(start, seq) == d
+            assert [pairs(s) for s in got] == naive_solutions(start, ball11)
+            assert len(got) == table.count_solutions(Board(start))
+
+
+def test_the_7th_guest_board(classic, table_dir):
+    """1200 distinct sequences of 36 moves, each replayed, in order, the count the table's."""
+    got = list(optimal_solutions(GUEST, cache_dir=table_dir))
+    assert len(got) == classic.count_solutions(GUEST) == 1200
+    assert len({tuple(s) for s in got}) == len(got)
+    for seq in got:
+        assert replay(GUEST.compact, seq) == 36 == classic.distance(GUEST)
+    froms = [[m.from_square for m in s] for s in got]
+    assert froms == sorted(froms)
+
+
+def test_limit_and_special_boards(table_dir):
+    every = list(optimal_solutions(GUEST, cache_dir=table_dir))
+    assert list(optimal_solutions(GUEST, limit=5, cache_dir=table_dir)) == every[:5]
+    assert list(optimal.optimal_solutions(GUEST, cache_dir=table_dir)) == every
+    assert list(optimal.optimal_solutions(GUEST, limit=7, cache_dir=table_dir)) == every[:7]
+    assert list(optimal_solutions(GUEST, limit=0, cache_dir=table_dir)) == []
+    assert list(optimal_solutions(GUEST, limit=10**6, cache_dir=table_dir)) == every
+    assert list(optimal_solutions(TARGET, cache_dir=table_dir)) == [()]  # no moves at all
+    thirteen = Board("11111/01111/00*11/00001/00001")  # 13 black knights: never
+    assert list(optimal_solutions(thirteen, cache_dir=table_dir)) == []
+    with pytest.raises(TypeError):
+        list(optimal_solutions(GUEST, limit="3", cache_dir=table_dir))
+    with pytest.raises(ValueError):
+        list(optimal_solutions(GUEST, limit=-1, cache_dir=table_dir))
+
+
+def test_the_table_module_never_searches(tmp_path):
+    """bitknights.table.optimal_solutions, like every table function, needs the table."""
+    with pytest.raises(store.TableError, match="no distance table"):
+        list(optimal_solutions(GUEST, cache_dir=tmp_path))
+
+
+def test_search_lists_the_same_sequences_without_a_table(classic, tmp_path, capfd):
+    """No table: IDA* lists every solution at the optimal threshold: the same sequences,
+    in the same order, as the table; it says once that it searches."""
+    rng = np.random.default_rng(8)
+    boards = [
+        b for d in (1, 6, 13, 18, 22) for b in classic.random_boards(d, 3, int(rng.integers(99)))
+    ]
+    service_module._SAID_SEARCHING.clear()
+    for b in boards:
+        source, chunks = optimal.solution_paths(b, cache_dir=tmp_path)
+        assert source == "search"
+        found = np.concatenate(list(chunks))
+        want = np.concatenate(list(solutions.table_paths(b, classic)))
+        assert found.shape == want.shape and (found == want).all(), b
+        assert len(found) == classic.count_solutions(b)
+    err = capfd.readouterr().err
+    assert err.count("no distance table for this target: optimal solutions by search") == 1
+
+
+def test_search_on_another_target(tmp_path, small_ball):
+    """The search serves any target (and the small target's table agrees)."""
+    far = [b for b, d in small_ball.items() if d >= 14][:8]
+    for b in far:
+        got = list(optimal.optimal_solutions(b, target=SMALL, cache_dir=tmp_path))
+        for seq in got:
+            assert replay(b, seq, SMALL.compact) == small_ball[b]
+        assert [pairs(s) for s in got] == naive_solutions(b, small_ball)
+
+
+def test_small_target_against_naive(tmp_path, small_ball):
+    table = build(SMALL, cache_dir=tmp_path, quiet=True)
+    rng = np.random.default_rng(4)
+    boards = list(small_ball)
+    for i in rng.choice(len(boards), size=60, replace=False):
+        b = boards[i]
+        got = [pairs(s) for s in optimal_solutions(b, target=SMALL, cache_dir=tmp_path)]
+        assert got == naive_solutions(b, small_ball)
+        assert len(got) == table.count_solutions(Board(b))
+
+
+def forged_cases(small_ball, start):
+    """(rank, value) pairs to forge: every board on the start's optimal paths and every
+    neighbour of them, each set one nearer, one or two farther, two nearer, 0 and 255."""
+    boards = set()
+    frontier = {start}
+    while frontier:
+        boards |= frontier
+        nxt = set()
+        for b in frontier:
+            for n in naive.neighbours(b):
+                boards.add(n)
+                if small_ball[n] == small_ball[b] - 1:
+                    nxt.add(n)
+        frontier = nxt
+    for b in sorted(boards):
+        board = Board(b)
+        r = rank(board.black, board.blank, 2)
+        d = small_ball[b]
+        for value in {d - 2, d - 1, d + 1, d + 2, 0, 255} - {d}:
+            if 0 <= value <= 255:
+                yield r, value
+
+
+def check_forgeries(tmp_path, small_ball, sample=None):
+    """One payload byte changed and every checksum recomputed, for every board the
+    enumeration of a far board could read (or ``sample`` of them): it lists exactly the
+    true sequences, or stops with a TableError having listed only true ones."""
+    build(SMALL, cache_dir=tmp_path, quiet=True)
+    path = store.table_path(SMALL, tmp_path)
+    pristine = path.read_bytes()
+    start = max(small_ball, key=lambda b: (small_ball[b], b))  # a far board
+    truth = naive_solutions(start, small_ball)
+    assert len(truth) > 50
+    cases = list(forged_cases(small_ball, start))
+    if sample is not None:
+        rng = np.random.default_rng(11)
+        cases = [cases[i] for i in rng.choice(len(cases), size=sample, replace=False)]
+    errors = 0
+    for r, value in cases:
+        path.write_bytes(pristine)
+        forge(path, r, value)
+        got = []
+        try:
+            table = load_table(SMALL, cache_dir=tmp_path)  # refused at open, or listed
+            for chunk in solutions.table_paths(Board(start), table):
+                for row in chunk.tolist():
+                    got.append(pairs(solutions.moves_of(row)))
+        except store.TableError as e:
+            assert "inconsistent" in str(e)
+            errors += 1
+            assert got == truth[: len(got)], (r, value)
+        else:
+            assert got == truth, (r, value)
+    assert errors > len(cases) // 2, (len(cases), errors)
+    path.write_bytes(pristine)
+    store._loaded.clear()
+
+
+def test_forged_tables_end_in_an_error_never_a_wrong_sequence(tmp_path, small_ball):
+    check_forgeries(tmp_path, small_ball, sample=150)
+
+
+@pytest.mark.slow
+def test_every_forgery_near_a_far_board(tmp_path, small_ball):
+    check_forgeries(tmp_path, small_ball)
+
+
+@pytest.mark.slow
+def test_a_distance_39_board_streams_every_sequence(classic, table_dir):
+    """468,648 sequences of 39 moves: all distinct, in order, each a legal path to the
+    target (replayed on bitboards, a sample by the naive reference), and as many as
+    count_solutions says; memory stays at a chunk."""
+    from bitknights.squares import KNIGHT_MASKS
+
+    board = Board("0*00010000010101110111111")
+    paths = np.concatenate(list(solutions.table_paths(board, classic))).astype(np.int64)
+    assert paths.shape == (classic.count_solutions(board), 40) == (468_648, 40)
+    assert (paths[:, 0] == board.blank).all() and (paths[:, -1] == TARGET.blank).all()
+    black = np.full(len(paths), board.black, dtype=np.int64)
+    for t in range(39):
+        b, n = paths[:, t], paths[:, t + 1]
+        assert ((KNIGHT_MASKS[b] >> n) & 1).all()  # a knight's jump into the blank
+        black ^= ((black >> n) & 1) * ((1 << n) | (1 << b))
+    assert (black == TARGET.black).all()
+    keys = paths[:, 1:][:, ::-1]  # lexicographic order of the jumping squares
+    order = np.lexsort(keys.T)
+    assert (order == np.arange(len(paths))).all()
+    assert len(np.unique(paths, axis=0)) == len(paths)
+    for i in range(0, len(paths), 9973):
+        replay(board.compact, solutions.moves_of(paths[i]))
+
+
+# -- the command line -------------------------------------------------------------------
+
+
+def run(args, cache_dir, **kwargs):
+    env = {**os.environ, store.CACHE_ENV: str(cache_dir)}
+    return subprocess.run([sys.executable, "-m", "bitknights", *args], capture_output=True,
+                          text=True, env=env, timeout=300, **kwargs)  # fmt: skip
+
+
+def test_cli_text_and_json(table_dir, classic):
+    r = run(["solutions", "00000/10000/11*00/11110/11111"], table_dir)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    lines = r.stdout.splitlines()
+    want = [" ".join(map(str, s)) for s in optimal_solutions(GUEST, cache_dir=table_dir)]
+    assert lines == want and len(lines) == 1200
+    r = run(["solutions", GUEST.compact, "--format", "json", "--limit", "3"], table_dir)
+    records = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [x["index"] for x in records] == [0, 1, 2]
+    assert [" ".join(x["moves"]) for x in records] == want[:3]
+    r = run(["solutions", TARGET.compact, "--format", "json"], table_dir)
+    assert r.stdout == '{"moves":[],"index":0}\n'
+
+
+def test_cli_board_file_target_and_errors(table_dir, tmp_path):
+    f = tmp_path / "b.txt"
+    f.write_text("10110\n01*11\n10111\n01001\n00000\n")
+    r = run(["solutions", str(f)], table_dir)
+    assert r.stdout == "e5-c4 d3-e5 b2-d3 c4-b2 a3-c4 b5-a3 c3-b5\n"
+    t = tmp_path / "t.txt"
+    t.write_text("11000\n00000\n00*00\n00000\n00000\n")
+    r = run(["solutions", "10000/00000/00000/00000/0001*", "--target", str(t)], tmp_path / "none")
+    assert r.returncode == 0 and r.stdout
+    assert "optimal solutions by search" in r.stderr
+    r = run(["solutions", "1011/01*11"], table_dir)
+    assert r.returncode == 2 and r.stderr.startswith("bitknights: error: ") and r.stdout == ""
+    r = run(["solutions", GUEST.compact, "--limit", "-2"], table_dir)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_cli_head_ends_quietly(table_dir):
+    """`| head` closes the pipe early: no traceback, status 0."""
+    env = {**os.environ, store.CACHE_ENV: str(table_dir)}
+    p = subprocess.run(f"{sys.executable} -m bitknights solutions {GUEST.compact} | head -2",
+                       shell=True, capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+    assert p.stdout.count("\n") == 2 and p.stderr == ""
+
+
+def test_cli_on_a_terminal_streams_and_sums_up(table_dir):
+    """On a terminal the lines come, then one summary line on standard error."""
+    status, seen = on_terminal(
+        [sys.executable, "-m", "bitknights", "solutions", GUEST.compact, "--limit", "4"],
+        {store.CACHE_ENV: str(table_dir)},
+    )
+    assert status == 0
+    lines = seen.replace("\r", "").splitlines()
+    assert len(lines) == 5 and all(len(x.split()) == 36 for x in lines[:4])
+    assert lines[4].startswith("bitknights: 4 optimal move sequences of 36 moves (--limit 4")
+    assert "from the distance table" in lines[4]
