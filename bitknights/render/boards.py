@@ -132,7 +132,8 @@ def _grid(coordinates: bool) -> ET.Element:
 def square_names() -> ET.Element:
     """Every square's name in its top-left corner, haloed in the square's colour so that
     it stays readable over a piece."""
-    g = el("g", class_="names", font_size=17, fill=INK, stroke_width=5, paint_order="stroke")
+    g = el("g", class_="names", font_size=18, font_weight="bold", fill=INK, stroke_width=5,
+           paint_order="stroke")  # fmt: skip
     for sq in range(NUM_SQUARES):
         x, y = square_corner(sq)
         halo = DARK if square_color(sq) else LIGHT
