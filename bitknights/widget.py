@@ -460,6 +460,7 @@ class PlayWidget(anywidget.AnyWidget):
             status = f"solved in {len(self.history)} moves (the optimum is {self.optimum})"
         elif self.history:
             status += f" after {len(self.history)} move{'s' if len(self.history) > 1 else ''}"
+        status += " (a picture: run the cell to play)"
         svg = board_svg(self._game.board, size=SIZE)
         return {"text/html": fallback_html(str(svg), status, self.fallback_id)}
 
@@ -477,9 +478,16 @@ class PlayWidget(anywidget.AnyWidget):
 
 def fallback_html(svg: str, status: str, ident: str) -> str:
     """The static picture of a widget: the board's SVG and a status line, in a ``<div>``
-    the live view hides (by ``ident``) while it shows."""
+    the live view hides (by ``ident``) while it shows.  Its style hides JupyterLab's
+    "Error displaying widget: model not found" in the output just before it (only that:
+    a widget output with no live view in it, followed by this picture)."""
+    key = html.escape(ident)
+    hide = (
+        ".jp-OutputArea-child:has(> .jupyter-widgets):not(:has(.bitknights-play))"
+        f':has(+ .jp-OutputArea-child [data-bk-fallback="{key}"]) {{ display: none; }}'
+    )
     return (
-        f'<div class="bitknights-fallback" data-bk-fallback="{html.escape(ident)}">'
+        f'<div class="bitknights-fallback" data-bk-fallback="{key}"><style>{hide}</style>'
         f'{svg}<div class="bk-fallback-status">{html.escape(status)}</div></div>'
     )
 

@@ -126,21 +126,37 @@ def _components(mask: np.ndarray) -> list[list[tuple[int, int]]]:
     return out
 
 
-def labels(shown: np.ndarray, hidden: np.ndarray, *, gap: int = 4, least: int = 6) -> list[Label]:
-    """The labels of a region: pixels that differ between ``shown`` and ``hidden``, grouped
-    when less than ``gap`` pixels apart (groups of fewer than ``least`` pixels are dropped:
-    stray anti-aliasing).  A label's contrast is that of its inkiest pixels (the 90th
-    percentile of its pixels' contrast with the background there): the core of the glyphs,
-    not their anti-aliased edges."""
-    differ = np.abs(shown - hidden).max(axis=2) > 20
-    near = differ.copy()
+def _near(mask: np.ndarray, gap: int) -> np.ndarray:
+    """``mask`` grown by ``gap`` pixels in every direction."""
+    out = mask.copy()
     for dy in range(-gap, gap + 1):
         for dx in range(-gap, gap + 1):
-            near |= np.roll(np.roll(differ, dy, axis=0), dx, axis=1)
+            out |= np.roll(np.roll(mask, dy, axis=0), dx, axis=1)
+    return out
+
+
+def labels(
+    shown: np.ndarray,
+    hidden: np.ndarray,
+    *,
+    moving: np.ndarray | None = None,
+    gap: int = 4,
+    least: int = 6,
+) -> list[Label]:
+    """The labels of a region: pixels that differ between ``shown`` and ``hidden``, grouped
+    when less than ``gap`` pixels apart (groups of fewer than ``least`` pixels are dropped:
+    stray anti-aliasing; so are groups touching ``moving``, pixels an animation changed
+    meanwhile).  A label's contrast is that of its inkiest pixels (the 90th percentile of
+    its pixels' contrast with the background there): the core of the glyphs, not their
+    anti-aliased edges."""
+    differ = np.abs(shown - hidden).max(axis=2) > 20
+    near = _near(differ, gap)
     ink_l, back_l = luminance(shown), luminance(hidden)
     found = []
     for group in _components(near):
         ys, xs = np.array([p[0] for p in group]), np.array([p[1] for p in group])
+        if moving is not None and moving[ys, xs].any():
+            continue
         real = differ[ys, xs]
         if real.sum() < least:
             continue
@@ -159,12 +175,38 @@ def labels(shown: np.ndarray, hidden: np.ndarray, *, gap: int = 4, least: int = 
     return found
 
 
-def page_labels(page, clip: dict | None = None, **kw) -> list[Label]:
-    """The labels Playwright's ``page`` shows (within ``clip``): a screenshot with text,
-    one without, :func:`labels` of the two."""
-    page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, False])
-    shown = image(page.screenshot(clip=clip))
-    page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, True])
-    hidden = image(page.screenshot(clip=clip))
-    page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, False])
-    return labels(shown, hidden, **kw)
+# Stops (or restarts) the SMIL animations of the page's own SVGs (an <img> cannot be reached).
+PAUSE_JS = """(pause) => document.querySelectorAll("svg").forEach((s) => {
+  if (s.pauseAnimations) { if (pause) s.pauseAnimations(); else s.unpauseAnimations(); }
+})"""
+
+
+def page_labels(page, clip: dict | None = None, *, least: int = 0, tries: int = 6) -> list[Label]:
+    """The labels Playwright's ``page`` shows (within ``clip``): screenshots with text,
+    without, with, without.  Animations in the page's SVGs are paused; what still changed
+    between the two shots of a kind (an animated ``<img>``, a redraw) is left out.  Tried
+    again (up to ``tries`` times) while fewer than ``least`` labels are found that way."""
+    page.evaluate(PAUSE_JS, True)
+    try:
+        return _labels_of(page, clip, least, tries)
+    finally:
+        page.evaluate(PAUSE_JS, False)
+
+
+def _labels_of(page, clip: dict | None, least: int, tries: int) -> list[Label]:
+    found: list[Label] = []
+    for _ in range(tries):
+        shots = []
+        for hide in (False, True, False, True):
+            page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, hide])
+            shots.append(image(page.screenshot(clip=clip)))
+        page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, False])
+        shown, hidden, shown2, hidden2 = shots
+        changed = (np.abs(shown - shown2).max(axis=2) > 20) | (
+            np.abs(hidden - hidden2).max(axis=2) > 20
+        )
+        moving = _near(changed, 4)
+        found = labels(shown, hidden, moving=moving if moving.any() else None)
+        if len(found) >= least:
+            break
+    return found

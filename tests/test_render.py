@@ -327,7 +327,12 @@ def test_solution_html_has_moves_animation_and_boards(solved):
         self_contained(html)
         root = ET.fromstring(html)  # well-formed XHTML
         svgs = list(root.iter(SVG + "svg"))
-        assert [classes(x) for x in svgs] == [{"bitknights-animation"}, {"bitknights-solution"}]
+        # the animation, then one small picture per board, in a div that wraps them
+        assert [classes(x) for x in svgs] == [{"bitknights-animation"}] + [{"bitknights-step"}] * (
+            s.steps + 1
+        )
+        (steps,) = [d for d in root.iter("div") if d.get("class") == "bitknights-steps"]
+        assert "flex-wrap:wrap" in steps.get("style") and list(steps) == svgs[1:]
         text = "".join(root.itertext())
         assert f"{s.steps} move" in text
         assert " ".join(str(m) for m in s.moves) in text
@@ -335,10 +340,12 @@ def test_solution_html_has_moves_animation_and_boards(solved):
         spans = list(root.iter("code"))[0].findall("span") if s.moves else []
         assert [sp.text for sp in spans] == [str(m) for m in s.moves]
         assert all(sp.get("style") == "white-space:nowrap" for sp in spans)
-        groups = find(svgs[1], "board")
-        assert len(groups) == s.steps + 1
+        groups = [g for svg in svgs[1:] for g in find(svg, "board")]
+        assert [g.get("data-step") for g in groups] == [str(k) for k in range(s.steps + 1)]
         for g, b in zip(groups, s.boards):  # the strip's boards, through the shared defs
             check_board(g, b, root)
+        captions = [t.text for svg in svgs[1:] for t in find(svg, "caption")]
+        assert captions == ["start"] + [f"{k}. {m}" for k, m in enumerate(s.moves, 1)]
 
 
 def test_unsolved_solution_shows_start_and_reason():
@@ -400,14 +407,15 @@ def test_a_solutions_saved_output_stays_small(moves, limit):
     html = s._repr_html_()
     self_contained(html)
     root = ET.fromstring(html)
-    animation, strip = root.iter(SVG + "svg")
-    groups = find(strip, "board")
+    animation, *steps = root.iter(SVG + "svg")
+    groups = [g for svg in steps for g in find(svg, "board")]
     assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
     for g, b in zip(groups, s.boards):
         check_board(g, b, root)
     assert len(find(animation, "hl-step")) == moves
     assert len([e for e in root.iter() if e.get("d")]) == 1  # one knight outline
-    assert len(list(animation.iter(SVG + "defs"))) == 1 and not list(strip.iter(SVG + "defs"))
+    assert len(list(animation.iter(SVG + "defs"))) == 1
+    assert not [d for svg in steps for d in svg.iter(SVG + "defs")]
 
 
 def test_solution_from_a_bad_path_is_refused():

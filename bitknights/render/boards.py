@@ -121,7 +121,12 @@ def _grid(coordinates: bool) -> ET.Element:
             height=S,
         )
     if coordinates:
-        label: dict[str, Attr] = {"text_anchor": "middle", "font_size": 28, "fill": LABEL}
+        label: dict[str, Attr] = {
+            "text_anchor": "middle",
+            "font_size": 28,
+            "font_weight": "bold",
+            "fill": LABEL,
+        }
         for i in range(SIZE):
             middle = M + i * S + S / 2
             sub(g, "text", file_label(i), class_="coord file", x=middle, y=M - 10, **label)

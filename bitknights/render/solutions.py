@@ -95,27 +95,50 @@ def _unsolved_strip(solution: Solution, board_size: float, defs: Defs) -> ET.Ele
     return root
 
 
+_CAP_H = 70  # the caption band over each board of a strip
+_GAP = 30  # between the boards of a strip
+
+
+def _step(root: ET.Element, k: int, boards: list[Board], moves: list[Move], ox: float,
+          oy: float, defs: Defs) -> None:  # fmt: skip
+    """Board ``k`` of a path at ``(ox, oy)`` of ``root``: its caption band (the move that
+    made it) and the board with that move marked."""
+    root.append(_band(ox, oy, _CAP_H))
+    root.append(_caption("start" if k == 0 else f"{k}. {moves[k - 1]}", ox + M, oy + 50, 40))
+    move = moves[k - 1] if k else None
+    root.append(
+        board_group(boards[k], defs, ox, oy + _CAP_H, move=move, placed=True, data_step=str(k))
+    )
+
+
 def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.Element:
     unsolved = _unsolved(solution)
     if unsolved is not None:
         return _unsolved_strip(unsolved, board_size, defs)
     boards, moves = _path(solution)
     per_row = max(1, min(per_row, len(boards)))
-    cap_h, gap = 70, 30
-    cell_w, cell_h = BOARD_UNITS + gap, cap_h + BOARD_UNITS + gap
+    cell_w, cell_h = BOARD_UNITS + _GAP, _CAP_H + BOARD_UNITS + _GAP
     nrows = -(-len(boards) // per_row)
-    units_w, units_h = per_row * cell_w - gap, nrows * cell_h - gap
+    units_w, units_h = per_row * cell_w - _GAP, nrows * cell_h - _GAP
     scale = board_size / BOARD_UNITS
     root = svg_root(units_w * scale, units_h * scale, units_w, units_h, "bitknights-solution")
     sub(root, "title", f"{len(moves)} moves: {' '.join(str(m) for m in moves)}")
-    for k, b in enumerate(boards):
-        ox, oy = (k % per_row) * cell_w, (k // per_row) * cell_h
-        root.append(_band(ox, oy, cap_h))
-        root.append(_caption("start" if k == 0 else f"{k}. {moves[k - 1]}", ox + M, oy + 50, 40))
-        move = moves[k - 1] if k else None
-        group = board_group(b, defs, ox, oy + cap_h, move=move, placed=True, data_step=str(k))
-        root.append(group)
+    for k in range(len(boards)):
+        _step(root, k, boards, moves, (k % per_row) * cell_w, (k // per_row) * cell_h, defs)
     return root
+
+
+def _steps(boards: list[Board], moves: list[Move], board_size: float, defs: Defs) -> ET.Element:
+    """The boards of a path as one small picture each, in a ``<div>`` that wraps them to
+    the width there is (a notebook scales a wide picture down; these keep their size)."""
+    div = el("div", class_="bitknights-steps", style="display:flex;flex-wrap:wrap;gap:8px")
+    units_h = _CAP_H + BOARD_UNITS
+    size = board_size / BOARD_UNITS
+    for k in range(len(boards)):
+        svg = svg_root(board_size, units_h * size, BOARD_UNITS, units_h, "bitknights-step")
+        _step(svg, k, boards, moves, 0, 0, defs)
+        div.append(svg)
+    return div
 
 
 def solution_animation_svg(
@@ -241,8 +264,10 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
 
 def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) -> HtmlPicture:
     """The notebook view of a solution: a line with the move count and the move list,
-    the animated compact view, then every board along the path (:func:`solution_svg`).
-    Well-formed XHTML; its two pictures share one ``<defs>`` (in the first).  A notebook
+    the animated compact view, then every board along the path (as in
+    :func:`solution_svg`, one small picture each, wrapping to the width there is;
+    ``per_row`` is for :func:`solution_svg` alone).  Well-formed XHTML; its pictures share
+    one ``<defs>`` (in the first).  A notebook
     stores this one copy (a :class:`~bitknights.Solution` has no separate SVG view)."""
     div = el("div", class_="bitknights-solution")
     unsolved = _unsolved(solution)
@@ -270,8 +295,9 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     row = sub(div, "div", style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start")
     defs = Defs()
     animation = _animation(boards, max(board_size, 220), 1.0, defs)
-    strip = _strip(boards, per_row, board_size, defs)
-    row.extend([_with_defs(animation, defs), strip])
+    steps = _steps(boards, moves, board_size, defs)
+    steps.set("style", steps.get("style", "") + ";flex:1 1 320px;min-width:0")
+    row.extend([_with_defs(animation, defs), steps])
     return html_picture(div)
 
 

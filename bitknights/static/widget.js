@@ -77,6 +77,7 @@ function render({ model, el: host }) {
   let counter = 0;
   let anim = null; // the solve animation playing: {boards, frames, moves, before, i, timer}
   let focusSquare = null; // the square to focus after the next picture (keyboard play)
+  let focusSince = 0;
   let lastHistory = model.get("history").join(" ");
   let lastBoard = model.get("board");
 
@@ -113,9 +114,16 @@ function render({ model, el: host }) {
     return `${colour} knight on ${knight.dataset.square}: jump to ${blank}`;
   }
 
+  let shownSvg = null; // the picture in the page now (redrawn only when it changes)
+
   function drawBoard() {
     if (anim) return;
-    picture.innerHTML = model.get("svg");
+    const active = document.activeElement;
+    const kept = active && picture.contains(active) ? active.dataset.square : null;
+    if (model.get("svg") !== shownSvg) {
+      shownSvg = model.get("svg");
+      picture.innerHTML = shownSvg;
+    }
     const svg = picture.querySelector("svg");
     const blank = picture.querySelector(".blank[data-square]");
     const where = blank ? blank.dataset.square : "";
@@ -134,9 +142,18 @@ function render({ model, el: host }) {
         knight.setAttribute("tabindex", "0");
         knight.setAttribute("role", "button");
         knight.setAttribute("aria-label", knightLabel(knight, where));
+        knight.removeAttribute("aria-hidden");
       } else {
+        knight.removeAttribute("tabindex");
+        knight.removeAttribute("role");
+        knight.removeAttribute("aria-label");
         knight.setAttribute("aria-hidden", "true");
       }
+    }
+    if (focusSquare === null && kept && !picture.contains(document.activeElement)) {
+      // a new picture of the same board took the focused knight away: give it back
+      const again = picture.querySelector(`.knight.bk-legal[data-square="${kept}"]`);
+      if (again) again.focus();
     }
     if (focusSquare !== null) setTimeout(restoreFocus, 0); // once every change is in
   }
@@ -146,10 +163,11 @@ function render({ model, el: host }) {
   function restoreFocus() {
     if (focusSquare === null || anim) return;
     const again = picture.querySelector(`.knight.bk-legal[data-square="${focusSquare}"]`);
-    const target = again || (pending === null ? picture.querySelector(".knight.bk-legal") : null);
-    if (!target && pending !== null) return;
+    const late = performance.now() - focusSince > 3000;
+    const target = again || (pending === null || late ? picture.querySelector(".knight.bk-legal") : null);
     if (target) target.focus();
-    focusSquare = null;
+    if (target || late) focusSquare = null;
+    else setTimeout(restoreFocus, 100);
   }
 
   // -- the state ---------------------------------------------------------------------------
@@ -258,6 +276,7 @@ function render({ model, el: host }) {
 
   function showFrame() {
     picture.innerHTML = anim.i === 0 ? model.get("svg") : anim.frames[anim.i - 1];
+    shownSvg = null;
     const svg = picture.querySelector("svg");
     if (svg) svg.setAttribute("aria-label", `optimal rest, move ${anim.i} of ${anim.moves.length}`);
     drawState();
@@ -323,6 +342,7 @@ function render({ model, el: host }) {
     // the knight jumps into the blank: the keyboard stays on it there
     const blank = picture.querySelector(".blank[data-square]");
     focusSquare = blank ? blank.dataset.square : null;
+    focusSince = performance.now();
     request("move", { square: hit.dataset.square });
   });
   buttons.addEventListener("click", (event) => {
