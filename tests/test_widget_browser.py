@@ -58,9 +58,10 @@ const listeners = {};
 let pending = {};
 window.__sends = 0;
 const fire = (name, ...args) => (listeners[name] || []).forEach((cb) => cb(...args));
-window.__apply = (reply) => {  // as a kernel does: the state first, then the messages
-  for (const [k, v] of Object.entries(reply.changes)) { state[k] = v; fire(`change:${k}`); }
-  for (const msg of reply.msgs) fire("msg:custom", msg);
+window.__apply = (events) => {  // in the order the kernel sent them
+  for (const [kind, a, b] of events) {
+    if (kind === "change") { state[a] = b; fire(`change:${a}`); } else fire("msg:custom", a);
+  }
 };
 const model = {
   get: (k) => state[k],
@@ -138,21 +139,19 @@ class Bridge:
 
     def __init__(self, widget, page):
         self.w, self.page = widget, page
-        self.changes: dict = {}
-        self.msgs: list = []
+        self.events: list = []  # trait changes and messages to the page, in order
         self.received: list = []  # every message the page sent
-        widget.send = lambda content, buffers=None: self.msgs.append(content)
+        widget.send = lambda content, buffers=None: self.events.append(["msg", content])
         widget.observe(self._changed, names=list(widget.keys))
         page.expose_function("py_state", lambda: json.dumps(widget.get_state()))
         page.expose_function("py_send", self._send)
         page.expose_function("py_save", self._save)
 
     def _changed(self, change):
-        self.changes[change["name"]] = change["new"]
+        self.events.append(["change", change["name"], change["new"]])
 
     def _reply(self) -> str:
-        reply = {"changes": self.changes, "msgs": self.msgs}
-        self.changes, self.msgs = {}, []
+        reply, self.events = self.events, []
         return json.dumps(reply)
 
     def _send(self, content: str) -> str:
@@ -166,7 +165,7 @@ class Bridge:
 
     def push(self) -> None:
         """Changes made from Python code, shown in the page."""
-        self.page.evaluate("reply => window.__apply(reply)", json.loads(self._reply()))
+        self.page.evaluate("events => window.__apply(events)", json.loads(self._reply()))
 
     def ops(self) -> list:
         return [m.get("op") for m in self.received]

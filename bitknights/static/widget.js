@@ -208,6 +208,7 @@ function render({ model, el: host }) {
       fresh.disabled = false;
       solve.textContent = "Stop";
       solve.classList.add("active");
+      fresh.classList.remove("bk-primary");
       root.classList.remove("bk-solved");
       drawBusy();
       return;
