@@ -186,22 +186,25 @@ class PlayWidget(anywidget.AnyWidget):
         def op() -> Move:
             if self._game.solved:
                 raise GameError("the puzzle is solved: Undo, Reset or a New board to play on")
-            if isinstance(move, (str, int)) and not isinstance(move, bool):
-                text = move if isinstance(move, str) else None
-                sq = move if isinstance(move, int) else None
-                if text is not None and "-" not in text:
-                    try:
-                        sq = parse_square(text.strip())
-                    except BitknightsError:
-                        sq = None
-                if sq == self._game.board.blank:
-                    raise GameError(
-                        f"{square_name(sq)} is the blank: click a glowing knight, "
-                        "a knight's jump away, to move it there"
-                    )
+            if self._names_the_blank(move):
+                raise GameError(
+                    f"{square_name(self._game.board.blank)} is the blank: click a glowing "
+                    "knight, a knight's jump away, to move it there"
+                )
             return self._game.move(move)
 
         return self._do(op, "moving")
+
+    def _names_the_blank(self, move: object) -> bool:
+        """Whether ``move`` is the blank's own square (a click on the blank)."""
+        if isinstance(move, int) and not isinstance(move, bool):
+            return move == self._game.board.blank
+        if not isinstance(move, str) or "-" in move:
+            return False
+        try:
+            return parse_square(move.strip()) == self._game.board.blank
+        except BitknightsError:
+            return False
 
     def undo(self) -> Move:
         """Take back the last move."""
