@@ -141,12 +141,14 @@ def labels(
     *,
     moving: np.ndarray | None = None,
     gap: int = 4,
-    least: int = 6,
+    least: int = 14,
 ) -> list[Label]:
     """The labels of a region: pixels that differ between ``shown`` and ``hidden``, grouped
-    when less than ``gap`` pixels apart (groups of fewer than ``least`` pixels are dropped:
-    stray anti-aliasing; so are groups touching ``moving``, pixels an animation changed
-    meanwhile).  A label's contrast is that of its inkiest pixels (the 90th percentile of
+    when less than ``gap`` pixels apart.  Groups of fewer than ``least`` pixels are dropped:
+    hiding text can change the anti-aliasing of a few pixels elsewhere (Chromium composites
+    the picture differently; up to 12 pixels were seen, on knights' outlines), while the
+    smallest label drawn (a bold digit 8 pixels high) has 16 or more.  So are groups
+    touching ``moving``, pixels an animation changed meanwhile.  A label's contrast is that of its inkiest pixels (the 90th percentile of
     its pixels' contrast with the background there): the core of the glyphs, not their
     anti-aliased edges."""
     differ = np.abs(shown - hidden).max(axis=2) > 20

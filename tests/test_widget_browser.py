@@ -650,3 +650,28 @@ def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name):
         check_labels(found, theme_name, name, 10)
         shot(page, f"15-{name}-{theme_name}")
     page.close()
+
+
+def test_the_contrast_check_sees_an_unreadable_label(browser):
+    """The check itself: the edge letters as they were before (the page's colour,
+    currentColor) drawn as an <img> on a dark page are black on the dark frame, and are
+    found, every one, with a contrast far below 4.5:1; in the page's own colour inline
+    they read."""
+    from bitknights.render.boards import LABEL
+
+    svg = render.board_svg(SAMPLE, size=240).replace(f'fill="{LABEL}"', 'fill="currentColor"')
+    uri = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+    page = browser.new_page(viewport={"width": 600, "height": 300})
+    page.set_content(
+        "<html><body style='margin:0;background:#111111;color:#ffffff'>"
+        f"<div id='inline' style='display:inline-block'>{svg}</div> <img id='img' src='{uri}'>"
+        "</body></html>"
+    )
+    page.wait_for_function("document.getElementById('img').complete")
+    found = pixels.page_labels(page, clip=page.locator("#img").bounding_box(), least=10)
+    assert len(found) == 10 and all(lb.contrast < 3 for lb in found)
+    with pytest.raises(AssertionError):
+        check_labels(found, "dark", "black on the frame", 10)
+    found = pixels.page_labels(page, clip=page.locator("#inline").bounding_box(), least=10)
+    check_labels(found, "dark", "the page's colour, inline", 10)
+    page.close()
