@@ -222,12 +222,9 @@ class Board:
     def __reduce__(self) -> tuple[type[Board], tuple[str]]:
         return Board, (self.compact,)
 
-    def _repr_svg_(self) -> str:
-        from .render import board_svg
-
-        return board_svg(self)
-
     def _repr_html_(self) -> str:
+        """The notebook view: the picture (:func:`bitknights.render.board_svg`) above the
+        rows as text, the one copy a notebook stores."""
         from .render import board_html
 
         return board_html(self)

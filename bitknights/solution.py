@@ -120,12 +120,9 @@ class Solution:
         d["engine"] = self.engine
         return d
 
-    def _repr_svg_(self) -> str:
-        from .render import solution_svg
-
-        return solution_svg(self)
-
     def _repr_html_(self) -> str:
+        """The notebook view (:func:`bitknights.render.solution_html`): the one copy a
+        notebook stores; :func:`bitknights.render.solution_svg` draws the boards alone."""
         from .render import solution_html
 
         return solution_html(self)

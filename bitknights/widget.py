@@ -5,38 +5,104 @@ The widget is an `anywidget <https://anywidget.dev>`_ (the ``notebook`` extra:
 VS Code.  Its JavaScript (``static/widget.js``) ships inside the package: nothing is
 fetched at run time.  The game itself (:class:`~bitknights.game.Game`) and the picture
 (:func:`bitknights.render.board_svg`, the same drawing as every other picture) live in
-Python; the view shows them, and turns a click on a knight into a move.
+Python; the view shows them, and turns a click on a knight (or Enter on a knight reached
+with Tab) into a move.
 
 The same operations are methods for code, and the state is in traitlets that both sides
-see: ``board`` (the 25-character form), ``distance``, ``history`` (square names),
-``hints`` (with ``show_hints``), ``message`` (why the last click was refused).  A method
-that cannot do what it is asked raises :class:`~bitknights.game.GameError` and changes
-nothing; a refused click only sets ``message``.
+see.  Two may be set: ``board`` (the 25-character form; setting it starts a game on that
+board) and ``new_distance``; ``show_hints`` switches the hint badges.  The others are read
+only: ``start``, ``target``, ``distance``, ``optimum``, ``history`` (moves as text),
+``redo_moves``, ``legal`` (squares of the knights that may jump), ``hints``, ``solved``,
+``message`` (why the last request was refused), ``busy`` (what the widget is working on),
+``source`` ('table' or 'search') and ``svg`` (the picture).  A bad value raises
+:class:`traitlets.TraitError` and changes nothing.  A method that cannot do what it is
+asked raises :class:`~bitknights.game.GameError` and changes nothing; a refused request
+from the page only sets ``message``, whatever the page sends.
 
-Where widgets cannot render (a static notebook viewer, a terminal) the output falls back
-to the SVG picture of the board.
+A request from the page carries the board the page showed; one that arrives after the
+board changed (a click made while a new board was being dealt) is refused, so nothing
+runs on a board the person no longer sees.  While a request runs, ``busy`` says what it
+is doing and the view takes no clicks.
+
+Once a game is won, it is over: no knight glows, no move is taken (undo, reset or a new
+board go on).  ``solve()`` plays the optimal rest at once; the view animates it, and a
+click or a button during the animation stops it at the move shown (the rest can be
+redone) before doing what it says.
+
+Besides the live view, the output holds a static picture of the board (kept up to date as
+the game goes on, hidden while the view is live), so a saved notebook reopened without its
+kernel still shows the board.
 """
 
 from __future__ import annotations
 
+import html
+import uuid
 from pathlib import Path
 
 import anywidget
 import traitlets
 
-from .board import TARGET, Board, Move, as_board
+from .board import TARGET, Board, Move
 from .errors import BitknightsError
-from .game import Game, GameError
-from .squares import square_name
+from .game import SEARCH_NEW_LIMIT, Game, GameError
+from .squares import parse_square, square_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
-    from typing import Any
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 _STATIC = Path(__file__).parent / "static"
 SIZE = 360
 """The board picture's width and height in pixels."""
+
+OPS = ("move", "undo", "redo", "hints", "solve", "stop", "new", "reset")
+"""The requests the page may send (``{"op": ..., ...}``)."""
+
+_PAGE_WRITABLE = ("show_hints", "new_distance")  # traits the page may set through the model
+
+
+def _short(value: object, limit: int = 24) -> str:
+    """``repr(value)``, cut to ``limit`` characters for a message line (a huge number in
+    short scientific form)."""
+    if isinstance(value, float) and abs(value) >= 1e7:
+        text = f"{value:.3g}"
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**7:
+        text = f"{'-' if value < 0 else ''}~1e+{round((abs(value).bit_length() - 1) * 0.30103)}"
+    else:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def whole_number(value: object, lo: int, hi: int, what: str) -> int:
+    """``value`` as an int in ``lo..hi``: an int, an integral finite float or the text of
+    a whole number; anything else is refused with :class:`GameError` naming ``what``.
+
+    >>> whole_number(" 12 ", 0, 24, "a distance"), whole_number(3.0, 0, 24, "a distance")
+    (12, 3)
+    >>> whole_number("2.5", 0, 24, "a distance")
+    Traceback (most recent call last):
+    ...
+    bitknights.game.GameError: a distance is a whole number from 0 to 24, got '2.5'
+    """
+    text = value.strip() if isinstance(value, str) else ""
+    n: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        n = value
+    elif isinstance(value, float) and value.is_integer():  # not inf, not nan
+        n = int(value)
+    elif text.isascii() and text.isdigit() and len(text) <= 6:
+        n = int(text)
+    if n is None or not lo <= n <= hi:
+        if isinstance(value, str) and not text:
+            raise GameError(f"type {what} first (a whole number from {lo} to {hi})")
+        got = _short(n if isinstance(value, str) and n is not None else value)
+        raise GameError(f"{what} is a whole number from {lo} to {hi}, got {got}")
+    return n
 
 
 class PlayWidget(anywidget.AnyWidget):
@@ -45,33 +111,61 @@ class PlayWidget(anywidget.AnyWidget):
     _esm = _STATIC / "widget.js"
     _css = _STATIC / "widget.css"
 
-    board = traitlets.Unicode(help="the board now, 25 characters").tag(sync=True)
-    start = traitlets.Unicode(help="the start board").tag(sync=True)
-    target = traitlets.Unicode(help="the target board").tag(sync=True)
-    distance = traitlets.Int(None, allow_none=True, help="the board's exact distance").tag(
+    board = traitlets.Unicode(help="the board now, 25 characters (set it to start again)").tag(
         sync=True
     )
-    optimum = traitlets.Int(None, allow_none=True, help="the start's exact distance").tag(sync=True)
-    history = traitlets.List(traitlets.Unicode(), help="the moves made").tag(sync=True)
-    redo_moves = traitlets.List(traitlets.Unicode(), help="what redo replays").tag(sync=True)
-    legal = traitlets.List(traitlets.Unicode(), help="squares of knights that may jump").tag(
-        sync=True
-    )
-    show_hints = traitlets.Bool(False, help="badges with each move's distance").tag(sync=True)
-    hints = traitlets.List(traitlets.Dict(), help="each legal move and its distance").tag(sync=True)
     new_distance = traitlets.Int(8, help="the distance of the next new board").tag(sync=True)
-    solved = traitlets.Bool(False).tag(sync=True)
-    message = traitlets.Unicode("", help="why the last request was refused").tag(sync=True)
-    source = traitlets.Unicode("", help="'table' or 'search': where distances come from").tag(
+    show_hints = traitlets.Bool(False, help="badges with each move's distance").tag(sync=True)
+
+    start = traitlets.Unicode(read_only=True, help="the start board").tag(sync=True)
+    target = traitlets.Unicode(read_only=True, help="the target board").tag(sync=True)
+    distance = traitlets.Int(
+        None, allow_none=True, read_only=True, help="the board's exact distance"
+    ).tag(sync=True)
+    optimum = traitlets.Int(
+        None, allow_none=True, read_only=True, help="the start's exact distance"
+    ).tag(sync=True)
+    history = traitlets.List(traitlets.Unicode(), read_only=True, help="the moves made").tag(
         sync=True
     )
-    svg = traitlets.Unicode("", help="the board picture").tag(sync=True)
+    redo_moves = traitlets.List(
+        traitlets.Unicode(), read_only=True, help="what redo replays, next first"
+    ).tag(sync=True)
+    legal = traitlets.List(
+        traitlets.Unicode(), read_only=True, help="squares of knights that may jump"
+    ).tag(sync=True)
+    hints = traitlets.List(
+        traitlets.Dict(), read_only=True, help="each legal move and its distance"
+    ).tag(sync=True)
+    solved = traitlets.Bool(False, read_only=True, help="the game is won").tag(sync=True)
+    message = traitlets.Unicode("", read_only=True, help="why the last request was refused").tag(
+        sync=True
+    )
+    busy = traitlets.Unicode("", read_only=True, help="what the widget is working on").tag(
+        sync=True
+    )
+    source = traitlets.Unicode(
+        "", read_only=True, help="'table' or 'search': where distances come from"
+    ).tag(sync=True)
+    farthest = traitlets.Int(
+        SEARCH_NEW_LIMIT, read_only=True, help="the farthest distance a new board may have"
+    ).tag(sync=True)
+    svg = traitlets.Unicode("", read_only=True, help="the board picture").tag(sync=True)
+    fallback_id = traitlets.Unicode(
+        read_only=True, help="the id of the static picture the live view hides"
+    ).tag(sync=True)
 
     def __init__(self, game: Game, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._game = game
-        self.source = game.answers.source
-        self._sync()
+        self._displayed = False
+        self._solve_path: tuple[int, list[Board]] | None = None  # history length, boards
+        answers = game.answers
+        with self.hold_sync():
+            self.set_trait("source", answers.source)
+            self.set_trait("farthest", answers.farthest or SEARCH_NEW_LIMIT)
+            self.set_trait("fallback_id", "bk-" + uuid.uuid4().hex)
+            self._sync()
         self.on_msg(self._on_msg)
 
     @property
@@ -83,15 +177,37 @@ class PlayWidget(anywidget.AnyWidget):
 
     def move(self, move: Move | str | int) -> Move:
         """Jump the knight on ``move``'s square (or ``'e1-c2'``) into the blank."""
-        return self._do(lambda: self._game.move(move))
+
+        def op() -> Move:
+            if self._game.solved:
+                raise GameError("the puzzle is solved: Undo, Reset or a New board to play on")
+            if self._names_the_blank(move):
+                raise GameError(
+                    f"{square_name(self._game.board.blank)} is the blank: click a glowing "
+                    "knight, a knight's jump away, to move it there"
+                )
+            return self._game.move(move)
+
+        return self._do(op, "moving")
+
+    def _names_the_blank(self, move: object) -> bool:
+        """Whether ``move`` is the blank's own square (a click on the blank)."""
+        if isinstance(move, int) and not isinstance(move, bool):
+            return move == self._game.board.blank
+        if not isinstance(move, str) or "-" in move:
+            return False
+        try:
+            return parse_square(move.strip()) == self._game.board.blank
+        except BitknightsError:
+            return False
 
     def undo(self) -> Move:
         """Take back the last move."""
-        return self._do(self._game.undo)
+        return self._do(self._game.undo, "taking back a move")
 
     def redo(self) -> Move:
         """Play again the last move taken back."""
-        return self._do(self._game.redo)
+        return self._do(self._game.redo, "playing the move again")
 
     def hint(self) -> list[dict[str, Any]]:
         """Show the hint badges and return the hints (as in :attr:`hints`)."""
@@ -99,76 +215,195 @@ class PlayWidget(anywidget.AnyWidget):
         return list(self.hints)
 
     def solve(self) -> list[Move]:
-        """Play out an optimal rest; the view animates it move by move."""
-        before = self._game.board
-        moves = self._game.solution()
-        frames = []
-        board = before
-        for m in moves:
-            board = board.play(m)
-            frames.append(self._picture(board, m, hints=False))
-        for m in moves:
-            self._game.move(m)
-        self.message = ""
-        if frames:
-            self.send({"type": "animate", "frames": frames, "seconds_per_move": 0.4})
-        self._sync()
-        return moves
+        """Play out an optimal rest; the view animates it move by move (a click there
+        stops it at the move shown)."""
+
+        def op() -> list[Move]:
+            before, base = self._game.board, len(self._game.history)
+            moves = self._game.solution()
+            frames, boards = [], [before]
+            for m in moves:
+                boards.append(boards[-1].play(m))
+                frames.append(self._picture(boards[-1], m, hints=False))
+            for m in moves:
+                self._game.move(m)
+            if moves:
+                self._solve_path = (base, boards)
+                self.send(
+                    {
+                        "type": "animate",
+                        "frames": frames,
+                        "boards": [b.compact for b in boards],
+                        "before": [str(m) for m in self._game.history[:base]],
+                        "moves": [str(m) for m in moves],
+                        "seconds_per_move": 0.4,
+                    }
+                )
+            return moves
+
+        return self._do(op, "finding an optimal rest", keep_animation=True)
 
     def new(self, distance: int | None = None) -> Board:
         """A fresh board ``distance`` moves from the target (default :attr:`new_distance`,
         which then becomes ``distance``)."""
         d = self.new_distance if distance is None else distance
-        board = self._do(lambda: self._game.new(d))
+        if isinstance(d, bool) or not isinstance(d, int):
+            raise GameError(f"a distance is a whole number, got {_short(d)}")
+        self._new_distance(d)
+        board = self._do(lambda: self._game.new(d), f"dealing a board {d} moves from the target")
         self.new_distance = d
         return board
 
     def reset(self) -> None:
         """Back to the start board."""
-        self._do(self._game.reset)
+        self._do(self._game.reset, "going back to the start")
 
-    # -- plumbing ---------------------------------------------------------------------------
+    # -- validation ------------------------------------------------------------------------
 
-    def _do(self, op: Any) -> Any:
-        result = op()
-        self.message = ""
-        self._sync()
-        return result
-
-    def _on_msg(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
-        """A request from the view; a refusal only sets :attr:`message`."""
-        ops = {
-            "move": lambda: self.move(str(content.get("square", ""))),
-            "undo": self.undo,
-            "redo": self.redo,
-            "solve": self.solve,
-            "new": lambda: self.new(int(content.get("distance", self.new_distance))),
-            "reset": self.reset,
-        }
-        op = ops.get(str(content.get("op")))
-        if op is None:
-            return
+    def _new_distance(self, value: object, what: str = "a new board's distance") -> int:
+        """``value`` as a distance a new board may have, else :class:`GameError`."""
         try:
-            op()
-        except (BitknightsError, ValueError) as e:
-            self.message = str(e)
+            return whole_number(value, 0, self.farthest, what)
+        except GameError as e:
+            if self.source == "table":
+                raise
+            raise GameError(f"{e} (without a distance table: `bitknights table build`)") from None
 
-    @traitlets.observe("show_hints")
-    def _hints_toggled(self, _change: dict[str, Any]) -> None:
-        self._sync()
+    @traitlets.validate("new_distance")
+    def _valid_new_distance(self, proposal: dict[str, Any]) -> int:
+        if not isinstance(proposal["value"], int) or isinstance(proposal["value"], bool):
+            raise traitlets.TraitError(
+                f"new_distance: a whole number, got {_short(proposal['value'])}"
+            )
+        try:
+            return self._new_distance(proposal["value"])
+        except GameError as e:
+            raise traitlets.TraitError(f"new_distance: {e}") from None
+
+    @traitlets.validate("board")
+    def _valid_board(self, proposal: dict[str, Any]) -> str:
+        try:
+            return Board(proposal["value"]).compact
+        except BitknightsError as e:
+            raise traitlets.TraitError(f"board: {e}") from None
 
     @traitlets.observe("board")
     def _board_set(self, change: dict[str, Any]) -> None:
         """``w.board = '...'`` from code starts a new game on that board."""
-        if change["new"] == self._game.board.compact:
-            return
-        try:
+        if change["new"] != self._game.board.compact:
             board = Board(change["new"])
-        except BitknightsError:
-            self.board = change["old"]
-            raise
-        self._game._begin(board)
+            self._do(lambda: self._game._begin(board), "starting on that board")
+
+    @traitlets.observe("show_hints")
+    def _hints_toggled(self, _change: dict[str, Any]) -> None:
+        self._do(lambda: None, "working out each move's distance", keep_animation=True)
+
+    def set_state(self, sync_data: Any) -> None:
+        """State sent by the page: only ``show_hints`` and ``new_distance``, validated;
+        anything else is refused on the message line and the page is set right."""
+        if not isinstance(sync_data, dict):
+            self._refuse(f"the page sent a state that is not a dict: {_short(sync_data)}")
+            return
+        refused, forbidden = [], []
+        for name, value in sync_data.items():
+            if name not in _PAGE_WRITABLE:
+                ok = isinstance(name, str) and name.isidentifier() and len(name) < 24
+                forbidden.append(name if ok else _short(name, 16))
+                continue
+            try:
+                setattr(self, name, value)
+            except traitlets.TraitError as e:
+                refused.append(str(e))
+        if forbidden:
+            refused.insert(0, f"the page may not change {', '.join(forbidden)}")
+        if refused:
+            self._refuse("; ".join(refused))
+        # the page's copy of every key it sent, set to the widget's own value
+        self.send_state([k for k in sync_data if isinstance(k, str) and k in self.keys])
+
+    # -- requests from the page ------------------------------------------------------------
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A request from the page: validated; a refusal, or anything going wrong, only
+        sets :attr:`message`.  Every request with an ``id`` is answered with ``done``."""
+        ident = content.get("id") if isinstance(content, dict) else None
+        try:
+            self._answer(content)
+        except (BitknightsError, traitlets.TraitError) as e:
+            self._refuse(str(e))
+        except Exception as e:  # noqa: BLE001 - the page gets a message, never a traceback
+            self._refuse(f"could not do that: {type(e).__name__}: {str(e)[:80]}")
+        finally:
+            if self.busy:
+                self.set_trait("busy", "")
+            if isinstance(ident, int) and not isinstance(ident, bool):
+                self.send({"type": "done", "id": ident})
+
+    def _answer(self, content: Any) -> None:
+        if not isinstance(content, dict):
+            raise GameError(f"a request from the page is a dict, got {_short(content)}")
+        op = content.get("op")
+        if op not in OPS:
+            raise GameError(f"unknown request {_short(op)} (one of {', '.join(OPS)})")
+        shown = content.get("board")
+        if shown is not None and not isinstance(shown, str):
+            raise GameError(f"the board shown is text, got {_short(shown)}")
+        if content.get("stop") is True or op == "stop":
+            self._stop_at(shown)
+        if op == "stop":
+            return
+        if shown is not None and shown != self._game.board.compact:
+            raise GameError("the board changed before this request arrived: nothing done")
+        if op == "move":
+            square = content.get("square")
+            if not isinstance(square, str):
+                raise GameError(f"a move names a knight's square, got {_short(square)}")
+            self.move(square)
+        elif op == "new":
+            self.new(self._new_distance(content.get("distance"), "a distance"))
+        elif op == "hints":
+            show = content.get("show", not self.show_hints)
+            if not isinstance(show, bool):
+                raise GameError(f"show is true or false, got {_short(show)}")
+            self.show_hints = show
+        else:
+            getattr(self, op)()
+
+    def _stop_at(self, shown: str | None) -> None:
+        """The page stopped the solve animation on ``shown``: take the game back there (the
+        moves after it go to redo).  Nothing happens unless the game still stands where
+        that solve left it."""
+        if self._solve_path is None or shown is None:
+            return
+        base, boards = self._solve_path
+        g = self._game
+        compact = [b.compact for b in boards]
+        at = compact.index(shown) if shown in compact else None
+        if at is None or g.board != boards[-1] or len(g.history) != base + len(boards) - 1:
+            return
+        for _ in range(len(boards) - 1 - at):
+            g.undo()
+        self._solve_path = None
+        self.set_trait("message", "")
         self._sync()
+
+    def _refuse(self, text: str) -> None:
+        self.set_trait("message", text)
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _do(self, op: Callable[[], T], doing: str, *, keep_animation: bool = False) -> T:
+        """Run ``op`` with :attr:`busy` saying ``doing``; then the state follows the game."""
+        self.set_trait("busy", doing + "\u2026")
+        try:
+            result = op()
+            if not keep_animation:  # the game moved on from where the last solve left it
+                self._solve_path = None
+            self.set_trait("message", "")
+            self._sync()
+            return result
+        finally:
+            self.set_trait("busy", "")
 
     def _picture(self, board: Board, move: Move | None, *, hints: bool) -> str:
         from .render import board_svg
@@ -179,38 +414,80 @@ class PlayWidget(anywidget.AnyWidget):
     def _sync(self) -> None:
         g = self._game
         last = g.history[-1] if g.history else None
-        hints = g.hints() if self.show_hints else []
-        with self.hold_sync():
-            self.board = g.board.compact
-            self.start = g.start.compact
-            self.target = g.target.compact
-            self.distance = g.distance
-            self.optimum = g.optimum
-            self.history = [str(m) for m in g.history]
-            self.redo_moves = [str(m) for m in g.redo_moves]
-            self.legal = [square_name(m.from_square) for m in g.board.moves()]
-            self.hints = [
-                {"move": str(h.move), "square": square_name(h.move.from_square),
-                 "distance": h.distance, "optimal": h.optimal}
+        playing = not g.solved
+        hints = g.hints() if self.show_hints and playing else []
+        state = {
+            "board": g.board.compact,
+            "start": g.start.compact,
+            "target": g.target.compact,
+            "distance": g.distance,
+            "optimum": g.optimum,
+            "history": [str(m) for m in g.history],
+            "redo_moves": [str(m) for m in g.redo_moves],
+            "legal": [square_name(m.from_square) for m in g.board.moves()] if playing else [],
+            "hints": [
+                {
+                    "move": str(h.move),
+                    "square": square_name(h.move.from_square),
+                    "distance": h.distance,
+                    "optimal": h.optimal,
+                }
                 for h in hints
-            ]  # fmt: skip
-            self.solved = g.solved
-            self.svg = self._picture(g.board, last, hints=self.show_hints)
+            ],  # fmt: skip
+            "solved": g.solved,
+            "svg": self._picture(g.board, last, hints=bool(hints)),
+        }
+        with self.hold_sync():
+            for name, value in state.items():
+                self.set_trait(name, value)
+        if self._displayed:
+            from IPython.display import update_display
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget view, and the SVG board (with its distance in HTML) for frontends
-        that cannot show widgets."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data = bundle[0] if isinstance(bundle, tuple) else bundle
-        if isinstance(data, dict):
-            from .render import board_svg
+            update_display(self._fallback(), raw=True, display_id=self.fallback_id)
 
-            svg = str(board_svg(self._game.board, size=SIZE))
-            d = self.distance
-            caption = "never reaches the target" if d is None else f"distance {d}"
-            data.setdefault("image/svg+xml", svg)
-            data.setdefault("text/html", f"<div>{svg}<div>{caption}</div></div>")
-        return bundle
+    # -- display ----------------------------------------------------------------------------
+
+    def _fallback(self) -> dict[str, str]:
+        """The static picture of the board: what a notebook shows when the live view
+        cannot be (no kernel, no widget support)."""
+        from .render import board_svg
+
+        d = self.distance
+        status = "never reaches the target" if d is None else f"distance {d}"
+        if self.solved:
+            status = f"solved in {len(self.history)} moves (the optimum is {self.optimum})"
+        elif self.history:
+            status += f" after {len(self.history)} move{'s' if len(self.history) > 1 else ''}"
+        status += " (a picture: run the cell to play)"
+        svg = board_svg(self._game.board, size=SIZE)
+        return {"text/html": fallback_html(str(svg), status, self.fallback_id)}
+
+    def _ipython_display_(self) -> None:
+        """The live view, then the static picture in an output of its own (updated as the
+        game goes on; the live view hides it)."""
+        from IPython.display import display
+
+        bundle = self._repr_mimebundle_()
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        display(data, metadata=metadata, raw=True)
+        display(self._fallback(), raw=True, display_id=self.fallback_id)
+        self._displayed = True
+
+
+def fallback_html(svg: str, status: str, ident: str) -> str:
+    """The static picture of a widget: the board's SVG and a status line, in a ``<div>``
+    the live view hides (by ``ident``) while it shows.  Its style hides JupyterLab's
+    "Error displaying widget: model not found" in the output just before it (only that:
+    a widget output with no live view in it, followed by this picture)."""
+    key = html.escape(ident)
+    hide = (
+        ".jp-OutputArea-child:has(> .jupyter-widgets):not(:has(.bitknights-play))"
+        f':has(+ .jp-OutputArea-child [data-bk-fallback="{key}"]) {{ display: none; }}'
+    )
+    return (
+        f'<div class="bitknights-fallback" data-bk-fallback="{key}"><style>{hide}</style>'
+        f'{svg}<div class="bk-fallback-status">{html.escape(status)}</div></div>'
+    )
 
 
 def play(
@@ -224,9 +501,8 @@ def play(
     """A widget to play ``board`` (default: a fresh board ``distance`` moves from
     ``target``, see :meth:`bitknights.game.Game.new`).  Distances come from the distance
     table in ``cache_dir`` when there is one, else from exact search."""
-    target = as_board(target)
     game = Game(board, target=target, distance=distance, seed=seed, cache_dir=cache_dir)
     return PlayWidget(game)
 
 
-__all__ = ["SIZE", "GameError", "PlayWidget", "play"]
+__all__ = ["OPS", "SIZE", "GameError", "PlayWidget", "play", "whole_number"]

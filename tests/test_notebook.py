@@ -35,21 +35,31 @@ def mimes(cell) -> set[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("with_table", [True, False], ids=["table", "no-table"])
-def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
-    # an empty cache: the tour must build its own table, into a temporary directory
+def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
+    """With the user's table (here: the tests' own, as the cache directory) the tour uses
+    it; without one it shows what search shows, says how to build the table, and builds
+    nothing (no table in the cache, none in a temporary directory)."""
     cache = tmp_path / "cache"
-    cache.mkdir()
+    if with_table:
+        cache = table_dir
+    else:
+        cache.mkdir()
+        monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))  # where a scratch table would go
+        (tmp_path / "tmp").mkdir()
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(cache))
+    before = sorted(p.name for p in cache.iterdir())
     nb = nbformat.read(TOUR, as_version=4)
-    if not with_table:  # the tour's guard takes the branch for a missing table module
-        (guard,) = [c for c in nb.cells if "    from bitknights import table\n" in c.source]
-        guard.source = guard.source.replace(
-            "from bitknights import table", "raise ImportError('no table module')"
-        )
     client = nbclient.NotebookClient(
         nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
     client.execute()  # raises CellExecutionError at the first failing cell
+    added = sorted(set(p.name for p in cache.iterdir()) - set(before))
+    # no table built or written; the lab's `pdb` heuristic caches its pattern databases
+    assert all(name.startswith("patterns-") and name.endswith(".bkp") for name in added), added
+    if not with_table:
+        assert not [p for p in (tmp_path / "tmp").rglob("*") if p.suffix == ".bkt"]
+    source = "".join(c.source for c in nb.cells)
+    assert "table.build" not in source and "tempfile" not in source
 
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert all(o.get("output_type") != "error" for c in code for o in c.get("outputs", []))
@@ -59,8 +69,8 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
         return found
 
     first = cell("board = boards[0]")
-    assert {"text/html", "image/svg+xml"} <= mimes(first)
-    assert outputs(first).count('class="knight ') == 2 * 24  # in the HTML and in the SVG
+    assert mimes(first) == {"text/html", "text/plain"}  # one copy of the picture
+    assert outputs(first).count('class="knight ') == 24
 
     sol = cell("solution = bk.solve(board)")
     html = sol.outputs[-1]["data"]["text/html"]
@@ -73,7 +83,7 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
     exact = outputs(cell("exact = bk.solve(boards[1], max_depth=None)"))
     assert "None over_limit" in exact and "18 moves without a limit" in exact
 
-    setup = outputs(cell("scratch = None"))
+    setup = outputs(cell("have_table = "))
     hints = outputs(cell("render.hints_html(board, hints)"))
     badges = re.findall(
         r'class="hint( optimal)?" data-square="([a-e][1-5])" data-distance="(\d+)"', hints
@@ -85,16 +95,19 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table):
     assert {d for opt, sq, d in badges if not opt} == {"8"}
 
     dist = outputs(cell("render.distribution_text(layers"))
-    assert ("from the distance table" in setup) == with_table
     if with_table:
+        assert setup.strip() == "hints and distances from your distance table"
         assert "total 67,603,900 boards" in dist
-        assert not list(cache.iterdir())  # the tour's table went to its own temporary dir
     else:
+        assert "no distance table: hints from exact search" in setup
+        assert "`bitknights table build`" in setup and "68 MB" in setup
         assert "largest distance 8" in dist
     play = outputs(cell("game = bk.Game(board)"))
     assert "the optimal rest scores 1.0" in play and "detour of two moves: 0.777" in play
     widget = cell("w = bk.play(board)")
-    assert {"application/vnd.jupyter.widget-view+json", "image/svg+xml"} <= mimes(widget)
+    assert {"application/vnd.jupyter.widget-view+json", "text/html"} <= mimes(widget)
+    (stored,) = [o["data"]["text/html"] for o in widget.outputs if "text/html" in o.get("data", {})]
+    assert "data-bk-fallback" in stored and stored.count('class="knight ') == 24
 
     plot = cell("render.distribution_plot(layers)")
     if importlib.util.find_spec("matplotlib") is not None:

@@ -314,17 +314,6 @@ def test_random_json_records_replay(table_dir, ball8):
         assert r.score == 1.0
 
 
-def test_widget_falls_back_to_the_svg_board(ball8):
-    from bitknights.widget import play
-
-    w = play(SAMPLE)
-    bundle = w._repr_mimebundle_()
-    data = bundle[0] if isinstance(bundle, tuple) else bundle
-    assert "application/vnd.jupyter.widget-view+json" in data
-    assert data["image/svg+xml"].count('class="knight ') == 24
-    assert f"distance {ball8[SAMPLE.compact]}" in data["text/html"]
-
-
 def test_import_stays_light():
     code = (
         "import sys, bitknights; bitknights.Game; bitknights.check; "

@@ -70,6 +70,24 @@ def by_id(doc: ET.Element, ident: str) -> ET.Element:
     return found
 
 
+def pieces(group: ET.Element, doc: ET.Element) -> list[ET.Element]:
+    """The knights and the blank of a board group, each as the ``<use>`` that carries its
+    class and square: the group's own, or for a piece drawn as ``<use href="#bk-w-c3">``
+    the definition it points at (whose position is then the group's)."""
+    out = []
+    for u in group:
+        if u.tag != SVG + "use" or "grid" in u.get("href"):
+            continue
+        if {"knight", "blank"} & classes(u):
+            out.append(u)
+        else:
+            assert set(u.attrib) == {"href"}, u.attrib  # a placed piece, nothing else
+            placed = by_id(doc, uses(u))
+            assert placed.tag == SVG + "use" and {"knight", "blank"} & classes(placed)
+            out.append(placed)
+    return out
+
+
 def name_cr(square: str) -> tuple[int, int]:
     """(column, row) of a square name, through ``parse_square``."""
     r, c = divmod(parse_square(square), 5)
@@ -107,8 +125,9 @@ def check_board(
         assert (x, y) == (x0 + c * side, y0 + r * side), square
         rect = next(e for e in rects if e.get("data-square") == square)
         assert ("dark" if (r + c) % 2 else "light") in classes(rect)
-    knights = find(group, "knight")
-    assert len(knights) == 24
+    drawn = pieces(group, doc)
+    knights = [p for p in drawn if "knight" in classes(p)]
+    assert len(knights) == 24 and len(drawn) == 25
     seen = {}
     for k in knights:
         square = k.get("data-square")
@@ -118,7 +137,7 @@ def check_board(
         assert glyph.get("id") == f"bk-{colour}"
         assert position(k) == corner[square]
         seen[square] = "1" if colour == "black" else "0"
-    blanks = find(group, "blank")
+    blanks = [p for p in drawn if "blank" in classes(p)]
     assert len(blanks) == 1
     seen[blanks[0].get("data-square")] = "*"
     assert by_id(doc, uses(blanks[0])).get("id") == "bk-blank"
@@ -134,8 +153,9 @@ def parse(markup: str) -> ET.Element:
 
 
 def self_contained(markup: str) -> None:
-    """Nothing fetched, nothing run: the only URL is the SVG namespace, and every ``href``
-    points at an id in the same ``<svg>`` document."""
+    """Nothing fetched, nothing run: the only URL is the SVG namespace, every ``href``
+    points at an id in the same picture (the SVGs of an HTML view share one ``<defs>``),
+    and no id is defined twice."""
     urls = re.findall(r"https?://[^\s\"'<>)]*", markup)
     assert set(urls) <= {"http://www.w3.org/2000/svg"}, urls
     low = markup.lower()
@@ -143,13 +163,13 @@ def self_contained(markup: str) -> None:
         assert bad not in low, bad
     assert not re.search(r"\son[a-z]+\s*=", low)
     root = ET.fromstring(markup)
-    docs = [root] if root.tag == SVG + "svg" else list(root.iter(SVG + "svg"))
-    for doc in docs:
-        ids = {e.get("id") for e in doc.iter()} - {None}
-        for e in doc.iter():
-            href = e.get("href")
-            if href is not None:
-                assert href.startswith("#") and href[1:] in ids, href
+    ids = [e.get("id") for e in root.iter() if e.get("id") is not None]
+    assert len(ids) == len(set(ids)), "an id defined twice"
+    for e in root.iter():
+        href = e.get("href")
+        if href is not None:
+            assert href.startswith("#") and href[1:] in ids, href
+    assert len(list(root.iter(SVG + "defs"))) <= 1
     hrefs = sum(1 for e in root.iter() if e.get("href") is not None)
     assert hrefs == len(re.findall(r"href", low))  # no href outside the SVG documents
 
@@ -173,8 +193,10 @@ def test_board_svg_has_every_square_and_knight_in_place(board):
     whites = len(find(root, "white"))
     blacks = len(find(root, "black"))
     assert (whites, blacks) == board.counts
-    # the repr a notebook shows is the same picture
-    assert board._repr_svg_() == render.board_svg(board)
+    # the view a notebook shows holds the same picture, once
+    html = board._repr_html_()
+    assert html.count(str(render.board_svg(board))) == 1 and html.count("<svg") == 1
+    assert not hasattr(board, "_repr_svg_")
 
 
 def test_edge_labels_and_square_names_follow_square_name():
@@ -275,7 +297,7 @@ def solved(ball11) -> list[Solution]:
 
 def test_solution_svg_draws_every_board_of_the_path(solved):
     for s in solved:
-        svg = s._repr_svg_()
+        svg = render.solution_svg(s)
         self_contained(svg)
         root = parse(svg)
         groups = find(root, "board")
@@ -301,26 +323,44 @@ def test_solution_html_has_moves_animation_and_boards(solved):
     for s in solved:
         html = s._repr_html_()
         assert html == render.solution_html(s)
+        assert not hasattr(s, "_repr_svg_")  # the notebook stores one copy
         self_contained(html)
         root = ET.fromstring(html)  # well-formed XHTML
         svgs = list(root.iter(SVG + "svg"))
-        assert [classes(x) for x in svgs] == [{"bitknights-animation"}, {"bitknights-solution"}]
+        # the animation, then one small picture per board, in a div that wraps them
+        assert [classes(x) for x in svgs] == [{"bitknights-animation"}] + [{"bitknights-step"}] * (
+            s.steps + 1
+        )
+        (steps,) = [d for d in root.iter("div") if d.get("class") == "bitknights-steps"]
+        assert "flex-wrap:wrap" in steps.get("style") and list(steps) == svgs[1:]
         text = "".join(root.itertext())
         assert f"{s.steps} move" in text
         assert " ".join(str(m) for m in s.moves) in text
-        assert len(find(svgs[1], "board")) == s.steps + 1
+        # no line breaks inside a move (at its hyphen): each is one unbreakable span
+        spans = list(root.iter("code"))[0].findall("span") if s.moves else []
+        assert [sp.text for sp in spans] == [str(m) for m in s.moves]
+        assert all(sp.get("style") == "white-space:nowrap" for sp in spans)
+        groups = [g for svg in svgs[1:] for g in find(svg, "board")]
+        assert [g.get("data-step") for g in groups] == [str(k) for k in range(s.steps + 1)]
+        for g, b in zip(groups, s.boards):  # the strip's boards, through the shared defs
+            check_board(g, b, root)
+        captions = [t.text for svg in svgs[1:] for t in find(svg, "caption")]
+        assert captions == ["start"] + [f"{k}. {m}" for k, m in enumerate(s.moves, 1)]
 
 
 def test_unsolved_solution_shows_start_and_reason():
     s = solve(BOARDS[2])  # classic sample 2: farther than 15
     assert s.steps is None
-    for markup in (s._repr_svg_(), s._repr_html_(), render.solution_animation_svg(s)):
+    for markup in (render.solution_svg(s), s._repr_html_(), render.solution_animation_svg(s)):
         self_contained(markup)
         root = ET.fromstring(markup)
         (group,) = find(root, "board")
         assert group.get("data-board") == s.start.compact
         check_board(group, s.start, root)
-    assert "no solution within 15 moves (over limit)" in s._repr_svg_()
+    assert "no solution within 15 moves (over limit)" in s._repr_html_()
+    # in the picture, on two lines that fit its width
+    captions = [t.text for t in find(parse(render.solution_svg(s)), "caption")]
+    assert captions == ["no solution within 15 moves", "(over limit)"]
 
 
 def long_solution(moves: int, seed: int) -> Solution:
@@ -341,19 +381,41 @@ def long_solution(moves: int, seed: int) -> Solution:
             return s
 
 
-def test_a_long_solutions_notebook_view_stays_small():
-    s = long_solution(36, seed=36)
+def stored_size(obj) -> int:
+    """The bytes a notebook file spends on ``obj``'s output: every MIME type IPython
+    makes of it, as nbformat writes them."""
+    import nbformat
+    from IPython.core.formatters import DisplayFormatter
+
+    data, metadata = DisplayFormatter().format(obj)
+    nb = nbformat.v4.new_notebook()
+    out = nbformat.v4.new_output("execute_result", data=data, metadata=metadata)
+    nb.cells = [nbformat.v4.new_code_cell("s", outputs=[out])]
+    empty = nbformat.v4.new_notebook()
+    empty.cells = [nbformat.v4.new_code_cell("s")]
+    return len(nbformat.writes(nb).encode()) - len(nbformat.writes(empty).encode())
+
+
+@pytest.mark.parametrize("moves, limit", [(7, 40_000), (36, 150_000)])
+def test_a_solutions_saved_output_stays_small(moves, limit):
+    """One copy (HTML, no second SVG), one <defs> for both pictures, each strip piece one
+    short reference: 64 KB and 243 KB in a notebook file before."""
+    s = long_solution(moves, seed=moves)
+    data, _ = __import__("IPython").core.formatters.DisplayFormatter().format(s)
+    assert set(data) == {"text/plain", "text/html"}
+    assert stored_size(s) <= limit
     html = s._repr_html_()
-    assert len(html.encode()) <= 150_000  # 562 KB when every knight carried its outline
     self_contained(html)
     root = ET.fromstring(html)
-    animation, strip = root.iter(SVG + "svg")
-    groups = find(strip, "board")
+    animation, *steps = root.iter(SVG + "svg")
+    groups = [g for svg in steps for g in find(svg, "board")]
     assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
     for g, b in zip(groups, s.boards):
-        check_board(g, b, strip)
-    assert len(find(animation, "hl-step")) == 36
-    assert len([e for e in strip.iter() if e.get("d")]) == 1  # one knight outline
+        check_board(g, b, root)
+    assert len(find(animation, "hl-step")) == moves
+    assert len([e for e in root.iter() if e.get("d")]) == 1  # one knight outline
+    assert len(list(animation.iter(SVG + "defs"))) == 1
+    assert not [d for svg in steps for d in svg.iter(SVG + "defs")]
 
 
 def test_solution_from_a_bad_path_is_refused():
@@ -609,7 +671,7 @@ back = TARGET.moves()[0].from_square
 b = TARGET.play(back)
 s = Solution(start=b, target=TARGET, steps=1, boards=[b, TARGET])
 s.verify()
-out = [TARGET._repr_svg_(), TARGET._repr_html_(), s._repr_svg_(), s._repr_html_()]
+out = [TARGET._repr_html_(), s._repr_html_()]
 from bitknights import render
 out.append(render.distribution_text([1, 8]))
 out.append(render.path_text(s, unicode=True))
@@ -670,11 +732,63 @@ def test_path_text_unsolved():
     assert path_text(s) == path_text(s, unicode=True) == "no solution (over limit)"
 
 
-def test_edge_letters_take_the_text_colour_around_the_picture():
-    """The file and rank letters stand on the page, not on a square: currentColor, so a
-    dark notebook theme shows them light (and an <img> black)."""
-    root = ET.fromstring(render.board_svg(BOARDS[1]))
-    letters = [
-        t for t in root.iter("{http://www.w3.org/2000/svg}text") if "coord" in t.get("class", "")
+def test_every_text_has_its_own_colour_on_its_own_backdrop():
+    """No text takes the page's colour (an <img> would draw it black on a dark theme):
+    edge letters and captions are LABEL on the frame, square names INK haloed in their
+    square's colour, badge numbers white on their disc."""
+    from bitknights.render.boards import FRAME, INK, LABEL
+
+    b = BOARDS[1]
+    hs = [render.Hint(m, c, 5, False) for m, c in b.children()]
+    s = solve(b)
+    pictures = [
+        render.board_svg(b, names=True, hints=hs, move=b.moves()[0]),
+        render.solution_svg(s),
+        render.solution_animation_svg(s),
+        render.solution_svg(solve(BOARDS[2])),
     ]
-    assert len(letters) == 10 and {t.get("fill") for t in letters} == {"currentColor"}
+    fills = set()
+    for svg in pictures:
+        root = parse(svg)
+        assert "currentColor" not in svg
+        for t in root.iter(SVG + "text"):
+            fill = t.get("fill") or next(
+                g.get("fill") for g in root.iter() if t in list(g) and g.get("fill")
+            )
+            fills.add(fill)
+            if {"coord", "caption"} & classes(t):
+                assert fill == LABEL
+        for f in find(root, "frame"):
+            assert f.get("fill") == FRAME
+    assert fills == {LABEL, INK, "#ffffff"}
+    # the frames stand under every label: the grid's frame covers its whole square
+    grid = by_id(parse(render.board_svg(b)), "bk-grid")
+    (frame,) = find(grid, "frame")
+    assert (frame.get("x"), frame.get("y")) == ("0", "0")
+    assert (
+        frame.get("width")
+        == frame.get("height")
+        == parse(render.board_svg(b)).get("viewBox").split()[2]
+    )
+
+
+def test_a_badge_leaves_the_arrow_head_clear():
+    """With hints on, the knight that just moved carries a badge; it sits in the corner of
+    its square away from where the move's arrow comes in."""
+    for board in BOARDS[1:3]:
+        for move in board.moves():
+            after = board.play(move)
+            hs = [render.Hint(m, c, 3, False) for m, c in after.children()]
+            root = parse(render.board_svg(after, move=move, hints=hs))
+            (arrow,) = find(root, "arrow")
+            head = [
+                tuple(map(float, p.split(",")))
+                for p in arrow.find(SVG + "polygon").get("points").split()
+            ]
+            (badge,) = [
+                h for h in find(root, "hint") if h.get("data-square") == name(move.to_square)
+            ]
+            circle = badge.find(SVG + "circle")
+            cx, cy, r = (float(circle.get(k)) for k in ("cx", "cy", "r"))
+            for px, py in head:
+                assert (px - cx) ** 2 + (py - cy) ** 2 > r**2, (move, (px, py))

@@ -1,8 +1,14 @@
-"""The play widget's front end in a real browser: Debian's Chromium driven by Playwright
-loads a page served on 127.0.0.1 that imports the package's own ``static/widget.js``, with
-a small model object bridged to the real Python widget (the page's ``model.send`` and
+"""The play widget's front end and the pictures in a real browser: Debian's Chromium driven
+by Playwright.  The widget page imports the package's own ``static/widget.js``, with a small
+model object bridged to the real Python widget (the page's ``model.send`` and
 ``model.save_changes`` call Python; Python's trait changes and custom messages are pushed
-back).  Clicks must reach Python, and Python's answers must show in the page.
+back).  Clicks and keys must reach Python, and Python's answers must show in the page.
+
+Readability is checked on pixels (``pixels.py``): a screenshot with every text shown and
+one with every text hidden; each label's ink must have a contrast of at least 4.5:1 with
+what is behind it, on a light and on a dark notebook theme (JupyterLab's colours), and on
+a dark theme the widget's text must be light.  Pictures are checked inline and as the
+``<img>`` a notebook makes of an SVG output.
 
 Without Chromium or Playwright these tests skip, except when ``CI`` is set: then they fail.
 Screenshots go to ``$BITKNIGHTS_SCREENSHOTS`` when that is set.
@@ -10,36 +16,52 @@ Screenshots go to ``$BITKNIGHTS_SCREENSHOTS`` when that is set.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import naive
-from bitknights import TARGET, Board
+import pixels
+from bitknights import TARGET, Board, render, solve
 from bitknights.squares import square_name
 
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
 STATIC = Path(__file__).parent.parent / "bitknights" / "static"
+DATA = Path(__file__).parent / "data"
 SAMPLE = Board("10110/01*11/10111/01001/00000")
 
+# JupyterLab 4's own theme colours (theme-light-extension, theme-dark-extension)
+THEMES = {
+    "light": {"background": "#ffffff", "--jp-content-font-color1": "rgba(0, 0, 0, 0.87)",
+              "--jp-error-color1": "#d32f2f", "--jp-success-color1": "#388e3c"},
+    "dark": {"background": "#111111", "--jp-content-font-color1": "#ffffff",
+             "--jp-error-color1": "#f44336", "--jp-success-color1": "#4caf50"},
+}  # fmt: skip
+
 PAGE = """<!doctype html>
-<html><head><meta charset="utf-8"><link rel="stylesheet" href="/widget.css"></head>
+<html><head><meta charset="utf-8"><link rel="stylesheet" href="/widget.css">
+<style>body { margin: 8px; font-family: sans-serif; }</style></head>
 <body><div id="root"></div>
 <script type="module">
 import widget from "/widget.js";
 const state = JSON.parse(await window.py_state());
 const listeners = {};
 let pending = {};
+window.__sends = 0;
 const fire = (name, ...args) => (listeners[name] || []).forEach((cb) => cb(...args));
-window.__apply = (reply) => {  // widget.solve() sends its message before it syncs
-  for (const msg of reply.msgs) fire("msg:custom", msg);
-  for (const [k, v] of Object.entries(reply.changes)) { state[k] = v; fire(`change:${k}`); }
+window.__apply = (events) => {  // in the order the kernel sent them
+  for (const [kind, a, b] of events) {
+    if (kind === "change") { state[a] = b; fire(`change:${a}`); } else fire("msg:custom", a);
+  }
 };
 const model = {
   get: (k) => state[k],
@@ -48,7 +70,10 @@ const model = {
     const changes = pending; pending = {};
     window.__apply(JSON.parse(await window.py_save(JSON.stringify(changes))));
   },
-  send: async (content) => window.__apply(JSON.parse(await window.py_send(JSON.stringify(content)))),
+  send: async (content) => {
+    window.__sends += 1;
+    window.__apply(JSON.parse(await window.py_send(JSON.stringify(content))));
+  },
   on: (name, cb) => (listeners[name] ||= []).push(cb),
   off: () => {},
 };
@@ -114,21 +139,19 @@ class Bridge:
 
     def __init__(self, widget, page):
         self.w, self.page = widget, page
-        self.changes: dict = {}
-        self.msgs: list = []
+        self.events: list = []  # trait changes and messages to the page, in order
         self.received: list = []  # every message the page sent
-        widget.send = lambda content, buffers=None: self.msgs.append(content)
+        widget.send = lambda content, buffers=None: self.events.append(["msg", content])
         widget.observe(self._changed, names=list(widget.keys))
         page.expose_function("py_state", lambda: json.dumps(widget.get_state()))
         page.expose_function("py_send", self._send)
         page.expose_function("py_save", self._save)
 
     def _changed(self, change):
-        self.changes[change["name"]] = change["new"]
+        self.events.append(["change", change["name"], change["new"]])
 
     def _reply(self) -> str:
-        reply = {"changes": self.changes, "msgs": self.msgs}
-        self.changes, self.msgs = {}, []
+        reply, self.events = self.events, []
         return json.dumps(reply)
 
     def _send(self, content: str) -> str:
@@ -137,13 +160,15 @@ class Bridge:
         return self._reply()
 
     def _save(self, changes: str) -> str:
-        for k, v in json.loads(changes).items():
-            setattr(self.w, k, v)
+        self.w.set_state(json.loads(changes))
         return self._reply()
 
     def push(self) -> None:
         """Changes made from Python code, shown in the page."""
-        self.page.evaluate("reply => window.__apply(reply)", json.loads(self._reply()))
+        self.page.evaluate("events => window.__apply(events)", json.loads(self._reply()))
+
+    def ops(self) -> list:
+        return [m.get("op") for m in self.received]
 
 
 def shot(page, name: str) -> None:
@@ -152,12 +177,37 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(Path(where) / f"{name}.png"))
 
 
+def theme(page, name: str) -> None:
+    css = ";".join(f"{k}: {v}" for k, v in THEMES[name].items())
+    page.evaluate("css => document.body.setAttribute('style', css)", css)
+
+
 def board_in_page(page) -> str:
-    return page.get_attribute("g.board", "data-board")
+    return page.get_attribute(".bk-board g.board", "data-board")
 
 
 def status(page) -> str:
     return page.text_content(".bk-status")
+
+
+def moves_in_page(page) -> list[str]:
+    return [t.split(". ", 1)[-1].strip() for t in page.locator(".bk-moves li").all_text_contents()]
+
+
+def wait_board(page, board: str, timeout: float = 10_000) -> None:
+    page.wait_for_function(
+        f"document.querySelector('.bk-board g.board').dataset.board === '{board}'",
+        timeout=timeout,
+    )
+
+
+def open_widget(browser, server, w, size=(780, 470)):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    bridge = Bridge(w, page)
+    page.goto(server)
+    page.wait_for_function("window.__ready === true")
+    theme(page, "light")
+    return page, bridge
 
 
 @pytest.fixture
@@ -166,12 +216,17 @@ def session(browser, server, monkeypatch, tmp_path):
 
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))  # no table: exact search
     w = play(SAMPLE)
-    page = browser.new_page(viewport={"width": 760, "height": 440})
-    bridge = Bridge(w, page)
-    page.goto(server)
-    page.wait_for_function("window.__ready === true")
+    page, bridge = open_widget(browser, server, w)
     yield w, page, bridge
     page.close()
+
+
+def best_move(board: Board, ball8):
+    here = ball8[board.compact]
+    return next(m for m, child in board.children() if ball8.get(child.compact) == here - 1)
+
+
+# -- playing ----------------------------------------------------------------------------------
 
 
 def test_clicks_move_knights_and_reach_python(session, ball8):
@@ -179,23 +234,26 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
     assert board_in_page(page) == SAMPLE.compact
     assert page.locator(".knight").count() == 24
     assert status(page) == f"distance {naive.distance(SAMPLE.compact)}"
+    assert "Click a glowing knight" in page.text_content(".bk-cue")
+    glowing = page.eval_on_selector_all(".knight.bk-legal", "ks => ks.map(k => k.dataset.square)")
+    assert sorted(glowing) == sorted(square_name(m.from_square) for m in SAMPLE.moves())
     shot(page, "01-start")
 
-    # an optimal knight by the naive BFS, clicked in the page
-    here = ball8[SAMPLE.compact]
-    best = next(m for m, child in SAMPLE.children() if ball8.get(child.compact) == here - 1)
+    best = best_move(SAMPLE, ball8)
     name = square_name(best.from_square)
     page.click(f'.knight[data-square="{name}"]')
     child = SAMPLE.play(best)
-    page.wait_for_function(f"document.querySelector('g.board').dataset.board === '{child.compact}'")
-    assert bridge.received == [{"op": "move", "square": name}]
+    wait_board(page, child.compact)
+    assert bridge.received == [
+        {"op": "move", "id": 1, "board": SAMPLE.compact, "stop": False, "square": name}
+    ]
     assert w.board == child.compact and w.history == [str(best)]
-    assert status(page) == f"distance {here - 1}"
-    assert page.locator(".bk-moves li").all_text_contents() == [str(best)]
+    assert status(page) == f"distance {ball8[SAMPLE.compact] - 1}"
+    assert moves_in_page(page) == [str(best)]
     shot(page, "02-after-click")
 
     # hint badges: one per legal move, each with the naive distance of its board
-    page.click('button[data-op="hint"]')
+    page.click('button[data-op="hints"]')
     page.wait_for_selector("g.hint")
     badges = {
         page.get_attribute(f"g.hint >> nth={i}", "data-square"): (
@@ -204,32 +262,54 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
         )
         for i in range(page.locator("g.hint").count())
     }
+    here = ball8[child.compact]
     expected = {
-        square_name(m.from_square): (
-            str(ball8[c.compact]),
-            ball8[c.compact] == here - 2,
-        )
+        square_name(m.from_square): (str(ball8[c.compact]), ball8[c.compact] == here - 1)
         for m, c in child.children()
     }
     assert badges == expected and w.show_hints
+    assert page.get_attribute('button[data-op="hints"]', "aria-pressed") == "true"
     shot(page, "03-hints")
 
 
-def test_illegal_click_changes_nothing(session):
+def test_refused_clicks_change_nothing_and_say_why(session):
     w, page, bridge = session
     far = next(sq for sq in range(25) if sq != SAMPLE.blank and sq not in
                {m.from_square for m in SAMPLE.moves()})  # fmt: skip
     before = (w.board, list(w.history), board_in_page(page))
     page.click(f'.knight[data-square="{square_name(far)}"]')
     page.wait_for_function("document.querySelector('.bk-message').textContent !== ''")
-    assert bridge.received == [{"op": "move", "square": square_name(far)}]
     assert (w.board, list(w.history), board_in_page(page)) == before
     assert "illegal move" in page.text_content(".bk-message")
     assert page.locator(".bk-moves li").count() == 0
     shot(page, "04-illegal")
 
+    blank = square_name(SAMPLE.blank)
+    page.click(f'.blank[data-square="{blank}"]')
+    page.wait_for_function("document.querySelector('.bk-message').textContent.includes('blank')")
+    assert page.text_content(".bk-message").startswith(f"{blank} is the blank: click a glowing")
 
-def test_code_changes_show_and_solve_animates(session):
+    # the distance box: empty, a fraction, too far; the refused text stays in the box
+    for typed, says in [("", "type a distance first"), ("2.5", "got '2.5'"),
+                        ("25", "from 0 to 24, got 25 (without a distance table")]:  # fmt: skip
+        page.fill(".bk-new-distance", typed)
+        page.click('button[data-op="new"]')
+        page.wait_for_function(
+            "says => document.querySelector('.bk-message').textContent.includes(says)", arg=says
+        )
+        assert page.input_value(".bk-new-distance") == typed and w.board == SAMPLE.compact
+    # the message names the table command as code, never with backticks
+    assert page.locator(".bk-message code").all_text_contents() == ["bitknights table build"]
+    assert "`" not in page.text_content(".bk-message")
+    shot(page, "05-refused-distance")
+    page.fill(".bk-new-distance", "5")
+    page.press(".bk-new-distance", "Enter")
+    page.wait_for_function("document.querySelector('.bk-status').textContent === 'distance 5'")
+    assert naive.distance(w.board) == 5 and w.history == [] and w.new_distance == 5
+    assert board_in_page(page) == w.board and page.text_content(".bk-message") == ""
+
+
+def test_code_changes_show_and_a_solve_animates_to_the_end(session):
     w, page, bridge = session
     first = SAMPLE.moves()[0]
     w.move(square_name(first.from_square))
@@ -241,47 +321,357 @@ def test_code_changes_show_and_solve_animates(session):
     assert board_in_page(page) == SAMPLE.compact
     assert page.locator('button[data-op="redo"]').is_enabled()
 
+    n = naive.distance(SAMPLE.compact)
     page.click('button[data-op="solve"]')
     page.wait_for_selector(".bitknights-play.bk-animating")  # frames, one move at a time
-    assert status(page).startswith("playing an optimal rest")
-    assert board_in_page(page) != TARGET.compact
-    shot(page, "05-animating")
-    page.wait_for_function("document.querySelector('.bk-status').textContent.startsWith('solved')")
+    assert status(page).startswith("playing an optimal rest: move")
+    assert page.text_content('button[data-op="solve"]') == "Stop"
+    # the moves list grows with the frames
+    page.wait_for_function("document.querySelectorAll('.bk-moves li').length === 2")
+    assert status(page) == f"playing an optimal rest: move 2 of {n}"
+    shot(page, "06-animating")
+    page.wait_for_function("document.querySelector('.bk-status').textContent.startsWith('Solved')")
     assert w.board == TARGET.compact and board_in_page(page) == TARGET.compact
-    assert len(w.history) == naive.distance(SAMPLE.compact)
+    assert moves_in_page(page) == w.history and len(w.history) == n
     moved = SAMPLE
     for m in w.history:  # the moves Python holds replay to the target
         moved = moved.play(m)
     assert moved == TARGET
-    assert status(page) == f"solved in {len(w.history)} moves; the optimum is {len(w.history)}"
-    shot(page, "06-solved")
+    # the end of the game: a banner, no glowing knight, Solve and Hints off, New board lit
+    assert status(page) == f"Solved in {n} moves: optimal!"
+    assert page.is_visible(".bk-banner") and "Solved!" in page.text_content(".bk-banner")
+    assert page.locator(".knight.bk-legal").count() == 0
+    assert page.locator(".knight[tabindex]").count() == 0
+    assert not page.locator('button[data-op="solve"]').is_enabled()
+    assert not page.locator('button[data-op="hints"]').is_enabled()
+    assert "bk-primary" in page.get_attribute('button[data-op="new"]', "class")
+    shot(page, "07-solved")
+    page.click(f'.knight[data-square="{square_name(TARGET.moves()[0].from_square)}"]')
+    page.wait_for_function("document.querySelector('.bk-message').textContent.includes('solved')")
+    assert w.board == TARGET.compact and len(w.history) == n
 
-    page.fill(".bk-new-distance", "5")
-    page.click('button[data-op="new"]')
-    page.wait_for_function("document.querySelector('.bk-status').textContent === 'distance 5'")
-    assert naive.distance(w.board) == 5 and w.history == []
-    assert board_in_page(page) == w.board and w.new_distance == 5
-    assert page.input_value(".bk-new-distance") == "5"
-    shot(page, "07-new")
 
-
-def test_text_takes_the_theme_colour(session):
-    """On a dark notebook theme the status, the moves and the board's file and rank letters
-    (drawn on the notebook's background, outside the squares) take the theme's text colour."""
+def test_a_click_stops_the_solve_where_it_shows(session, ball8):
+    """Stop (the Solve button), a knight, or any button during the animation stops it at
+    the move shown; the rest goes to redo; a knight or button then does what it says."""
     w, page, bridge = session
-    page.evaluate("""() => {
-      document.body.style.background = "rgb(17, 17, 17)";
-      document.body.style.setProperty("--jp-content-font-color1", "rgb(240, 240, 240)");
-    }""")
+    n = ball8[SAMPLE.compact]
+    page.click('button[data-op="solve"]')
+    page.wait_for_function("document.querySelectorAll('.bk-moves li').length === 3")
+    page.click('button[data-op="solve"]')  # now "Stop"
+    page.wait_for_function("!document.querySelector('.bitknights-play.bk-animating')")
+    page.wait_for_function(
+        f"document.querySelector('.bk-status').textContent === 'distance {n - 3}'"
+    )
+    assert len(w.history) == 3 and len(w.redo_moves) == n - 3 and not w.solved
+    assert moves_in_page(page) == w.history and board_in_page(page) == w.board
+    assert bridge.received[-1]["op"] == "stop" and bridge.received[-1]["stop"] is True
+    assert page.locator('button[data-op="redo"]').is_enabled()
+    shot(page, "08-stopped")
+
+    # a knight clicked during the animation: stop there, then that knight jumps
+    page.click('button[data-op="solve"]')
+    page.wait_for_function("document.querySelectorAll('.bk-moves li').length === 5")
+    shown = board_in_page(page)
+    away = [m for m, c in Board(shown).children() if ball8[c.compact] > ball8[shown]]
+    square = square_name(away[0].from_square)  # a step away: 3 moves left to solve
+    page.click(f'.knight[data-square="{square}"]')
+    page.wait_for_function("!document.querySelector('.bitknights-play.bk-animating')")
+    page.wait_for_function("document.querySelectorAll('.bk-moves li').length === 6")
+    assert len(w.history) == 6 and w.history[-1].startswith(square)
+    assert Board(shown).play(square).compact == w.board == board_in_page(page)
+    assert w.distance == naive.distance(w.board)
+
+    # Reset during the animation
+    page.click('button[data-op="solve"]')
+    page.wait_for_function("document.querySelectorAll('.bk-moves li').length === 8")
+    page.click('button[data-op="reset"]')
+    wait_board(page, SAMPLE.compact)
+    assert w.board == SAMPLE.compact and w.history == [] and moves_in_page(page) == []
+    assert page.locator(".bitknights-play.bk-animating").count() == 0
+
+
+def test_busy_while_dealing_clicks_are_refused(session, monkeypatch):
+    """A slow deal (as a far board without a table is): the view says at once what it is
+    doing, takes no click (knights, Solve, other buttons) until Python answers, and then
+    shows the new board."""
+    w, page, bridge = session
+    deal = w.game.new
+
+    def slow(d):
+        time.sleep(1.5)
+        return deal(d)
+
+    monkeypatch.setattr(w.game, "new", slow)
+    knight = square_name(SAMPLE.moves()[0].from_square)
+    page.evaluate(
+        """(knight) => setTimeout(() => {
+          const root = document.querySelector('.bitknights-play');
+          const wait = root.querySelector('.bk-wait');
+          const solve = root.querySelector('button[data-op=solve]');
+          const probe = {
+            busy: root.classList.contains('bk-busy'), aria: root.getAttribute('aria-busy'),
+            wait: wait.textContent, visible: getComputedStyle(wait).visibility,
+            solveDisabled: solve.disabled, sends: window.__sends,
+          };
+          solve.click();
+          root.querySelector(`.knight[data-square="${knight}"]`)
+            .dispatchEvent(new MouseEvent('click', { bubbles: true }));
+          probe.message = root.querySelector('.bk-message').textContent;
+          probe.sendsAfter = window.__sends;
+          window.__probe = probe;
+        }, 900)""",
+        knight,
+    )
+    page.fill(".bk-new-distance", "6")
+    page.click('button[data-op="new"]')
+    page.wait_for_function("window.__probe !== undefined")
+    probe = page.evaluate("window.__probe")
+    assert probe["busy"] and probe["aria"] == "true" and probe["visible"] == "visible"
+    assert probe["wait"] == "dealing a board 6 moves from the target\u2026"
+    assert probe["solveDisabled"] and probe["sends"] == probe["sendsAfter"] == 1
+    assert probe["message"].startswith("wait: dealing a board 6 moves")
+    page.wait_for_function("!document.querySelector('.bitknights-play.bk-busy')")
+    wait_board(page, w.board)
+    assert bridge.ops() == ["new"] and naive.distance(w.board) == 6 and w.history == []
+    assert page.text_content(".bk-message") == "" and status(page) == "distance 6"
+
+    # busy from code (a cell running w.new(...)): the view refuses clicks as well
+    w.set_trait("busy", "dealing a board 24 moves from the target\u2026")
+    bridge.push()
+    page.wait_for_timeout(400)
+    shot(page, "09-busy")
+    assert page.is_visible(".bk-wait") and "24 moves" in page.text_content(".bk-wait")
+    page.click(f'.knight[data-square="{square_name(Board(w.board).moves()[0].from_square)}"]',
+               force=True)  # fmt: skip
+    assert bridge.ops() == ["new"] and "wait: dealing" in page.text_content(".bk-message")
+    w.set_trait("busy", "")
+    bridge.push()
+    page.wait_for_function("!document.querySelector('.bitknights-play.bk-busy')")
+
+
+FAR = {
+    36: Board("01100/10001/11*00/10010/11101"),
+    39: Board("/".join((DATA / "distance39.txt").read_text().split()[1:6])),  # the farthest
+}
+
+
+@pytest.mark.parametrize("far", sorted(FAR))
+def test_long_move_lists_are_fully_visible(browser, server, table_dir, far):
+    """36 and 39 moves (the farthest boards) all show at once: no column cut off, no
+    move clipped, nothing to scroll."""
+    from bitknights.widget import play
+
+    board = FAR[far]
+    w = play(board, cache_dir=table_dir)
+    page, bridge = open_widget(browser, server, w)
+    for m in w.game.solution():  # the moves made from code, no animation to wait for
+        w.move(m)
+    w.undo()
+    w.redo()
+    bridge.push()
+    n = w.optimum
+    assert len(w.history) == n == far and w.solved
+    page.wait_for_function(f"document.querySelectorAll('.bk-moves li').length === {n}")
+    geometry = page.evaluate(
+        """() => {
+          const list = document.querySelector('.bk-moves');
+          const box = list.getBoundingClientRect();
+          const items = [...list.querySelectorAll('li')].map((li) => {
+            const r = li.getBoundingClientRect();
+            return { inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 &&
+                               r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5,
+                     clipped: li.scrollWidth > li.clientWidth + 0.5 };
+          });
+          return { items, scrollX: list.scrollWidth - list.clientWidth,
+                   scrollY: list.scrollHeight - list.clientHeight,
+                   inView: box.bottom <= window.innerHeight && box.right <= window.innerWidth };
+        }"""
+    )
+    assert all(i["inside"] and not i["clipped"] for i in geometry["items"])
+    assert geometry["scrollX"] <= 0 and geometry["scrollY"] <= 0 and geometry["inView"]
+    assert moves_in_page(page) == w.history
+    assert page.text_content(".bk-moves-head") == f"Moves ({n})"
+    shot(page, f"10-{n}-moves")
+    page.close()
+
+
+def test_a_keyboard_only_game(session, ball8):
+    """Tab reaches the knights that may jump (buttons with a name), Enter jumps one, the
+    keyboard stays on the knight that moved, a screen reader hears each move."""
+    w, page, bridge = session
+    page.focus("body")
+    names = page.eval_on_selector_all(
+        ".knight.bk-legal",
+        "ks => ks.map(k => [k.getAttribute('role'), k.getAttribute('tabindex'), "
+        "k.getAttribute('aria-label')])",
+    )
+    assert names and all(r == "button" and t == "0" for r, t, _ in names)
+    blank = square_name(SAMPLE.blank)
+    assert all(label.endswith(f": jump to {blank}") for _, _, label in names)
+    assert page.get_attribute(".bk-board svg", "role") == "group"
+    board = SAMPLE
+    while board != TARGET:
+        want = square_name(best_move(board, ball8).from_square)
+        for _ in range(40):
+            focused = page.evaluate("document.activeElement.dataset.square || null")
+            if focused == want:
+                break
+            page.keyboard.press("Tab")
+        assert focused == want
+        page.keyboard.press("Enter")
+        board = board.play(want)
+        wait_board(page, board.compact)
+        if board != TARGET:
+            # the knight that jumped keeps the keyboard, on its new square
+            landed = w.history[-1].split("-")[1]
+            page.wait_for_function(
+                "sq => document.activeElement && document.activeElement.dataset.square === sq",
+                arg=landed,
+            )
+            said = page.text_content(".bk-announce")
+            assert said == f"{w.history[-1]}, distance {ball8[board.compact]}"
+        if len(w.history) == 3:
+            shot(page, "11-keyboard")
+    assert w.solved and len(w.history) == ball8[SAMPLE.compact]
+    page.wait_for_function(
+        "document.querySelector('.bk-announce').textContent.includes('Solved in')"
+    )
+    assert bridge.ops() == ["move"] * len(w.history)
+    # the buttons too: Tab to Undo, Enter
+    for _ in range(40):
+        if page.evaluate("document.activeElement.dataset.op || null") == "undo":
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('.bk-moves li').length === {len(w.history)}")
+    assert not w.solved and bridge.ops()[-1] == "undo"
+
+
+# -- readable on light and dark themes ---------------------------------------------------------
+
+
+def check_labels(found, theme_name: str, where: str, least: int, *, on_page: int = 0):
+    """Every label found has contrast 4.5:1 or more, and there are at least ``least``; on
+    a dark theme the labels standing on the page's own background are light (at least
+    ``on_page`` of them: the widget's text takes the theme's colour)."""
+    assert len(found) >= least, (where, theme_name, len(found))
+    poor = [lb for lb in found if lb.contrast < 4.5]
+    assert not poor, (where, theme_name, poor)
+    if theme_name == "dark":
+        page = float(pixels.luminance(np.array(pixels_rgb(THEMES["dark"]["background"]))))
+        plain = [lb for lb in found if abs(lb.back - page) < 0.01]
+        assert len(plain) >= on_page, (where, plain)
+        assert all(lb.ink > 0.5 for lb in plain), (where, plain)
+
+
+def pixels_rgb(css: str) -> list[float]:
+    return [int(css[i : i + 2], 16) for i in (1, 3, 5)]
+
+
+@pytest.mark.parametrize("theme_name", ["light", "dark"])
+def test_every_label_of_the_widget_is_readable(session, theme_name):
+    w, page, bridge = session
+    theme(page, theme_name)
+    w.show_hints = True
     w.move(square_name(SAMPLE.moves()[0].from_square))
-    bridge.push()  # a fresh picture, drawn after the theme changed
-    light = "rgb(240, 240, 240)"
-    colours = page.evaluate("""() => ({
-      status: getComputedStyle(document.querySelector(".bk-status")).color,
-      move: getComputedStyle(document.querySelector(".bk-moves li")).color,
-      letters: [...document.querySelectorAll("text.coord")].map((t) => t.getAttribute("fill")),
-      inherited: getComputedStyle(document.querySelector("text.coord")).fill,
-    })""")
-    assert colours["status"] == colours["move"] == colours["inherited"] == light
-    assert len(colours["letters"]) == 10 and set(colours["letters"]) == {"currentColor"}
-    shot(page, "08-dark")
+    w.set_trait("message", "illegal move: a `code` word and plain words")
+    bridge.push()
+    page.wait_for_selector("g.hint")
+    shot(page, f"12-widget-{theme_name}")
+    least = 10 + len(w.hints) + 12
+    found = pixels.page_labels(
+        page, clip=page.locator(".bitknights-play").bounding_box(), least=least
+    )
+    # 10 edge labels, the badges, status, cue, message, 7 buttons and their box, the move;
+    # on the page's background: status, cue, message, "at distance", the moves
+    check_labels(found, theme_name, "widget", least, on_page=5)
+    # and the solved state: the banner's words
+    w.solve()
+    bridge.push()
+    page.wait_for_function("document.querySelector('.bk-status').textContent.startsWith('Solved')",
+                           timeout=30_000)  # fmt: skip
+    shot(page, f"13-solved-{theme_name}")
+    found = pixels.page_labels(page, clip=page.locator(".bk-stage").bounding_box(), least=12)
+    check_labels(found, theme_name, "banner", 10 + 2)
+
+
+def picture_cases() -> dict[str, str]:
+    b = SAMPLE
+    s = solve(b)
+    move = b.moves()[0]
+    after = b.play(move)
+    hs = [render.Hint(m, c, naive.distance(c.compact), False) for m, c in after.children()]
+    return {
+        "board": render.board_svg(b, size=240),
+        "names": render.board_svg(b, names=True, size=300),
+        "hints": render.hints_svg(after, hs, size=240),
+        "move+hints": render.board_svg(after, move=move, hints=hs, size=240),
+        "animation": render.solution_animation_svg(s, size=240),
+        "strip": render.solution_svg(s),  # at its default size: the smallest labels
+        "unsolved": render.solution_svg(
+            solve(Board("01011/110*1/01110/01010/00100")), board_size=240
+        ),
+    }
+
+
+@pytest.mark.parametrize("theme_name", ["light", "dark"])
+def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name):
+    """The pictures as a notebook shows them: an SVG output becomes an <img> (where
+    currentColor is black whatever the theme), an HTML output stays inline."""
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    bg = THEMES[theme_name]["background"]
+    fg = THEMES[theme_name]["--jp-content-font-color1"]
+    for name, svg in picture_cases().items():
+        uri = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+        page.set_content(
+            f"<html><body style='margin:0;background:{bg};color:{fg}'>"
+            f"<div id='inline' style='display:inline-block'>{svg}</div> "
+            f"<img id='img' src='{uri}'></body></html>"
+        )
+        page.wait_for_function("document.getElementById('img').complete")
+        root = svg.count("<text")
+        least = min(root, 10)
+        for which in ("inline", "img"):
+            box = page.locator(f"#{which}").bounding_box()
+            found = pixels.page_labels(page, clip=box, least=least)
+            check_labels(found, theme_name, f"{name} {which}", least)
+        shot(page, f"14-picture-{name}-{theme_name}")
+    # the notebook views (HTML: board with its rows, hints with their table, a solution)
+    s = solve(SAMPLE)
+    hs = [render.Hint(m, c, naive.distance(c.compact), False) for m, c in SAMPLE.children()]
+    for name, html in [("board-html", SAMPLE._repr_html_()), ("solution-html", s._repr_html_()),
+                       ("hints-html", render.hints_html(SAMPLE, hs))]:  # fmt: skip
+        page.set_content(
+            f"<html><body style='margin:0;background:{bg};color:{fg}'><div id='out' "
+            f"style='display:inline-block'>{html}</div></body></html>"
+        )
+        found = pixels.page_labels(page, clip=page.locator("#out").bounding_box(), least=10)
+        check_labels(found, theme_name, name, 10)
+        shot(page, f"15-{name}-{theme_name}")
+    page.close()
+
+
+def test_the_contrast_check_sees_an_unreadable_label(browser):
+    """The check itself: the edge letters as they were before (the page's colour,
+    currentColor) drawn as an <img> on a dark page are black on the dark frame, and are
+    found, every one, with a contrast far below 4.5:1; in the page's own colour inline
+    they read."""
+    from bitknights.render.boards import LABEL
+
+    svg = render.board_svg(SAMPLE, size=240).replace(f'fill="{LABEL}"', 'fill="currentColor"')
+    uri = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+    page = browser.new_page(viewport={"width": 600, "height": 300})
+    page.set_content(
+        "<html><body style='margin:0;background:#111111;color:#ffffff'>"
+        f"<div id='inline' style='display:inline-block'>{svg}</div> <img id='img' src='{uri}'>"
+        "</body></html>"
+    )
+    page.wait_for_function("document.getElementById('img').complete")
+    found = pixels.page_labels(page, clip=page.locator("#img").bounding_box(), least=10)
+    assert len(found) == 10 and all(lb.contrast < 3 for lb in found)
+    with pytest.raises(AssertionError):
+        check_labels(found, "dark", "black on the frame", 10)
+    found = pixels.page_labels(page, clip=page.locator("#inline").bounding_box(), least=10)
+    check_labels(found, "dark", "the page's colour, inline", 10)
+    page.close()

@@ -4,15 +4,19 @@ text for terminals, a matplotlib plot.
 Every SVG or HTML picture is a :class:`SvgPicture` or :class:`HtmlPicture`: a ``str`` of
 self-contained markup (no script, nothing fetched: no fonts, images or style sheets; text
 uses the viewer's own ``sans-serif``) that a notebook shows as a picture.  The knights are
-one outline defined once per document and placed with ``<use>``, ivory with a dark
+one outline defined once per picture and placed with ``<use>``, ivory with a dark
 outline for white (``0``) and near-black for black (``1``); the blank square is drawn
-dashed.  The labels on the edges, and with ``names=True`` on every square, are the square
-names of :func:`bitknights.squares.square_name`.
+dashed.  The board stands in a dark wooden frame that carries the labels (light on the
+frame), so a picture reads the same on light and dark notebook themes, inline or as an
+``<img>`` (see :mod:`~bitknights.render.boards`).  The labels on the edges, and with
+``names=True`` on every square, are the square names of
+:func:`bitknights.squares.square_name`.
 
-Every square is a ``<rect class="sq ..." data-square="...">`` (once, in the document's
+Every square is a ``<rect class="sq ..." data-square="...">`` (once, in the picture's
 grid), every knight a ``<use class="knight white|black" data-square="...">`` and the blank
 a ``<use class="blank" data-square="...">``, so a picture can be checked (or styled) by
-machine:
+machine (in a solution's strip of boards, each piece is a ``<use>`` of such an element
+defined once on its square):
 
 >>> from bitknights import TARGET
 >>> svg = board_svg(TARGET, move=TARGET.moves()[0])

@@ -2,11 +2,21 @@
 
 Geometry is in viewBox units: a square is :data:`S` wide, the coordinate labels take
 :data:`M` on the top and left, and :data:`P` pads the right and bottom edges; ``size``
-arguments scale the whole.  Every document carries its own ``<defs>``: the knight's outline
-once (``#bk-knight``), a white and a black knight (``#bk-white``, ``#bk-black``) and the blank
-(``#bk-blank``) built on it, and the board's squares with their labels (``#bk-grid...``); a
-board is a ``<g class="board">`` that places the grid and one ``<use>`` per piece.  An id
-names one content only, so pictures can share a page.
+arguments scale the whole.  The board stands in a frame of its own colour
+(:data:`FRAME`), and every text on it has its own colour too (:data:`LABEL` on the frame,
+:data:`INK` on the squares), never the page's: a notebook shows an SVG output as an
+``<img>``, where ``currentColor`` is black whatever the theme, and ``prefers-color-scheme``
+follows the operating system, not the notebook's theme.  So a picture reads the same on
+light and dark themes, inline or as an image.
+
+Every picture carries the ``<defs>`` it uses (:class:`Defs`), once: the knight's outline
+(``#bk-knight``), a white and a black knight (``#bk-white``, ``#bk-black``) and the blank
+(``#bk-blank``) built on it, the board's squares in their frame with their labels
+(``#bk-grid...``), and for pictures of many boards each piece already placed on its
+square (``#bk-w-c3``, ``#bk-b-c3``, ``#bk-e-c3``: white, black, blank).  A board is a
+``<g class="board">`` that places the grid and one ``<use>`` per piece.  An id names one
+content only, so pictures can share a page, and the SVGs of one HTML view share one
+``<defs>``.
 """
 
 from __future__ import annotations
@@ -18,7 +28,15 @@ from typing import TYPE_CHECKING
 from ..board import Board, Move
 from ..errors import BoardError
 from ..solution import Hint
-from ..squares import KNIGHT_TARGETS, NUM_SQUARES, SIZE, Square, square_color, square_name
+from ..squares import (
+    KNIGHT_TARGETS,
+    NUM_SQUARES,
+    SIZE,
+    Square,
+    parse_square,
+    square_color,
+    square_name,
+)
 from .svg import Attr, HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
 
 if TYPE_CHECKING:
@@ -37,6 +55,10 @@ ARROW = "#1f6fb2"
 OPTIMAL = "#2e7d32"
 OTHER = "#757575"
 INK = "#1a1a1a"
+FRAME = "#5b3d27"
+"""The frame round the board (and the caption bands of a solution): dark wood."""
+LABEL = "#f5e6c8"
+"""Text on the frame: contrast 9:1 with :data:`FRAME`, whatever is round the picture."""
 
 _KNIGHT_PATH = (
     "M24 88L76 88L75 79L69 77C66 64 71 51 77 41C83 30 79 18 64 13L60 5L54 12L47 7L45 16"
@@ -73,9 +95,16 @@ def grid_id(coordinates: bool = True) -> str:
     return "bk-grid" if coordinates else "bk-grid-bare"
 
 
+def frame_rect(x: float, y: float, width: float, height: float) -> ET.Element:
+    """A rounded rectangle in the frame's colour."""
+    return el("rect", class_="frame", x=x, y=y, width=width, height=height, rx=14, fill=FRAME)
+
+
 def _grid(coordinates: bool) -> ET.Element:
-    """The 25 squares, and with ``coordinates`` the file and rank labels on the edges."""
+    """The frame, the 25 squares, and with ``coordinates`` the file and rank labels on the
+    frame."""
     g = el("g", id=grid_id(coordinates), class_="grid")
+    g.append(frame_rect(0, 0, BOARD_UNITS, BOARD_UNITS))
     for sq in range(NUM_SQUARES):
         x, y = square_corner(sq)
         tone = "dark" if square_color(sq) else "light"
@@ -92,9 +121,12 @@ def _grid(coordinates: bool) -> ET.Element:
             height=S,
         )
     if coordinates:
-        # the labels stand on the page's background, not on a square: they take the text
-        # colour around the picture (readable on dark notebook themes; black in an <img>)
-        label: dict[str, Attr] = {"text_anchor": "middle", "font_size": 28, "fill": "currentColor"}
+        label: dict[str, Attr] = {
+            "text_anchor": "middle",
+            "font_size": 28,
+            "font_weight": "bold",
+            "fill": LABEL,
+        }
         for i in range(SIZE):
             middle = M + i * S + S / 2
             sub(g, "text", file_label(i), class_="coord file", x=middle, y=M - 10, **label)
@@ -105,7 +137,8 @@ def _grid(coordinates: bool) -> ET.Element:
 def square_names() -> ET.Element:
     """Every square's name in its top-left corner, haloed in the square's colour so that
     it stays readable over a piece."""
-    g = el("g", class_="names", font_size=17, fill=INK, stroke_width=5, paint_order="stroke")
+    g = el("g", class_="names", font_size=18, font_weight="bold", fill=INK, stroke_width=5,
+           paint_order="stroke")  # fmt: skip
     for sq in range(NUM_SQUARES):
         x, y = square_corner(sq)
         halo = DARK if square_color(sq) else LIGHT
@@ -114,54 +147,82 @@ def square_names() -> ET.Element:
     return g
 
 
-def add_defs(root: ET.Element, coordinates: bool = True) -> None:
-    """Append the glyphs and the grid to ``root``'s ``<defs>``."""
-    defs = sub(root, "defs")
-    sub(defs, "path", id="bk-knight", d=_KNIGHT_PATH, stroke_width=3, stroke_linejoin="round")
-    for colour, (fill, stroke, eye) in _KNIGHT_STYLE.items():
-        g = sub(defs, "g", id=f"bk-{colour}")
-        sub(g, "use", href="#bk-knight", fill=fill, stroke=stroke)
-        sub(g, "circle", cx=44, cy=28, r=3, fill=eye)
-    g = sub(defs, "g", id="bk-blank")
-    dashed: dict[str, Attr] = {"stroke": INK, "stroke_width": 3, "stroke_dasharray": "8 6"}
-    sub(
-        g,
-        "rect",
-        x=12,
-        y=12,
-        width=76,
-        height=76,
-        rx=10,
-        fill="#ffffff",
-        fill_opacity=0.35,
-        **dashed,
-    )
-    sub(g, "circle", cx=50, cy=50, r=5, fill=INK)
-    defs.append(_grid(coordinates))
+_PIECE = {"0": ("w", "white"), "1": ("b", "black"), "*": ("e", "blank")}
+
+
+class Defs:
+    """The ``<defs>`` of one picture (or of the SVGs of one HTML view): each id it uses,
+    built once, with what it is built on.
+
+    >>> d = Defs()
+    >>> d.use("bk-w-c3"), d.use("bk-white")
+    ('#bk-w-c3', '#bk-white')
+    >>> [e.get("id") for e in d.element()]
+    ['bk-knight', 'bk-white', 'bk-w-c3']
+    """
+
+    def __init__(self) -> None:
+        self._made: dict[str, ET.Element] = {}
+
+    def use(self, ident: str) -> str:
+        """``'#ident'``, after adding ``ident`` (and what it needs) to the definitions."""
+        if ident not in self._made:
+            e = self._build(ident)
+            e.set("id", ident)
+            self._made[ident] = e
+        return "#" + ident
+
+    def element(self) -> ET.Element:
+        """The ``<defs>`` element, in the order the ids were first needed."""
+        defs = el("defs")
+        defs.extend(self._made.values())
+        return defs
+
+    def _build(self, ident: str) -> ET.Element:
+        if ident == "bk-knight":
+            return el("path", d=_KNIGHT_PATH, stroke_width=3, stroke_linejoin="round")
+        if ident in ("bk-white", "bk-black"):
+            fill, stroke, eye = _KNIGHT_STYLE[ident[3:]]
+            g = el("g")
+            sub(g, "use", href=self.use("bk-knight"), fill=fill, stroke=stroke)
+            sub(g, "circle", cx=44, cy=28, r=3, fill=eye)
+            return g
+        if ident == "bk-blank":
+            g = el("g")
+            dashed: dict[str, Attr] = {"stroke": INK, "stroke_width": 3, "stroke_dasharray": "8 6"}
+            sub(g, "rect", x=12, y=12, width=76, height=76, rx=10, fill="#ffffff",
+                fill_opacity=0.35, **dashed)  # fmt: skip
+            sub(g, "circle", cx=50, cy=50, r=5, fill=INK)
+            return g
+        if ident in (grid_id(True), grid_id(False)):
+            return _grid(ident == grid_id(True))
+        # a piece placed on its square: bk-w-c3, bk-b-c3, bk-e-c3
+        kind, square = ident[3], ident[5:]
+        cell = next(c for c, (k, _) in _PIECE.items() if k == kind)
+        colour = _PIECE[cell][1]
+        cls = "blank" if cell == "*" else f"knight {colour}"
+        x, y = square_corner(parse_square(square))
+        return el("use", class_=cls, href=self.use(f"bk-{colour}"), data_square=square, x=x, y=y)
 
 
 # -- pieces and marks -----------------------------------------------------------------------
 
 
-def piece(board: Board, sq: Square, **attrs: str) -> ET.Element:
+def piece(board: Board, sq: Square, defs: Defs, **attrs: str) -> ET.Element:
     """The knight or blank on ``sq`` placed at its square (``attrs`` may add a ``transform``
-    instead of ``x``/``y``)."""
+    instead of ``x``/``y``): ``<use class="knight white" data-square="c3" ...>``."""
     x, y = square_corner(sq)
-    cell = board.cell(sq)
+    colour = _PIECE[board.cell(sq)][1]
     where = {} if "transform" in attrs else {"x": x, "y": y}
-    if cell == "*":
-        return el(
-            "use", class_="blank", href="#bk-blank", data_square=square_name(sq), **where, **attrs
-        )
-    colour = "black" if cell == "1" else "white"
-    return el(
-        "use",
-        class_=f"knight {colour}",
-        href=f"#bk-{colour}",
-        data_square=square_name(sq),
-        **where,
-        **attrs,
-    )
+    cls = "blank" if colour == "blank" else f"knight {colour}"
+    href = defs.use(f"bk-{colour}")
+    return el("use", class_=cls, href=href, data_square=square_name(sq), **where, **attrs)
+
+
+def placed_piece(board: Board, sq: Square, defs: Defs) -> ET.Element:
+    """The piece on ``sq`` as one short ``<use href="#bk-w-c3">`` of a piece defined on its
+    square: for pictures of many boards (the definition carries the class and square)."""
+    return el("use", href=defs.use(f"bk-{_PIECE[board.cell(sq)][0]}-{square_name(sq)}"))
 
 
 def highlight(sq: Square, role: str) -> ET.Element:
@@ -203,8 +264,18 @@ def arrow(move: Move) -> ET.Element:
     return g
 
 
-def _hint_marks(h: Hint) -> tuple[ET.Element, ET.Element]:
-    """The frame around a hinted knight's square and its distance badge."""
+def _badge_corner(sq: Square, arrow_move: Move | None) -> tuple[int, int]:
+    """Where a hint badge sits in its square: the top-right corner, or on the square an
+    arrow points at, the corner the arrow's head does not cover (the side it travels to)."""
+    if arrow_move is None or arrow_move.to_square != sq:
+        return 74, 24
+    (r0, c0), (r1, c1) = divmod(arrow_move.from_square, SIZE), divmod(sq, SIZE)
+    return (74 if c1 > c0 else 26), (76 if r1 > r0 else 24)
+
+
+def _hint_marks(h: Hint, arrow_move: Move | None) -> tuple[ET.Element, ET.Element]:
+    """The frame around a hinted knight's square and its distance badge (clear of the
+    head of ``arrow_move``'s arrow)."""
     sq = h.move.from_square
     x, y = square_corner(sq)
     colour = OPTIMAL if h.optimal else OTHER
@@ -222,14 +293,15 @@ def _hint_marks(h: Hint) -> tuple[ET.Element, ET.Element]:
         stroke_width=6 if h.optimal else 3,
     )
     label = "none" if h.distance is None else str(h.distance)
+    bx, by = _badge_corner(sq, arrow_move)
     badge = el("g", class_="hint" + opt, data_square=square_name(sq), data_distance=label)
-    sub(badge, "circle", cx=x + 74, cy=y + 24, r=21, fill=colour, stroke="#ffffff", stroke_width=3)
+    sub(badge, "circle", cx=x + bx, cy=y + by, r=21, fill=colour, stroke="#ffffff", stroke_width=3)
     sub(
         badge,
         "text",
         "\u221e" if h.distance is None else label,  # ∞: never reaches the target
-        x=x + 74,
-        y=y + 33,
+        x=x + bx,
+        y=y + by + 9,
         text_anchor="middle",
         font_size=26 if len(label) < 3 else 18,
         font_weight="bold",
@@ -240,25 +312,32 @@ def _hint_marks(h: Hint) -> tuple[ET.Element, ET.Element]:
 
 def board_group(
     board: Board,
+    defs: Defs,
     ox: float = 0,
     oy: float = 0,
     *,
     move: Move | None = None,
     hints: Sequence[Hint] = (),
-    grid: str = "bk-grid",
+    coordinates: bool = True,
     names: bool = False,
+    placed: bool = False,
     **attrs: str,
 ) -> ET.Element:
-    """``board`` as a ``<g class="board">`` with its top-left corner at ``(ox, oy)``."""
+    """``board`` as a ``<g class="board">`` with its top-left corner at ``(ox, oy)``, its
+    definitions added to ``defs``; ``placed`` draws each piece as one short ``<use>`` of a
+    piece defined on its square (:func:`placed_piece`), for pictures of many boards."""
     place = f"translate({num(ox)},{num(oy)})" if (ox, oy) != (0, 0) else None
     g = el("g", class_="board", data_board=board.compact, **attrs, transform=place)
-    sub(g, "use", href="#" + grid)
+    sub(g, "use", href=defs.use(grid_id(coordinates)))
     if move is not None:
         g.append(highlight(move.from_square, "from"))
         g.append(highlight(move.to_square, "to"))
-    marks = [_hint_marks(h) for h in hints]
+    marks = [_hint_marks(h, move) for h in hints]
     g.extend(frame for frame, _ in marks)
-    g.extend(piece(board, sq) for sq in range(NUM_SQUARES))
+    if placed:
+        g.extend(placed_piece(board, sq, defs) for sq in range(NUM_SQUARES))
+    else:
+        g.extend(piece(board, sq, defs) for sq in range(NUM_SQUARES))
     if names:
         g.append(square_names())
     if move is not None:
@@ -303,9 +382,9 @@ def board_root(
     hints = checked_hints(board, hints)
     root = svg_root(size, size, BOARD_UNITS, BOARD_UNITS, "bitknights-board")
     sub(root, "title", board.compact + ("" if move is None else f" ({move})"))
-    add_defs(root, coordinates)
-    grid = grid_id(coordinates)
-    root.append(board_group(board, move=move, hints=hints, grid=grid, names=names))
+    defs = Defs()
+    group = board_group(board, defs, move=move, hints=hints, coordinates=coordinates, names=names)
+    root.extend([defs.element(), group])
     return root
 
 

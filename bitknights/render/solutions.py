@@ -9,7 +9,17 @@ from ..board import Board, Move
 from ..errors import BoardError
 from ..solution import Solution
 from ..squares import NUM_SQUARES, square_name
-from .boards import BOARD_UNITS, INK, M, add_defs, board_group, board_root, highlight, piece
+from .boards import (
+    BOARD_UNITS,
+    LABEL,
+    Defs,
+    M,
+    board_group,
+    board_root,
+    frame_rect,
+    highlight,
+    piece,
+)
 from .boards import square_corner as corner
 from .svg import HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
 
@@ -43,46 +53,92 @@ def unsolved_text(solution: Solution) -> str:
 
 
 def _caption(text: str, x: float, y: float, size: int, **attrs: str) -> ET.Element:
-    return el("text", text, class_="caption", **attrs, x=x, y=y, font_size=size, fill=INK)
+    return el("text", text, class_="caption", **attrs, x=x, y=y, font_size=size, fill=LABEL)
+
+
+def _band(ox: float, oy: float, height: float) -> ET.Element:
+    """The caption band over a board: the frame's colour, running into the board's frame
+    below it (the two make one card)."""
+    return frame_rect(ox, oy, BOARD_UNITS, height + 30)
+
+
+def _with_defs(root: ET.Element, defs: Defs) -> ET.Element:
+    """``root`` with ``defs`` inserted after its title (or first)."""
+    at = 1 if len(root) and root[0].tag == "title" else 0
+    root.insert(at, defs.element())
+    return root
 
 
 def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -> SvgPicture:
     """Every board along the solution's path, ``per_row`` to a row, each headed by the move
     that made it (``start`` for the first) and with that move highlighted.
 
-    Each board is a ``<g class="board" data-step="k" data-board="...">``; ``solution`` may
-    also be the list of boards itself.  An unsolved result shows its start board and why.
+    Each board is a ``<g class="board" data-step="k" data-board="...">`` whose pieces are
+    short ``<use>`` references to pieces defined once on their squares (see
+    :mod:`~bitknights.render.boards`); ``solution`` may also be the list of boards itself.
+    An unsolved result shows its start board and why.
     """
-    return svg_picture(_strip(solution, per_row, board_size))
+    defs = Defs()
+    return svg_picture(_with_defs(_strip(solution, per_row, board_size, defs), defs))
 
 
-def _strip(solution: Path, per_row: int, board_size: float) -> ET.Element:
+def _unsolved_strip(solution: Solution, board_size: float, defs: Defs) -> ET.Element:
+    cap_h = 100
+    h = BOARD_UNITS + cap_h
+    root = svg_root(board_size, board_size * h / BOARD_UNITS, BOARD_UNITS, h, "bitknights-solution")
+    root.append(_band(0, 0, cap_h))
+    why, _, status = unsolved_text(solution).partition(" (")
+    root.append(_caption(why, M, 42, 30))
+    if status:
+        root.append(_caption(f"({status}", M, 80, 30))
+    root.append(board_group(solution.start, defs, 0, cap_h, data_step="0"))
+    return root
+
+
+_CAP_H = 70  # the caption band over each board of a strip
+_GAP = 30  # between the boards of a strip
+
+
+def _step(root: ET.Element, k: int, boards: list[Board], moves: list[Move], ox: float,
+          oy: float, defs: Defs) -> None:  # fmt: skip
+    """Board ``k`` of a path at ``(ox, oy)`` of ``root``: its caption band (the move that
+    made it) and the board with that move marked."""
+    root.append(_band(ox, oy, _CAP_H))
+    root.append(_caption("start" if k == 0 else f"{k}. {moves[k - 1]}", ox + M, oy + 50, 40))
+    move = moves[k - 1] if k else None
+    root.append(
+        board_group(boards[k], defs, ox, oy + _CAP_H, move=move, placed=True, data_step=str(k))
+    )
+
+
+def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.Element:
     unsolved = _unsolved(solution)
     if unsolved is not None:
-        h = BOARD_UNITS + 70
-        root = svg_root(
-            board_size, board_size * h / BOARD_UNITS, BOARD_UNITS, h, "bitknights-solution"
-        )
-        add_defs(root)
-        root.append(_caption(unsolved_text(unsolved), M, 50, 34))
-        root.append(board_group(unsolved.start, 0, 70, data_step="0"))
-        return root
+        return _unsolved_strip(unsolved, board_size, defs)
     boards, moves = _path(solution)
     per_row = max(1, min(per_row, len(boards)))
-    cap_h, gap = 70, 30
-    cell_w, cell_h = BOARD_UNITS + gap, cap_h + BOARD_UNITS + gap
+    cell_w, cell_h = BOARD_UNITS + _GAP, _CAP_H + BOARD_UNITS + _GAP
     nrows = -(-len(boards) // per_row)
-    units_w, units_h = per_row * cell_w - gap, nrows * cell_h - gap
+    units_w, units_h = per_row * cell_w - _GAP, nrows * cell_h - _GAP
     scale = board_size / BOARD_UNITS
     root = svg_root(units_w * scale, units_h * scale, units_w, units_h, "bitknights-solution")
     sub(root, "title", f"{len(moves)} moves: {' '.join(str(m) for m in moves)}")
-    add_defs(root)
-    for k, b in enumerate(boards):
-        ox, oy = (k % per_row) * cell_w, (k // per_row) * cell_h
-        root.append(_caption("start" if k == 0 else f"{k}. {moves[k - 1]}", ox + M, oy + 50, 40))
-        move = moves[k - 1] if k else None
-        root.append(board_group(b, ox, oy + cap_h, move=move, data_step=str(k)))
+    for k in range(len(boards)):
+        _step(root, k, boards, moves, (k % per_row) * cell_w, (k // per_row) * cell_h, defs)
     return root
+
+
+def _steps(boards: list[Board], moves: list[Move], board_size: float, defs: Defs) -> ET.Element:
+    """The boards of a path as one small picture each, in a ``<div>`` that wraps them to
+    the width there is (a notebook scales a wide picture down; these keep their size)."""
+    div = el("div", class_="bitknights-steps", style="display:flex;flex-wrap:wrap;gap:8px")
+    units_h = _CAP_H + BOARD_UNITS
+    size = board_size / BOARD_UNITS
+    for k in range(len(boards)):
+        svg = svg_root(board_size, units_h * size, BOARD_UNITS, units_h, "bitknights-step")
+        _step(svg, k, boards, moves, 0, 0, defs)
+        div.append(svg)
+    return div
 
 
 def solution_animation_svg(
@@ -96,10 +152,11 @@ def solution_animation_svg(
     without animation show the start board.  Each moving knight carries an
     ``<animateTransform>`` whose ``values`` list the knight's positions over time.
     """
-    return svg_picture(_animation(solution, size, seconds_per_move))
+    defs = Defs()
+    return svg_picture(_with_defs(_animation(solution, size, seconds_per_move, defs), defs))
 
 
-def _animation(solution: Path, size: float, seconds_per_move: float) -> ET.Element:
+def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs) -> ET.Element:
     step = float(seconds_per_move)
     if not step > 0:
         raise ValueError(f"seconds_per_move must be positive, got {seconds_per_move!r}")
@@ -148,9 +205,9 @@ def _animation(solution: Path, size: float, seconds_per_move: float) -> ET.Eleme
         size, size * units_h / BOARD_UNITS, BOARD_UNITS, units_h, "bitknights-animation"
     )
     sub(root, "title", f"{n} moves: {' '.join(str(m) for m in moves)}")
-    add_defs(root)
+    root.append(_band(0, 0, cap_h))
     g = sub(root, "g", class_="board", data_board=boards[0].compact)
-    sub(g, "use", href="#bk-grid", y=cap_h)
+    sub(g, "use", href=defs.use("bk-grid"), y=cap_h)
     # the move being made lights its two squares for the length of its step
     for i, m in enumerate(moves):
         hl = sub(
@@ -165,7 +222,7 @@ def _animation(solution: Path, size: float, seconds_per_move: float) -> ET.Eleme
         hl.append(fade(["0", "1", "0"], [0.0, starts[i], starts[i] + step]))
     # the blank moves to the square a knight left the moment the knight lands
     blank_path = [boards[0].blank] + [m.from_square for m in moves]
-    blank = piece(boards[0], blank_path[0], transform=f"translate({xy(blank_path[0])})")
+    blank = piece(boards[0], blank_path[0], defs, transform=f"translate({xy(blank_path[0])})")
     g.append(blank)
     if n:
         blank.append(moving(blank_path, [0.0, *(t + travel * step for t in starts)], "discrete"))
@@ -181,6 +238,7 @@ def _animation(solution: Path, size: float, seconds_per_move: float) -> ET.Eleme
         knight = piece(
             boards[0],
             k,
+            defs,
             transform=f"translate({xy(k)})",
             data_start=square_name(k),
             data_end=square_name(end[k]),
@@ -206,8 +264,11 @@ def _animation(solution: Path, size: float, seconds_per_move: float) -> ET.Eleme
 
 def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) -> HtmlPicture:
     """The notebook view of a solution: a line with the move count and the move list,
-    the animated compact view, then every board along the path (:func:`solution_svg`).
-    Well-formed XHTML."""
+    the animated compact view, then every board along the path (as in
+    :func:`solution_svg`, one small picture each, wrapping to the width there is;
+    ``per_row`` is for :func:`solution_svg` alone).  Well-formed XHTML; its pictures share
+    one ``<defs>`` (in the first).  A notebook
+    stores this one copy (a :class:`~bitknights.Solution` has no separate SVG view)."""
     div = el("div", class_="bitknights-solution")
     unsolved = _unsolved(solution)
     if unsolved is not None:
@@ -226,10 +287,17 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     head = sub(div, "p")
     b = sub(head, "b", f"{len(moves)} move{'' if len(moves) == 1 else 's'}")
     b.tail = (f" ({', '.join(meta)})" if meta else "") + ": "
-    sub(head, "code", " ".join(str(m) for m in moves) or "none")
+    code = sub(head, "code", None if moves else "none")
+    for i, m in enumerate(moves):  # a line may break between moves, never inside one
+        sub(code, "span", str(m), style="white-space:nowrap").tail = (
+            " " if i + 1 < len(moves) else None
+        )
     row = sub(div, "div", style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start")
-    row.append(_animation(boards, max(board_size, 220), 1.0))
-    row.append(_strip(boards, per_row, board_size))
+    defs = Defs()
+    animation = _animation(boards, max(board_size, 220), 1.0, defs)
+    steps = _steps(boards, moves, board_size, defs)
+    steps.set("style", steps.get("style", "") + ";flex:1 1 320px;min-width:0")
+    row.extend([_with_defs(animation, defs), steps])
     return html_picture(div)
 
 

@@ -1,0 +1,214 @@
+"""Text contrast as a person sees it, from screenshots: the same region once with every text
+shown and once with every text hidden (nothing else changes).  The pixels that differ are
+text; pixels that differ close together make one label (a word, a number, a letter on a
+board's edge), and each label's ink must stand out from what is behind it.
+
+Used by the browser tests and by ``scripts/notebook_check.py`` (which puts this directory
+on its path).  Needs numpy and Pillow (matplotlib's dependency, in the ``test`` extra).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import NamedTuple
+
+import numpy as np
+
+# Hides every HTML text and nothing else: it goes transparent.
+HIDE_TEXT_CSS = """
+html.bk-hide-text, html.bk-hide-text * {
+  color: transparent !important; -webkit-text-fill-color: transparent !important;
+  text-shadow: none !important; caret-color: transparent !important;
+}
+"""
+
+# Adds the style above to the page; hides each SVG <text> by its visibility attribute
+# (page CSS does not reach the copies a <use> draws of its <defs>, attributes do); swaps
+# every <img> whose SVG has text for a copy without it (an <img> cannot be reached at all).
+HIDE_TEXT_JS = """
+async ([css, hide]) => {
+  if (!document.getElementById("bk-hide-text-style")) {
+    const style = document.createElement("style");
+    style.id = "bk-hide-text-style";
+    style.textContent = css;
+    document.head.appendChild(style);
+  }
+  document.documentElement.classList.toggle("bk-hide-text", hide);
+  for (const t of document.querySelectorAll("svg text")) {
+    if (hide && !t.hasAttribute("data-bk-vis")) {
+      t.setAttribute("data-bk-vis", t.getAttribute("visibility") || "");
+      t.setAttribute("visibility", "hidden");
+    } else if (!hide && t.hasAttribute("data-bk-vis")) {
+      const was = t.getAttribute("data-bk-vis");
+      if (was) t.setAttribute("visibility", was); else t.removeAttribute("visibility");
+      t.removeAttribute("data-bk-vis");
+    }
+  }
+  const loads = [];
+  for (const img of document.querySelectorAll("img")) {
+    if (!img.dataset.bkShown) {
+      if (!img.src.startsWith("data:image/svg+xml")) continue;
+      const comma = img.src.indexOf(",");
+      const head = img.src.slice(0, comma);
+      const body = img.src.slice(comma + 1);
+      const text = head.endsWith(";base64")
+        ? new TextDecoder().decode(Uint8Array.from(atob(body), (c) => c.charCodeAt(0)))
+        : decodeURIComponent(body);
+      const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+      doc.querySelectorAll("text").forEach((t) => t.remove());
+      const bare = new XMLSerializer().serializeToString(doc);
+      img.dataset.bkShown = img.src;
+      img.dataset.bkHidden = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(bare);
+    }
+    const want = hide ? img.dataset.bkHidden : img.dataset.bkShown;
+    if (img.src !== want) {
+      loads.push(new Promise((done) => { img.onload = done; img.onerror = done; }));
+      img.src = want;
+    }
+  }
+  await Promise.all(loads);
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+}
+"""
+
+
+class Label(NamedTuple):
+    """One label found on a screenshot: its box (x0, y0, x1, y1, in pixels of the shot), its
+    contrast with what is behind it, and the luminances of its ink and of its background."""
+
+    box: tuple[int, int, int, int]
+    contrast: float
+    ink: float
+    back: float
+    pixels: int
+
+
+def image(png: bytes) -> np.ndarray:
+    """A PNG as an H x W x 3 array of floats 0..255."""
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64)
+
+
+def luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG relative luminance of each pixel (..., 3) of 0..255 values."""
+    c = rgb / 255.0
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return lin @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def contrast(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray | float:
+    """WCAG contrast ratio of two luminances (1 to 21)."""
+    hi, lo = np.maximum(a, b), np.minimum(a, b)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _components(mask: np.ndarray) -> list[list[tuple[int, int]]]:
+    """The 8-connected groups of True pixels."""
+    seen = np.zeros_like(mask)
+    out = []
+    h, w = mask.shape
+    for y0, x0 in zip(*np.nonzero(mask)):
+        if seen[y0, x0]:
+            continue
+        seen[y0, x0] = True
+        stack, group = [(y0, x0)], []
+        while stack:
+            y, x = stack.pop()
+            group.append((y, x))
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    ny, nx = y + dy, x + dx
+                    if 0 <= ny < h and 0 <= nx < w and mask[ny, nx] and not seen[ny, nx]:
+                        seen[ny, nx] = True
+                        stack.append((ny, nx))
+        out.append(group)
+    return out
+
+
+def _near(mask: np.ndarray, gap: int) -> np.ndarray:
+    """``mask`` grown by ``gap`` pixels in every direction."""
+    out = mask.copy()
+    for dy in range(-gap, gap + 1):
+        for dx in range(-gap, gap + 1):
+            out |= np.roll(np.roll(mask, dy, axis=0), dx, axis=1)
+    return out
+
+
+def labels(
+    shown: np.ndarray,
+    hidden: np.ndarray,
+    *,
+    moving: np.ndarray | None = None,
+    gap: int = 4,
+    least: int = 14,
+) -> list[Label]:
+    """The labels of a region: pixels that differ between ``shown`` and ``hidden``, grouped
+    when less than ``gap`` pixels apart.  Groups of fewer than ``least`` pixels are dropped:
+    hiding text can change the anti-aliasing of a few pixels elsewhere (Chromium composites
+    the picture differently; up to 12 pixels were seen, on knights' outlines), while the
+    smallest label drawn (a bold digit 8 pixels high) has 16 or more.  So are groups
+    touching ``moving``, pixels an animation changed meanwhile.  A label's contrast is that of its inkiest pixels (the 90th percentile of
+    its pixels' contrast with the background there): the core of the glyphs, not their
+    anti-aliased edges."""
+    differ = np.abs(shown - hidden).max(axis=2) > 20
+    near = _near(differ, gap)
+    ink_l, back_l = luminance(shown), luminance(hidden)
+    found = []
+    for group in _components(near):
+        ys, xs = np.array([p[0] for p in group]), np.array([p[1] for p in group])
+        if moving is not None and moving[ys, xs].any():
+            continue
+        real = differ[ys, xs]
+        if real.sum() < least:
+            continue
+        ys, xs = ys[real], xs[real]
+        c = contrast(ink_l[ys, xs], back_l[ys, xs])
+        core = c >= np.percentile(c, 90)
+        found.append(
+            Label(
+                (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1),
+                round(float(np.percentile(c, 90)), 2),
+                round(float(ink_l[ys, xs][core].mean()), 4),
+                round(float(back_l[ys, xs][core].mean()), 4),
+                int(real.sum()),
+            )
+        )
+    return found
+
+
+# Stops (or restarts) the SMIL animations of the page's own SVGs (an <img> cannot be reached).
+PAUSE_JS = """(pause) => document.querySelectorAll("svg").forEach((s) => {
+  if (s.pauseAnimations) { if (pause) s.pauseAnimations(); else s.unpauseAnimations(); }
+})"""
+
+
+def page_labels(page, clip: dict | None = None, *, least: int = 0, tries: int = 6) -> list[Label]:
+    """The labels Playwright's ``page`` shows (within ``clip``): screenshots with text,
+    without, with, without.  Animations in the page's SVGs are paused; what still changed
+    between the two shots of a kind (an animated ``<img>``, a redraw) is left out.  Tried
+    again (up to ``tries`` times) while fewer than ``least`` labels are found that way."""
+    page.evaluate(PAUSE_JS, True)
+    try:
+        return _labels_of(page, clip, least, tries)
+    finally:
+        page.evaluate(PAUSE_JS, False)
+
+
+def _labels_of(page, clip: dict | None, least: int, tries: int) -> list[Label]:
+    found: list[Label] = []
+    for _ in range(tries):
+        shots = []
+        for hide in (False, True, False, True):
+            page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, hide])
+            shots.append(image(page.screenshot(clip=clip)))
+        page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, False])
+        shown, hidden, shown2, hidden2 = shots
+        changed = (np.abs(shown - shown2).max(axis=2) > 20) | (
+            np.abs(hidden - hidden2).max(axis=2) > 20
+        )
+        moving = _near(changed, 4)
+        found = labels(shown, hidden, moving=moving if moving.any() else None)
+        if len(found) >= least:
+            break
+    return found

@@ -1,0 +1,45 @@
+"""The widget and the pictures in the real notebook apps: ``scripts/notebook_check.py`` in
+JupyterLab and in Jupyter Notebook 7 (a private server, Chromium through Playwright): clicks,
+keys, a stopped solve, a busy deal, every label readable on the light and the dark theme
+(pictures drawn as ``<img>`` included), the widget fitting its output, and the saved
+notebook reopened without its kernel still showing the board.
+
+Needs ``jupyterlab`` and ``notebook`` (not dependencies of bitknights; ``.ci/run`` installs
+them for the browser half); without them these tests skip, except when ``CI`` is set.
+Screenshots go to ``$BITKNIGHTS_SCREENSHOTS`` when that is set.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SCRIPT = Path(__file__).parent.parent / "scripts" / "notebook_check.py"
+
+
+@pytest.mark.parametrize("app, package", [("lab", "jupyterlab"), ("notebook", "notebook")])
+def test_the_notebook_app(app, package, tmp_path):
+    missing = [m for m in (package, "playwright") if importlib.util.find_spec(m) is None]
+    if not os.path.exists("/usr/bin/chromium"):
+        missing.append("/usr/bin/chromium")
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests must run in CI: {missing} missing")
+        pytest.skip(f"{', '.join(missing)} missing")
+    out = Path(os.environ.get("BITKNIGHTS_SCREENSHOTS") or tmp_path)
+    p = subprocess.run(
+        [sys.executable, str(SCRIPT), str(out), "--app", app],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
+    failed = [line for line in p.stdout.splitlines() if line.startswith(("FAIL", "     "))]
+    assert p.returncode == 0, "\n".join(failed) or p.stderr[-2000:]
+    assert "FAIL" not in p.stdout
