@@ -17,12 +17,22 @@ CLI = [sys.executable, "-m", "bitknights"]
 ROWS, COLUMNS = 24, 100
 
 
-def on_terminal(args, *, env=None, stdin=subprocess.DEVNULL, columns=COLUMNS, timeout=300):
-    """Run ``bitknights ARGS`` with standard output and standard error on one
-    pseudo-terminal of ``ROWS`` x ``columns``; returns ``(status, everything written)``."""
+def on_terminal(
+    args,
+    *,
+    env=None,
+    stdin=subprocess.DEVNULL,
+    columns=COLUMNS,
+    command=CLI,
+    cwd=None,
+    timeout=300,
+):
+    """Run ``bitknights ARGS`` (or another ``command``) with standard output and standard
+    error on one pseudo-terminal of ``ROWS`` x ``columns``; returns ``(status, everything
+    written)``."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
-    p = subprocess.Popen([*CLI, *args], stdin=stdin, stdout=slave, stderr=slave,
+    p = subprocess.Popen([*command, *args], stdin=stdin, stdout=slave, stderr=slave, cwd=cwd,
                          env={**os.environ, **(env or {})})  # fmt: skip
     os.close(slave)
     seen = b""
