@@ -128,6 +128,46 @@ def test_a_bad_board_argument_is_a_usage_error():
     assert r.stderr.startswith("bitknights: error: '10110/01*11/10111/01001' is neither a file")
 
 
+@pytest.mark.parametrize(
+    "typo, problem",
+    [
+        ("10110/01*11/10111/01001/00002", "character 29 is '2' (a cell is 0, 1 or *)"),
+        ("10110/01*11/1O111/01001/00000", "character 14 is 'O' (a cell is 0, 1 or *)"),
+        ("10110 01*11 10111 01001 00000", "character 6 is ' ' (rows are joined by '/')"),
+        ("10110-01*11-10111-01001-00000", "character 6 is '-' (rows are joined by '/')"),
+        ("1011001*1110111010010000\uff10", "character 25 is '\uff10' (a cell is 0, 1 or *)"),
+    ],
+)
+def test_a_board_with_a_typo_is_a_bad_board_not_a_missing_file(typo, problem):
+    """An argument that looks like a board is a board: the error names the character
+    (solve, play and check alike); the same line on standard input gets the same."""
+    want = f"bitknights: error: {typo!r} is neither a file nor a board: {problem}\n"
+    for args in (["solve", typo], ["play", typo], ["check", typo, "e5"]):
+        r = run(args)
+        assert (r.returncode, r.stdout, r.stderr) == (2, "", want), args
+    r = run(["solve"], stdin=typo + "\n")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == f"bitknights: error: line 1: board 1: {problem}\n"
+
+
+@pytest.mark.parametrize("board", [SLASHED, SLASHED.replace("/", "")])
+def test_a_board_alone_on_standard_input_is_answered(board):
+    """`echo BOARD | bitknights solve`: a board on one line cannot be a count; alone, it is
+    a batch of one; with more after it, the error says what a batch is."""
+    for stdin in (board + "\n", f"\n  {board}  \n\n", board):
+        r = run(["solve"], stdin=stdin)
+        assert (r.returncode, r.stdout, r.stderr) == (0, "7\n", "")
+    r = run(["solve", "--format", "json"], stdin=board + "\n")
+    assert json.loads(r.stdout)["steps"] == 7
+    assert [b.compact for b in read_batch(board)] == [Board(SLASHED).compact]
+    r = run(["solve"], stdin=f"{board}\n{board}\n")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(
+        "bitknights: error: line 1: expected the number of boards T, got a board on one line"
+    )
+    assert "a batch is T, then T boards of five rows" in r.stderr
+
+
 def test_hint_takes_a_board_argument_and_a_batch(table_dir, tmp_path):
     classic = load_table(TARGET, cache_dir=table_dir)
     one = run(["hint", SLASHED], table_dir)

@@ -8,9 +8,9 @@ import os
 import sys
 
 from ..batch import decode, read_board
-from ..board import TARGET, Board
+from ..board import TARGET, Board, board_problem, looks_like_board
 from ..engines.options import MAX_TIMEOUT
-from ..errors import BitknightsError, InputError
+from ..errors import InputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -147,22 +147,30 @@ def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def board_argument(text: str) -> Board | None:
+def board_argument(text: str, *, required: bool = False) -> Board | None:
     """The board ``text`` spells when a command's FILE argument is a board rather than a
     file: 25 characters of ``0 1 *``, or five rows joined by ``/``.  ``None`` when it
-    names a file (or is ``-``).
+    names a file (or is ``-``), or, unless ``required``, looks nothing like a board
+    (:func:`~bitknights.board.looks_like_board`; a board with a typo is a bad board, the
+    error naming the character, not a missing file).
 
     >>> board_argument("10110/01*11/10111/01001/00000").compact
     '1011001*11101110100100000'
     >>> board_argument("-") is None
     True
+    >>> board_argument("10110/01*11/10111/01001/0000O")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bitknights.cli.common.UsageError: ... nor a board: character 29 is 'O' (a cell is 0, 1 or *)
     """
-    if text == "-" or os.path.exists(text) or not text or not set(text) <= BOARD_CHARS:
+    if text == "-" or not text or os.path.exists(text):
         return None
-    try:
-        return Board(text)
-    except BitknightsError as e:
-        raise UsageError(f"{text!r} is neither a file nor a board: {e}") from None
+    if not (required or set(text) <= BOARD_CHARS or looks_like_board(text)):
+        return None
+    problem = board_problem(text)
+    if problem:
+        raise UsageError(f"{text!r} is neither a file nor a board: {problem}")
+    return Board(text)
 
 
 def stdin_notice(path: str, what: str, form: str, quiet: bool = False) -> None:

@@ -18,6 +18,7 @@ from .common import (
     UsageError,
     add_format_option,
     add_target_options,
+    board_argument,
     json_line,
     non_negative,
     read_source,
@@ -108,10 +109,10 @@ def read_board_argument(text: str) -> Board:
             return Board(lines[0]) if len(lines) == 1 else read_board(data)
         except (InputError, BitknightsError) as e:
             raise UsageError(f"board {text}: {e}") from None
-    try:
-        return Board(text)
-    except BitknightsError as e:
-        raise UsageError(f"board {text!r} is no file and not a board: {e}") from None
+    board = board_argument(text, required=True)
+    if board is None:  # '-' or empty
+        raise UsageError(f"{text!r} is neither a file nor a board")
+    return board
 
 
 # -- play -----------------------------------------------------------------------------------

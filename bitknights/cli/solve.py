@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from ..solution import Solution
 
 STDIN_FORM = (
-    "first the number of boards T, then T boards of five rows of 0 1 * (one board can "
-    "also be given as an argument: bitknights solve '10110/01*11/10111/01001/00000')"
+    "first the number of boards T, then T boards of five rows of 0 1 *, or one board on "
+    "one line (it can also be given as the argument: "
+    "bitknights solve '10110/01*11/10111/01001/00000')"
 )
 
 WALK_MAX_BOARDS = 64
