@@ -44,11 +44,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser(argv)
         if not argv:
             # no command: the list of commands, as a usage error (status 2, like argparse's)
-            parser.print_help(sys.stderr)
+            if sys.stderr is not None:  # (print_help(None) would print on stdout)
+                parser.print_help(sys.stderr)
             return 2
         args = parser.parse_args(argv)
     if sys.stdout is None:
         return _fail("standard output is closed", EXIT_RESOURCES)
+    from .. import progress
+
+    progress.set_quiet(args.quiet)  # every command has --quiet
     try:
         return args.run(args, sys.stdout)
     except (UsageError, BitknightsError) as e:

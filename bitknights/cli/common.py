@@ -69,8 +69,9 @@ def where(path: str) -> str:
 
 
 def non_negative(text: str) -> int:
+    """An option's non-negative integer, in ASCII digits (as everywhere in the input)."""
     try:
-        value = int(text)
+        value = int(text) if text.isascii() else -1
     except ValueError:
         value = -1
     if value < 0:
@@ -79,8 +80,9 @@ def non_negative(text: str) -> int:
 
 
 def positive_float(text: str) -> float:
+    """An option's positive number of seconds (ASCII), at most ``MAX_TIMEOUT``."""
     try:
-        value = float(text)
+        value = float(text) if text.isascii() else -1.0
     except ValueError:
         value = -1.0
     if not 0 < value <= MAX_TIMEOUT:
@@ -109,6 +111,16 @@ def add_target_options(p: argparse.ArgumentParser, *, cache_dir_help: str | None
         help=cache_dir_help
         or "where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache "
         "directory, $XDG_CACHE_HOME/bitknights or ~/.cache/bitknights)",
+    )
+
+
+def add_quiet_option(p: argparse.ArgumentParser) -> None:
+    """``--quiet``, on every command: no notices and no progress bars on standard error,
+    only errors (:func:`bitknights.cli.main` applies it)."""
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="nothing on standard error but errors (no notices, no progress bar)",
     )
 
 

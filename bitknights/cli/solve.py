@@ -18,6 +18,7 @@ from . import streams
 from .common import (
     UsageError,
     add_format_option,
+    add_quiet_option,
     add_target_options,
     board_argument,
     non_negative,
@@ -141,16 +142,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "per CPU, a larger N is lowered to that)")  # fmt: skip
     p.add_argument("--ascii", action="store_true",
                    help="with --path: draw boards with 0 1 * even on a UTF-8 terminal")  # fmt: skip
-    p.add_argument(
-        "--quiet",
-        action="store_true",
-        help="nothing on standard error but errors (no notices, no progress bar)",
-    )
+    add_quiet_option(p)
     p.set_defaults(**DEFAULTS, run=_cmd_solve)
 
 
 def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
-    progress.set_quiet(args.quiet)
     target = read_target(args)
     args.board = board_argument(args.file)
     if args.board is None:
