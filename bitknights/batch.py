@@ -123,11 +123,8 @@ class BatchReader:
                 data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
             cut = data.rfind(b"\n") + 1
             self._tail = data[cut:] + self._tail
-            if len(self._tail) > MAX_LINE:
-                raise InputError(
-                    self._line + data[:cut].count(b"\n") + 1,
-                    f"a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)",
-                )
+            if len(self._tail) - self._tail.endswith(b"\r") > MAX_LINE:  # (not buffered on)
+                raise _long_line(self._line + data[:cut].count(b"\n") + 1)
             if cut:
                 yield self._emit(data[:cut])
 
@@ -144,6 +141,8 @@ class BatchReader:
             pos, no = 0, first - 1
             while pos < len(block):
                 end = block.index(b"\n", pos)
+                if end - pos > MAX_LINE:
+                    raise _long_line(no + 1)
                 word = block[pos:end].strip(_SPACE)
                 no, pos = no + 1, end + 1
                 if not word:
@@ -295,6 +294,9 @@ class BatchReader:
         numbers: list[int] = []
         err = None
         for i, raw in enumerate(block.split(b"\n")[:-1]):
+            if len(raw) > MAX_LINE:
+                err = _long_line(first + i)
+                break
             row = raw.strip(_SPACE)
             if not row:
                 continue
@@ -313,6 +315,12 @@ class BatchReader:
             rows.append(row)
             numbers.append(no)
         return b"".join(rows), numbers, err
+
+
+def _long_line(line: int) -> InputError:
+    """The one rule on line length, wherever the line falls (a block's start, middle or
+    end, or the end of the input): at most ``MAX_LINE`` bytes, line end not counted."""
+    return InputError(line, f"a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)")
 
 
 def _misaligned(problem: str) -> bool:

@@ -343,7 +343,9 @@ def test_unicode_digits_are_refused_in_options_as_in_the_input():
 def test_counts_are_worded_in_the_singular_when_one(table_dir):
     r = run(["random", "--distance", "0", "--count", "2"], table_dir)
     assert r.returncode == 2 and r.stderr == (
-        "bitknights: error: asked for 2 boards at distance 0, but only 1 lies at that distance\n"
+        "bitknights: error: asked for 2 boards at distance 0, but only 1 board lies at that distance\n"
     )
     r = run(["random", "--distance", "99", "--count", "1"], table_dir)
-    assert r.stderr.endswith("asked for 1 board at distance 99, but only 0 lie at that distance\n")
+    assert r.stderr.endswith(
+        "asked for 1 board at distance 99, but only 0 boards lie at that distance\n"
+    )

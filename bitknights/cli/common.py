@@ -28,6 +28,21 @@ class UsageError(Exception):
     """A problem the command line reports as ``bitknights: error: ...`` with status 2."""
 
 
+class ResourceError(Exception):
+    """The system refused something a command needs (a full disk, a file size limit): the
+    command line reports it as ``bitknights: error: ...`` with status 3."""
+
+
+def refused(e: OSError) -> bool:
+    """Whether the system refused ``e``'s operation for want of room (ENOSPC, EDQUOT,
+    EFBIG past ``ulimit -f``), memory or file handles: status 3, not a bad path's 2."""
+    import errno
+
+    from ..cache import no_room
+
+    return no_room(e) or e.errno in (errno.ENOMEM, errno.EMFILE, errno.ENFILE)
+
+
 OPTIMAL_MARK = ">"
 """Marks the optimal moves in every hint list (``hint``, ``play``): ``*`` is the blank."""
 
@@ -55,13 +70,22 @@ def read_source(path: str, what: str = "", *, limit: int = BOARD_FILE_LIMIT) -> 
                     raise UsageError(f"{what}{path}: not a regular file")
                 data = f.read(limit + 1)
     except OSError as e:
-        raise UsageError(f"cannot read {what}{path}: {e.strerror or e}") from None
+        raise read_error(path, e, what) from None
     if len(data) > limit:
         raise UsageError(f"{what}{where(path) or 'standard input: '}more than {limit:,} bytes")
     try:
         return decode(data)
     except InputError as e:
         raise UsageError(f"{what}{where(path)}{e}") from None
+
+
+def read_error(path: str, e: OSError, what: str = "") -> Exception:
+    """The error for ``path`` that cannot be read: the system's refusal (no file handles
+    or memory left: :class:`ResourceError`, status 3) or a bad path (:class:`UsageError`,
+    status 2)."""
+    return (ResourceError if refused(e) else UsageError)(
+        f"cannot read {what}{'standard input' if path == '-' else path}: {e.strerror or e}"
+    )
 
 
 def where(path: str) -> str:

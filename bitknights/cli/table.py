@@ -12,6 +12,7 @@ from ..board import Board, Move
 from ..errors import BitknightsError, InputError
 from .common import (
     OPTIMAL_MARK,
+    ResourceError,
     UsageError,
     add_format_option,
     add_quiet_option,
@@ -22,6 +23,7 @@ from .common import (
     plural,
     read_source,
     read_target,
+    refused,
     stdin_notice,
     where,
 )
@@ -158,7 +160,8 @@ def _cmd_build(args: argparse.Namespace, out: IO[str]) -> int:
         file = build_table(target, args.cache_dir, quiet=True if args.quiet else None)
     except OSError as e:
         path = store.table_path(target, args.cache_dir)
-        raise BitknightsError(f"cannot write distance table {path}: {e.strerror or e}") from None
+        message = f"cannot write distance table {path}: {e.strerror or e}"
+        raise (ResourceError if refused(e) else BitknightsError)(message) from None
     seconds = time.perf_counter() - t0
     size = os.path.getsize(file.path)
     out.write(
