@@ -97,7 +97,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="MOVE",
         help="the moves: the square of the knight that jumps, or FROM-TO",
     )
-    add_format_option(p, "a verdict and the moves, one a line", "one record")
+    add_format_option(
+        p,
+        "a few lines: the moves, whether they are legal and reach the target, their "
+        "length against the optimum, the score",
+        "one record",
+    )
     add_target_options(p)
     add_quiet_option(p)
     p.set_defaults(run=_cmd_check)
