@@ -25,10 +25,21 @@ from helpers import random_walk
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
-    path = native.build(tmp_path_factory.mktemp("native"))
-    module = native.load_from(path)
-    assert module is not None
-    return module
+    """The compiled IDA* kernels: the installed extension when it is current (a regular
+    install compiled it from these sources), else a fresh build."""
+    return _compiled("ida", tmp_path_factory)
+
+
+@pytest.mark.slow
+def test_a_fresh_build_is_current_and_agrees_with_jit(tmp_path):
+    """``native.build`` from the sources here (what ``pip install`` and ``python -m
+    bitknights.native`` run) gives an extension that loads as current and searches as
+    the JIT kernels do."""
+    module = native.load_from(native.build(tmp_path), "ida")
+    assert module is not None and native.is_native(module)
+    args = (*_args(random_walk(TARGET, 20, random.Random(3)), 15, False), ida.NO_BUDGET)
+    got = module.ida_one(*args, np.zeros(17, np.int64), np.zeros(1, np.int64))
+    assert got == _ida_kernels.ida_one(*args, np.zeros(17, np.int64), np.zeros(1, np.int64))
 
 
 def _args(board, limit, pdb):
@@ -352,6 +363,7 @@ def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch
         assert s == ball8["".join(board.rows())], board
 
 
+@pytest.mark.slow
 def test_pattern_database_build_agrees_with_jit_and_naive(compiled):
     """The compiled and JIT layer kernels build the same tables (the classic target's,
     in full), and a small one equals a plain BFS over the relaxed moves."""
