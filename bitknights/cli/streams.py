@@ -131,11 +131,10 @@ def _reread(source: BinaryIO, path: str, stamp: tuple[int, int] | None) -> Itera
 
 
 def _changed(path: str, *, answered: bool) -> UsageError:
-    done = (
-        "the answers printed are for its boards as they were read"
-        if answered
-        else ("nothing was answered")
-    )
+    if answered:
+        done = "the answers printed are for its boards as they were read"
+    else:
+        done = "nothing was answered"
     return UsageError(
         f"{path} changed while it was read (an input over {KEEP_BOARDS:,} boards is read "
         f"twice, once to check it, once to solve it): {done}"
