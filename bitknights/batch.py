@@ -27,7 +27,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Iterator, Sequence
 
-from .board import Board, cells_to_state, parse_row
+from .board import Board, board_problem, cells_to_state, looks_like_board, parse_row
 from .errors import BoardError, InputError
 
 TYPE_CHECKING = False
@@ -123,11 +123,8 @@ class BatchReader:
                 data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
             cut = data.rfind(b"\n") + 1
             self._tail = data[cut:] + self._tail
-            if len(self._tail) > MAX_LINE:
-                raise InputError(
-                    self._line + data[:cut].count(b"\n") + 1,
-                    f"a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)",
-                )
+            if len(self._tail) - self._tail.endswith(b"\r") > MAX_LINE:  # (not buffered on)
+                raise _long_line(self._line + data[:cut].count(b"\n") + 1)
             if cut:
                 yield self._emit(data[:cut])
 
@@ -144,11 +141,15 @@ class BatchReader:
             pos, no = 0, first - 1
             while pos < len(block):
                 end = block.index(b"\n", pos)
+                if end - pos > MAX_LINE:
+                    raise _long_line(no + 1)
                 word = block[pos:end].strip(_SPACE)
                 no, pos = no + 1, end + 1
                 if not word:
                     continue
-                _utf8(no, word)
+                text = _utf8(no, word)
+                if looks_like_board(text):  # e.g. `echo BOARD | bitknights solve`
+                    return self._lone_board(no, text, block[pos:])
                 self._count_line = no
                 self._count_like_row = parse_row(word.decode()) is None
                 if self._count_like_row and not word.strip(b"0").isdigit():
@@ -173,6 +174,25 @@ class BatchReader:
                     self._pending = [(no + 1, block[pos:])]
                 return count
         raise InputError(1, "empty input: expected the number of boards T")
+
+    def _lone_board(self, no: int, text: str, rest: bytes) -> int:
+        """A board on one line (``10110/01*11/...`` or its 25 characters) in place of
+        ``T``: the whole input when nothing else follows (a batch of one), else an error
+        saying what a batch is."""
+        more = rest.strip(_SPACE + b"\n") or next((b for _, b in self._gen if b.strip()), b"")
+        if more:
+            raise InputError(
+                no,
+                f"expected the number of boards T, got a board on one line ({_show(text)}); "
+                "a batch is T, then T boards of five rows (a board alone may stand on one line)",
+            )
+        problem = board_problem(text)
+        if problem:
+            raise InputError(no, f"board 1: {problem}")
+        rows = Board(text).rows()
+        self._pending = [(no, "".join(f"{row}\n" for row in rows).encode())]
+        self._count_line = no
+        return 1
 
     # -- boards -------------------------------------------------------------------
 
@@ -274,6 +294,9 @@ class BatchReader:
         numbers: list[int] = []
         err = None
         for i, raw in enumerate(block.split(b"\n")[:-1]):
+            if len(raw) > MAX_LINE:
+                err = _long_line(first + i)
+                break
             row = raw.strip(_SPACE)
             if not row:
                 continue
@@ -292,6 +315,12 @@ class BatchReader:
             rows.append(row)
             numbers.append(no)
         return b"".join(rows), numbers, err
+
+
+def _long_line(line: int) -> InputError:
+    """The one rule on line length, wherever the line falls (a block's start, middle or
+    end, or the end of the input): at most ``MAX_LINE`` bytes, line end not counted."""
+    return InputError(line, f"a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)")
 
 
 def _misaligned(problem: str) -> bool:

@@ -177,7 +177,7 @@ class Board:
                 frm_text, to_text = text.split("-", 1)
                 return self._move_source(Move(_square(frm_text), _square(to_text)))
             return _square(text)
-        if isinstance(move, int) and 0 <= move < NUM_SQUARES:
+        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_SQUARES:
             return move
         raise BoardError(f"not a move: {move!r}")
 
@@ -243,6 +243,39 @@ def parse_row(row: str) -> str | None:
         shown = row if len(row) <= 40 else row[:37] + "..."
         return f"expected a row of five characters from '0', '1', '*', got {shown!r}"
     return None
+
+
+def looks_like_board(text: str) -> bool:
+    """Whether one line of text was meant as a board, typos and all: at least 15 of its
+    characters, and most, are cells (``0 1 *``), and it is not just digits (a count).
+    Such a line is reported as a bad board, not as a missing file or a bad count.
+
+    >>> looks_like_board("10110/01*11/10111/01001/00002"), looks_like_board("boards.txt")
+    (True, False)
+    """
+    cells = sum(ch in "01*" for ch in text)
+    return cells >= 15 and 5 * cells >= 3 * len(text) and not text.strip().isdigit()
+
+
+def board_problem(text: str) -> str | None:
+    """What is wrong with one line of text as a board, naming the first character that
+    has no place in one; ``None`` for a board.
+
+    >>> board_problem("10110/01*11/10111/01001/00002")
+    "character 29 is '2' (a cell is 0, 1 or *)"
+    >>> board_problem("10110-01*11-10111-01001-00000")
+    "character 6 is '-' (rows are joined by '/')"
+    """
+    try:
+        _parse(text)
+        return None
+    except BoardError as e:
+        problem = str(e)
+    for i, ch in enumerate(text.strip(), 1):
+        if ch not in "01*/":
+            why = "a cell is 0, 1 or *" if ch.isalnum() else "rows are joined by '/'"
+            return f"character {i} is {ch!r} ({why})"
+    return problem
 
 
 def _parse(text: str) -> tuple[Bitboard, Square]:

@@ -60,6 +60,25 @@ class UntrustedError(CacheError):
     """A cache file or directory others could have written; the message says the fix."""
 
 
+class CacheFullError(CacheError):
+    """A cache file cannot be written for want of room: a full disk, a quota, a file size
+    limit (``ulimit -f``)."""
+
+    refused = True
+
+
+def no_room(e: OSError) -> bool:
+    """Whether a write failed for want of room: ENOSPC, EDQUOT, or EFBIG (``ulimit -f``)."""
+    import errno
+
+    return e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def _write_error(what: str, path: object, e: OSError) -> CacheError:
+    kind = CacheFullError if no_room(e) else CacheError
+    return kind(f"cannot write {what} {path}: {e.strerror or e}")
+
+
 def cache_directory(cache_dir: str | os.PathLike[str] | None = None) -> str:
     """The directory cache files live in (see the module docstring), as a path string.
 
@@ -251,7 +270,7 @@ def atomic_write(
         suffix = os.path.splitext(path)[1]
         fd, tmp = tempfile.mkstemp(prefix=_PREFIX, suffix=suffix, dir=directory)
     except OSError as e:
-        raise CacheError(f"cannot write {what} {path}: {e.strerror or e}") from None
+        raise _write_error(what, path, e) from None
     try:
         with os.fdopen(fd, "wb") as f:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX)
@@ -271,7 +290,7 @@ def atomic_write(
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(e, OSError):
-            raise CacheError(f"cannot write {what} {path}: {e.strerror or e}") from None
+            raise _write_error(what, path, e) from None
         raise
 
 

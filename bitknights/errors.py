@@ -6,6 +6,10 @@ from __future__ import annotations
 class BitknightsError(ValueError):
     """Base class of the errors bitknights raises for bad input or requests."""
 
+    refused = False
+    """Whether the system rather than the request is at fault (no room left for a file):
+    the command line's exit status 3, not 2."""
+
 
 class BoardError(BitknightsError):
     """A board (or a move on it) is malformed or illegal."""

@@ -24,9 +24,12 @@ the JIT ones (:func:`_gil_released`).
 An extension is never trusted blindly: it records a fingerprint of every source it was
 compiled from (its kernel modules and every bitknights module they import at their top
 level, found by reading their imports: :func:`kernel_sources`), and
-:func:`kernels` uses it only when that matches the sources beside it, else the JIT module
-(an edited checkout runs just in time until ``python -m bitknights.native``
-rebuilds in place).  ``BITKNIGHTS_NATIVE=0`` turns every extension off.  The build relies
+:func:`kernels` uses it only when that matches the sources beside it.  Python started in
+a source checkout imports the checkout, which has no extensions of its own unless built
+in place: it takes an installed copy's when their fingerprint matches the checkout's
+sources.  Otherwise the JIT module runs (an edited checkout until ``python -m
+bitknights.native`` rebuilds in place), and a terminal is told when it compiles, why,
+and what avoids it.  ``BITKNIGHTS_NATIVE=0`` turns every extension off.  The build relies
 on pycc's internals (``numba.pycc.compiler.Flags``), so ``pyproject.toml`` pins numba's
 version range.
 """
@@ -37,6 +40,7 @@ import ast
 import contextlib
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 import sys
@@ -87,11 +91,11 @@ EXTENSIONS = {
     ),
     "bidir": Extension(
         "bidir", "engines", "_bidir_native", "engines._bidir_kernels",
-        ("engines._bidir_kernels",), "bidirectional search", 30,
+        ("engines._bidir_kernels",), "bidirectional search", 20,
     ),
     "table": Extension(
         "table", "table", "_table_native", "table.kernels",
-        ("table.kernels", "coords.kernels", "table.solution_kernels"), "distance table", 30,
+        ("table.kernels", "coords.kernels", "table.solution_kernels"), "distance table", 10,
     ),
     "lab": Extension(
         "lab", "engines", "_lab_native", "engines._lab_kernels",
@@ -316,28 +320,111 @@ def _current(module: ModuleType, ext: Extension) -> bool:
 
 @cache
 def load(which: str = "ida") -> ModuleType | None:
-    """The installed extension when it is present, current and not turned off; else None
-    (the kernels then run just in time)."""
+    """The extension compiled from the sources beside this module, unless turned off:
+    the one beside them, else another copy's on ``sys.path`` (the installed one, when
+    Python started in a source checkout imports the checkout) whose fingerprint says it
+    was compiled from the very same sources; else None (the kernels then run just in
+    time)."""
     if os.environ.get(ENV, "1") == "0":
         return None
     ext = _ext(which)
     try:
         module = importlib.import_module(ext.dotted)
     except ImportError:
-        return None
-    return module if _current(module, ext) else None
+        module = None
+    if module is not None and _current(module, ext):
+        return module
+    for folder in _other_copies(ext):
+        path = _extension_file(folder, ext)
+        if path is not None and (module := load_from(path, ext)) is not None:
+            return module
+    return None
+
+
+def _other_copies(ext: Extension) -> Iterator[Path]:
+    """The folders where other copies of bitknights on ``sys.path`` keep ``ext``."""
+    here = _ROOT / ext.package
+    for entry in sys.path:
+        try:
+            folder = (Path(entry or os.curdir) / "bitknights" / ext.package).resolve()
+        except (OSError, RuntimeError, ValueError):
+            continue
+        if folder != here and folder.is_dir():
+            yield folder
+
+
+def _extension_file(folder: Path, ext: Extension) -> Path | None:
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        if (folder / (ext.name + suffix)).is_file():
+            return folder / (ext.name + suffix)
+    return None
 
 
 def kernels(which: str) -> ModuleType | SimpleNamespace:
-    """The kernels of ``which`` (``'ida'``, ``'bidir'``, ``'lab'`` or ``'table'``) by their exported
-    names: the compiled extension when :func:`load` gives it, else their JIT twins (this
-    imports numba)."""
+    """The kernels of ``which`` (``'ida'``, ``'bidir'``, ``'lab'`` or ``'table'``) by their
+    exported names: the compiled extension when :func:`load` gives it, else their JIT twins (this
+    imports numba; when they compile, which takes seconds, a terminal is told what, why
+    and what would avoid it: :func:`jit_reason`)."""
     return load(which) or _jit(which)
 
 
 @cache
 def _jit(which: str) -> SimpleNamespace:
+    _announce_compiles()
     return SimpleNamespace(**{name: fn for name, (fn, _) in _signatures(which).items()})
+
+
+def jit_reason(which: str | Extension) -> str:
+    """Why the kernels of ``which`` run just in time, and what would let them run
+    compiled ahead of time."""
+    ext = _ext(which)
+    if os.environ.get(ENV, "1") == "0":
+        return f"{ENV}=0 turns the compiled kernels off"
+    built = _extension_file(_ROOT / ext.package, ext) is not None
+    checkout = _ROOT.parent
+    if (checkout / "setup.py").is_file() and (checkout / "pyproject.toml").is_file():
+        if built:
+            return (
+                f"the kernels compiled in the checkout {checkout} are older than its sources; "
+                "`python -m bitknights.native` compiles them again"
+            )
+        return (
+            f"Python imported the checkout {checkout} (started in it), which has no kernels "
+            "compiled from its sources; `pip install -e .` compiles them there, or start "
+            "Python outside it to use an installed copy"
+        )
+    if built:
+        return "the installed compiled kernels do not match the installed sources; reinstall"
+    return "bitknights was installed without compiling them (no C compiler?); reinstall"
+
+
+@cache
+def _announce_compiles() -> None:
+    """Have numba tell, on a terminal, the first time each extension's kernels compile
+    just in time: one line saying what, for how long, why and what avoids it (a kernel
+    loaded from numba's cache compiles nothing and says nothing)."""
+    from numba.core import event
+
+    from . import progress
+
+    said: set[str] = set()
+
+    class Announce(event.Listener):  # type: ignore[misc]
+        def on_start(self, ev: event.Event) -> None:
+            fn = getattr((ev.data or {}).get("dispatcher"), "py_func", None)
+            module = getattr(fn, "__module__", "").removeprefix("bitknights.")
+            for ext in EXTENSIONS.values():
+                if module in ext.modules and ext.key not in said:
+                    said.add(ext.key)
+                    progress.announce(
+                        f"compiling the {ext.what} kernels just in time "
+                        f"(~{ext.jit_seconds:.0f} s, then cached): {jit_reason(ext)}"
+                    )
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    event.register("numba:compile", Announce())
 
 
 def is_native(module: ModuleType) -> bool:

@@ -132,20 +132,43 @@ def _ticking_class() -> type:
     from tqdm import tqdm
 
     class Ticking(tqdm):  # type: ignore[type-arg]
+        # Whether the bar has been drawn.  tqdm draws on any refresh, its delay or not
+        # (external_write_mode refreshes every bar after a write), and clears on close
+        # only a bar that update() drew: a bar is drawn here only once its delay has
+        # passed, and cleared whenever it was drawn.
+        _shown = False
+
         def start_ticking(self) -> None:
             self._stop_ticking = threading.Event()
             threading.Thread(target=self._tick, name="bitknights-progress", daemon=True).start()
 
         def _tick(self) -> None:
-            start = time.monotonic()
             while not self._stop_ticking.wait(TICK):
-                if time.monotonic() - start >= (self.delay or 0) and not self.disable:
-                    self.refresh()
+                self.refresh()
+
+        def _due(self) -> bool:
+            delay = self.delay or 0
+            start = getattr(self, "start_t", None)  # __init__ refreshes before setting it
+            if self._shown or delay <= 0:
+                return True
+            return start is not None and time.time() - start >= delay  # tqdm's clock
+
+        def refresh(self, nolock: bool = False, lock_args: Any = None) -> None:
+            if self.disable or not self._due():
+                return
+            self._shown = True
+            super().refresh(nolock=nolock, lock_args=lock_args)
+
+        def clear(self, nolock: bool = False) -> None:
+            if self._shown:
+                super().clear(nolock=nolock)
 
         def close(self) -> None:
             stop = getattr(self, "_stop_ticking", None)
             if stop is not None:
                 stop.set()
+            if self._shown and not self.disable:  # tqdm's close() clears what update() drew
+                self.last_print_t = max(self.last_print_t, self.start_t + (self.delay or 0))
             super().close()
 
     return Ticking

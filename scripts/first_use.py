@@ -21,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "10110/01*11/10111/01001/00000"
+FAR = "00000/10001/1*010/01101/11111"  # 33 moves away
 
 COMMANDS = [
     ("`bitknights solve sample.txt`", "bitknights solve sample.txt"),
@@ -38,6 +39,8 @@ COMMANDS = [
     ("`bitknights hint BOARD`", f"bitknights hint {BOARD}"),
     ("`bitknights hint --count-solutions BOARD`", f"bitknights hint --count-solutions {BOARD}"),
     ("`bitknights solve sample.txt` (table built)", "bitknights solve sample.txt"),
+    ("Python from the checkout's root: `bk.solve(FAR, max_depth=None)`",
+     f"python -c 'import bitknights as bk; print(bk.solve({FAR!r}, max_depth=None).steps)'"),
 ]  # fmt: skip
 
 

@@ -64,32 +64,6 @@ def cache_env(path):
             os.environ["BITKNIGHTS_CACHE_DIR"] = saved
 
 
-def on_terminal(command, env=None, timeout=300, stdin=None):
-    """Run ``command`` (a list) with standard output and standard error on one 80-column
-    pseudo-terminal; returns ``(status, everything the terminal showed)``."""
-    import fcntl
-    import pty
-    import subprocess
-    import termios
-
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    p = subprocess.Popen(command, stdin=stdin, stdout=slave, stderr=slave,
-                         env={**os.environ, **(env or {})})  # fmt: skip
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # the other end closed
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(master)
-    return p.wait(timeout=timeout), seen.decode()
-
-
 def _engine(engine):
     from bitknights.engines import get_engine
 
@@ -118,7 +92,6 @@ __all__ = [
     "TARGET",
     "cache_env",
     "forge",
-    "on_terminal",
     "random_board",
     "random_walk",
     "solve_with",

@@ -128,6 +128,46 @@ def test_a_bad_board_argument_is_a_usage_error():
     assert r.stderr.startswith("bitknights: error: '10110/01*11/10111/01001' is neither a file")
 
 
+@pytest.mark.parametrize(
+    "typo, problem",
+    [
+        ("10110/01*11/10111/01001/00002", "character 29 is '2' (a cell is 0, 1 or *)"),
+        ("10110/01*11/1O111/01001/00000", "character 14 is 'O' (a cell is 0, 1 or *)"),
+        ("10110 01*11 10111 01001 00000", "character 6 is ' ' (rows are joined by '/')"),
+        ("10110-01*11-10111-01001-00000", "character 6 is '-' (rows are joined by '/')"),
+        ("1011001*1110111010010000\uff10", "character 25 is '\uff10' (a cell is 0, 1 or *)"),
+    ],
+)
+def test_a_board_with_a_typo_is_a_bad_board_not_a_missing_file(typo, problem):
+    """An argument that looks like a board is a board: the error names the character
+    (solve, play and check alike); the same line on standard input gets the same."""
+    want = f"bitknights: error: {typo!r} is neither a file nor a board: {problem}\n"
+    for args in (["solve", typo], ["play", typo], ["check", typo, "e5"]):
+        r = run(args)
+        assert (r.returncode, r.stdout, r.stderr) == (2, "", want), args
+    r = run(["solve"], stdin=typo + "\n")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == f"bitknights: error: line 1: board 1: {problem}\n"
+
+
+@pytest.mark.parametrize("board", [SLASHED, SLASHED.replace("/", "")])
+def test_a_board_alone_on_standard_input_is_answered(board):
+    """`echo BOARD | bitknights solve`: a board on one line cannot be a count; alone, it is
+    a batch of one; with more after it, the error says what a batch is."""
+    for stdin in (board + "\n", f"\n  {board}  \n\n", board):
+        r = run(["solve"], stdin=stdin)
+        assert (r.returncode, r.stdout, r.stderr) == (0, "7\n", "")
+    r = run(["solve", "--format", "json"], stdin=board + "\n")
+    assert json.loads(r.stdout)["steps"] == 7
+    assert [b.compact for b in read_batch(board)] == [Board(SLASHED).compact]
+    r = run(["solve"], stdin=f"{board}\n{board}\n")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(
+        "bitknights: error: line 1: expected the number of boards T, got a board on one line"
+    )
+    assert "a batch is T, then T boards of five rows" in r.stderr
+
+
 def test_hint_takes_a_board_argument_and_a_batch(table_dir, tmp_path):
     classic = load_table(TARGET, cache_dir=table_dir)
     one = run(["hint", SLASHED], table_dir)
@@ -236,3 +276,76 @@ def test_classic_is_another_name_for_text():
     a = run(["solve", "--format", "classic", "--engine", "ida", SLASHED])
     b = run(["solve", "--format", "text", "--engine", "ida", SLASHED])
     assert a.stdout == b.stdout == "7\n"
+
+
+# -- usage and help ---------------------------------------------------------------------
+
+
+def leaf_commands():
+    """Every command that runs (``table`` only groups its actions)."""
+    return [(name, p) for name, p in subparsers(cli.build_parser()) if name != ("table",)]
+
+
+def test_every_command_has_quiet():
+    for name, parser in leaf_commands():
+        assert "--quiet" in parser._option_string_actions, name
+
+
+@pytest.mark.parametrize(
+    "args, usage",
+    [
+        (["solve", "--bogus", str(SAMPLE)], "usage: bitknights solve "),
+        (["table", "build", "--bogus"], "usage: bitknights table build "),
+        (["play", "--distance", "3", "--bogus"], "usage: bitknights play "),
+        (["hint", "--bogus", SLASHED], "usage: bitknights hint "),
+    ],
+)
+def test_an_unknown_option_shows_its_commands_usage(args, usage):
+    r = run(args)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(usage), r.stderr
+    command = " ".join(a for a in args if a.isalpha())
+    assert r.stderr.endswith(f"bitknights {command}: error: unrecognized arguments: --bogus\n")
+
+
+def test_a_group_without_its_action_lists_the_actions():
+    r = run(["table"])
+    assert r.returncode == 2 and r.stdout == ""
+    for action in ("build", "info", "verify"):
+        assert f"\n    {action} " in r.stderr, r.stderr
+    assert r.stderr.endswith(
+        "bitknights table: error: the following arguments are required: ACTION\n"
+    )
+
+
+def test_help_fits_the_terminal_and_keeps_the_list_of_play_commands():
+    """Every --help at 80 columns: no line wider (play's description is wrapped), and the
+    list of play's commands stays a list."""
+    env = {"COLUMNS": "80"}
+    for name, _ in [((), None), *leaf_commands(), (("table",), None)]:
+        r = subprocess.run([sys.executable, "-m", "bitknights", *name, "--help"], text=True,
+                           capture_output=True, env={**os.environ, **env}, timeout=60)  # fmt: skip
+        assert r.returncode == 0 and r.stderr == "", name
+        long = [line for line in r.stdout.splitlines() if len(line) > 80]
+        # (argparse does not break a metavar list such as {auto,ida,bidir,mitm,table})
+        assert all("{" in line for line in long), (name, long)
+    r = run(["play", "--help"])
+    assert "\n  undo, redo      take back the last move" in r.stdout
+
+
+def test_unicode_digits_are_refused_in_options_as_in_the_input():
+    for args in (["play", "--distance", "\uff13"], ["solve", "--max-depth", "\uff13", SLASHED],
+                 ["solve", "--timeout", "\uff13", SLASHED]):  # fmt: skip
+        r = run(args)
+        assert r.returncode == 2 and r.stdout == "" and "'\uff13'" in r.stderr, args
+
+
+def test_counts_are_worded_in_the_singular_when_one(table_dir):
+    r = run(["random", "--distance", "0", "--count", "2"], table_dir)
+    assert r.returncode == 2 and r.stderr == (
+        "bitknights: error: asked for 2 boards at distance 0, but only 1 board lies at that distance\n"
+    )
+    r = run(["random", "--distance", "99", "--count", "1"], table_dir)
+    assert r.stderr.endswith(
+        "asked for 1 board at distance 99, but only 0 boards lie at that distance\n"
+    )

@@ -209,6 +209,7 @@ def test_stale_temporary_files_are_cleaned_by_the_next_write(cache):
     assert oct((cache / "x.bin").stat().st_mode & 0o777) == oct(0o644 & ~_umask())
 
 
+@pytest.mark.slow
 def test_killed_build_leaves_nothing_behind_after_the_next(tmp_path):
     cache = tmp_path / "c"
     proc = subprocess.Popen([*CLI, "table", "build", "--quiet"], env={**os.environ,

@@ -9,13 +9,14 @@ import pytest
 from numba import njit
 
 import naive
+import terminal
 from bitknights import TARGET, Board, lab
 from bitknights.engines import ida, lab_ida
 from bitknights.engines.pdb import pattern_bound
 from bitknights.errors import BitknightsError
 from bitknights.squares import square_color
 from bitknights.table import load_table
-from helpers import on_terminal, solve_with
+from helpers import solve_with
 
 TARGET_WHITE = TARGET.white
 TARGET_BLACK = TARGET.black
@@ -303,7 +304,7 @@ def test_a_user_heuristic_compile_is_announced_on_a_terminal(tmp_path):
             "def mine(w, b, s):\n    return 0\n"
             "print(lab.compare(['10110/01*11/10111/01001/00000'], [mine])[0].steps)\n")  # fmt: skip
     env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path)}
-    status, seen = on_terminal([sys.executable, "-c", code], env)
+    status, seen = terminal.on_terminal(["-c", code], env=env, command=[sys.executable])
     seen = seen.replace("\r", "")
     assert status == 0, seen
     assert seen.splitlines()[0].startswith(

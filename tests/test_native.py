@@ -1,15 +1,19 @@
 """The ahead-of-time compiled IDA* kernels: built here from the current sources, they must
 agree with the JIT kernels node for node, release the GIL, and be refused when stale."""
 
+import importlib.machinery
 import os
 import random
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import naive
+import terminal
 from bitknights import SAMPLE, TARGET, Board, native
 from bitknights.coords.arrays import SQUARE_COLOR
 from bitknights.engines import _ida_kernels, ida
@@ -21,10 +25,21 @@ from helpers import random_walk, solve_with, steps_with
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
-    path = native.build(tmp_path_factory.mktemp("native"))
-    module = native.load_from(path)
-    assert module is not None
-    return module
+    """The compiled IDA* kernels: the installed extension when it is current (a regular
+    install compiled it from these sources), else a fresh build."""
+    return _compiled("ida", tmp_path_factory)
+
+
+@pytest.mark.slow
+def test_a_fresh_build_is_current_and_agrees_with_jit(tmp_path):
+    """``native.build`` from the sources here (what ``pip install`` and ``python -m
+    bitknights.native`` run) gives an extension that loads as current and searches as
+    the JIT kernels do."""
+    module = native.load_from(native.build(tmp_path), "ida")
+    assert module is not None and native.is_native(module)
+    args = (*_args(random_walk(TARGET, 20, random.Random(3)), 15, False), ida.NO_BUDGET)
+    got = module.ida_one(*args, np.zeros(17, np.int64), np.zeros(1, np.int64))
+    assert got == _ida_kernels.ida_one(*args, np.zeros(17, np.int64), np.zeros(1, np.int64))
 
 
 def _args(board, limit, pdb):
@@ -110,6 +125,93 @@ def test_installed_ida_runs_without_numba(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
                          text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
     assert out.stdout.split() == ["7", "18", "True", "False", "0"], out.stderr
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _checkout(tmp_path, edit=None) -> Path:
+    """A copy of this source tree as a fresh clone has it: no compiled or cached kernels
+    (``edit``: a module, relative to the package, to change by a comment)."""
+    dst = tmp_path / "checkout"
+    skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.nbi", "*.nbc")
+    shutil.copytree(ROOT / "bitknights", dst / "bitknights", ignore=skip)
+    for name in ("setup.py", "pyproject.toml"):
+        shutil.copy(ROOT / name, dst)
+    if edit:
+        with open(dst / "bitknights" / edit, "a") as f:
+            f.write("# edited\n")
+    return dst
+
+
+def test_python_in_a_checkout_runs_the_installed_kernels_of_its_sources(tmp_path):
+    """Python started in a checkout imports the checkout (no extensions there), yet runs
+    the installed copy's compiled kernels, compiled from the same sources: exact IDA* and
+    bidirectional searches never import numba."""
+    checkout = _checkout(tmp_path)
+    code = (
+        "import sys, bitknights as bk; from bitknights import native; "
+        "print(bk.__file__); print(*(native.load(k).__file__ for k in native.EXTENSIONS)); "
+        "board = bk.read_batch(bk.SAMPLE)[1]; "
+        "print(*(bk.solve(board, engine=e, max_depth=None).steps for e in ('ida', 'bidir')), "
+        "'numba' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != native.ENV}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=checkout, env=env, timeout=300)  # fmt: skip
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    imported, loaded, answers = out.stdout.splitlines()
+    assert imported == str(checkout / "bitknights" / "__init__.py")
+    assert len(loaded.split()) == 3 and str(checkout) not in loaded, loaded
+    assert answers.split() == ["18", "18", "False"]
+
+
+@pytest.mark.slow
+def test_a_jit_compile_is_announced_on_a_terminal_with_its_reason_and_fix(tmp_path):
+    """A checkout whose IDA* kernels were edited matches no compiled extension: they
+    compile just in time, and a terminal is told so in one line (what, how long, why, the
+    fix) before the answer; the next process loads them from numba's cache, silently."""
+    checkout = _checkout(tmp_path, edit="engines/_ida_kernels.py")
+    code = "import bitknights as bk; print(bk.solve(bk.read_batch(bk.SAMPLE)[0]).steps)"
+    env = {native.ENV: "1", "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    run = [sys.executable, "-c", code]
+    status, seen = terminal.on_terminal([], env=env, command=run, cwd=checkout)
+    assert status == 0, seen
+    notice = (
+        "bitknights: compiling the IDA* kernels just in time (~5 s, then cached): Python "
+        f"imported the checkout {checkout} (started in it), which has no kernels compiled "
+        "from its sources; `pip install -e .` compiles them there, or start Python outside "
+        "it to use an installed copy"
+    )
+    assert terminal.kept(seen) == terminal.wrapped(f"{notice}\n7\n"), seen
+    status, seen = terminal.on_terminal([], env=env, command=run, cwd=checkout)
+    assert status == 0 and terminal.kept(seen) == ["7"], seen
+
+
+@pytest.mark.parametrize(
+    "checkout, built, fix",
+    [
+        (True, False, "`pip install -e .` compiles them there"),
+        (True, True, "`python -m bitknights.native` compiles them again"),
+        (False, False, "installed without compiling them (no C compiler?); reinstall"),
+        (False, True, "do not match the installed sources; reinstall"),
+    ],
+)
+def test_the_reason_for_compiling_just_in_time_names_the_fix(
+    checkout, built, fix, tmp_path, monkeypatch
+):
+    package = tmp_path / "bitknights"
+    (package / "engines").mkdir(parents=True)
+    if checkout:
+        for name in ("setup.py", "pyproject.toml"):
+            (tmp_path / name).write_text("")
+    if built:
+        (package / "engines" / ("_ida_native" + importlib.machinery.EXTENSION_SUFFIXES[0])).touch()
+    monkeypatch.setattr(native, "_ROOT", package)
+    monkeypatch.setenv(native.ENV, "1")
+    assert fix in native.jit_reason("ida")
+    monkeypatch.setenv(native.ENV, "0")
+    assert native.jit_reason("ida") == "BITKNIGHTS_NATIVE=0 turns the compiled kernels off"
 
 
 def test_switch_turns_the_extension_off(monkeypatch):
@@ -261,6 +363,7 @@ def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch
         assert s == ball8["".join(board.rows())], board
 
 
+@pytest.mark.slow
 def test_pattern_database_build_agrees_with_jit_and_naive(compiled):
     """The compiled and JIT layer kernels build the same tables (the classic target's,
     in full), and a small one equals a plain BFS over the relaxed moves."""

@@ -151,6 +151,7 @@ def _forge(path, tables):
     pdb._save(path, TARGET, tables)
 
 
+@pytest.mark.slow
 def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
     """Scaled or shifted tables pass every checksum but not the consistency check: they
     are rebuilt, and IDA* stays optimal (issue 15, S4)."""

@@ -4,18 +4,23 @@ terminal game is driven through a pipe and through a pseudo-terminal."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import pty
 import random
 import select
+import struct
 import subprocess
 import sys
+import termios
 
 import pytest
 
+import terminal
 from bitknights import TARGET, Board, BoardError, Move, check
 from bitknights.cli.common import OPTIMAL_MARK
+from bitknights.cli.play import PROMPT
 from bitknights.game import Game, GameError
 from bitknights.service import DistanceService
 from bitknights.squares import square_name
@@ -255,7 +260,7 @@ def test_play_on_a_pseudo_terminal():
                 break
         return out
 
-    read_until(b"> ")
+    read_until(PROMPT.encode())
     os.write(fd, f"{best[0]}\n".encode())
     read_until(b"distance 6")
     os.write(fd, b"nonsense\n")
@@ -275,6 +280,72 @@ def test_play_on_a_pseudo_terminal():
     assert os.WEXITSTATUS(status) == 0
     assert "\u2658" in text and "\u265e" in text and "\u00b7" in text  # ♘ ♞ · on a UTF-8 tty
     assert f"move 1: {best[0]}" in text and "distance 7" in text
+
+
+def _play_on_a_terminal(args, keys):
+    """``bitknights play ARGS`` on a 100x24 pseudo-terminal that is its controlling
+    terminal, typing each of ``keys`` once the prompt shows; returns the exit status and
+    what the terminal kept."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
+        os.execv(sys.executable, [sys.executable, "-m", "bitknights", "play", *args])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    out = b""
+    for typed, key in enumerate(keys):
+        while out.count(PROMPT.encode()) <= typed:
+            assert select.select([fd], [], [], 60)[0], out
+            out += os.read(fd, 4096)
+        os.write(fd, key)
+    _, status = os.waitpid(pid, 0)
+    try:
+        while select.select([fd], [], [], 1)[0]:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            out += chunk
+    except OSError:  # the other end is gone
+        pass
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), terminal.kept(out.decode())
+
+
+def test_play_prompt_and_ctrl_c_on_a_terminal():
+    """The prompt is not the optimal-move mark; Ctrl-C at it ends the echoed line before
+    saying so, and exits 130."""
+    status, screen = _play_on_a_terminal(["--ascii", SAMPLE.compact], [b"\x03"])
+    assert status == 130, screen
+    assert screen[-2:] == [f"{PROMPT}^C", "bitknights: interrupted"], screen
+    assert not PROMPT.startswith(OPTIMAL_MARK)
+
+
+def test_play_words_and_refusals():
+    """Plurals, the hint at the target, a fullwidth digit, an endless line (refused
+    without echoing it back), and --quiet without the notice about search."""
+    one_away = TARGET.play(TARGET.moves()[0])  # the knight back on c3 solves it
+    p = run("play", "--quiet", one_away.compact, stdin=f"{square_name(TARGET.blank)}\nhint\n")
+    assert p.returncode == 0 and p.stderr == ""
+    lines = p.stdout.splitlines()
+    assert "solved in 1 move; the optimum is 1 (optimal)" in lines, p.stdout
+    hint = lines.index("the board is the target: every move leads away")
+    assert [ln.split()[1] for ln in lines[hint + 1 :]] == ["1"] * len(TARGET.moves())
+    p = run("play", SAMPLE.compact, stdin="new \uff13\n" + "x" * 1_000_000 + "\nhint\n")
+    refusals = [ln for ln in p.stdout.splitlines() if ln.startswith("refused: ")]
+    assert refusals == [
+        "refused: new takes one distance, a non-negative integer, got '\uff13'",
+        "refused: a line longer than 4,096 characters",
+    ]
+    assert "1 of 6 moves optimal" in p.stdout  # the line after it still counts
+    assert p.stderr.startswith("bitknights: no distance table") or p.stderr == ""
+    p = run("play", "--quiet", SAMPLE.compact, stdin="hint\n")
+    assert p.returncode == 0 and p.stderr == ""
+
+
+@pytest.mark.parametrize("move", ["e5c4", "z9-c4", "c4-", "e5-c4-d3", "\uff45\uff15"])
+def test_check_refuses_text_that_is_no_move_as_bad_input(move):
+    p = run("check", SAMPLE.compact, "e5-c4", move)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.startswith(f"bitknights: error: move 2: {move!r} is not a move: "), p.stderr
 
 
 def test_check_command(ball8):

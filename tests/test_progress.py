@@ -9,17 +9,18 @@ from pathlib import Path
 
 import pytest
 
-import helpers
+import terminal
+from bitknights import progress
+from helpers import SAMPLE
+from terminal import kept, wrapped
 
 DATA = Path(__file__).parent / "data"
 SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"
 
 
-def on_terminal(args, tmp_path, stdin=subprocess.DEVNULL):
-    """Run ``bitknights ARGS`` with stdout and stderr on one pseudo-terminal; returns
-    ``(status, everything the terminal showed)``."""
-    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")}
-    return helpers.on_terminal([sys.executable, "-m", "bitknights", *args], env, stdin=stdin)
+def on_terminal(args, tmp_path):
+    """``bitknights ARGS`` on a 100x24 pseudo-terminal with its own cache directory."""
+    return terminal.on_terminal(args, env={"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")})
 
 
 def piped(args, tmp_path):
@@ -81,3 +82,33 @@ def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
     assert [line for line in lines if line == "32"] == ["32", "32", "32"]
     pipe = piped(args, tmp_path)  # the databases are cached now: nothing to say anyway
     assert pipe.stdout == "32\n32\n32\n" and pipe.stderr == ""
+
+
+@pytest.mark.parametrize("delay", [None, "0", "100"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--path", str(SAMPLE)],
+        ["solve", "--format", "json", str(SAMPLE)],
+        ["solve", "--engine", "ida", "--exact", str(SAMPLE)],
+    ],
+    ids=["path", "json", "ida-exact"],
+)
+def test_short_runs_leave_no_bar_on_the_terminal(args, delay, tmp_path):
+    """A run too short for a bar (or one whose bar showed at once: delay 0) leaves on a
+    100x24 terminal exactly what it writes through a pipe, and the cursor on a fresh line."""
+    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")}
+    if delay is not None:
+        env[progress.DELAY_ENV] = delay
+    status, seen = terminal.on_terminal(args, env=env)
+    assert status == 0, seen
+    status, quiet = terminal.on_terminal([*args, "--quiet"], env=env)  # no bar at all
+    assert status == 0 and kept(_timeless(seen)) == kept(_timeless(quiet)), seen
+    if "--path" not in args:  # (drawn with knights on a terminal)
+        pipe = piped(args, tmp_path)
+        assert pipe.returncode == 0 and pipe.stderr == ""
+        assert kept(_timeless(seen)) == wrapped(_timeless(pipe.stdout)), seen
+
+
+def _timeless(text):
+    return re.sub(r'"seconds":[-+.e0-9]+', '"seconds":0', text)

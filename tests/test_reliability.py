@@ -70,6 +70,7 @@ def test_no_home_and_no_cache_settings():
     assert (r.returncode, r.stdout, r.stderr) == (0, "7\n-1\n", "")
 
 
+@pytest.mark.slow
 def test_missing_cache_directory_is_created(tmp_path):
     cache = tmp_path / "not" / "yet"
     r = run(["table", "info"], {**ENV, "BITKNIGHTS_CACHE_DIR": str(cache)})

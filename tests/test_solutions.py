@@ -14,10 +14,11 @@ import pytest
 
 import bitknights.service as service_module
 import naive
+import terminal
 from bitknights import TARGET, Board, optimal
 from bitknights.coords import rank
 from bitknights.table import build, load_table, optimal_solutions, solutions, store
-from helpers import forge, on_terminal
+from helpers import forge
 
 GUEST = Board("00000/10000/11*00/11110/11111")  # the 7th Guest's board, colours swapped
 SMALL = Board("11000/00000/00*00/00000/00000")  # 6900 boards: the naive ball holds them all
@@ -301,9 +302,8 @@ def test_cli_head_ends_quietly(table_dir):
 
 def test_cli_on_a_terminal_streams_and_sums_up(table_dir):
     """On a terminal the lines come, then one summary line on standard error."""
-    status, seen = on_terminal(
-        [sys.executable, "-m", "bitknights", "solutions", GUEST.compact, "--limit", "4"],
-        {store.CACHE_ENV: str(table_dir)},
+    status, seen = terminal.on_terminal(
+        ["solutions", GUEST.compact, "--limit", "4"], env={store.CACHE_ENV: str(table_dir)}
     )
     assert status == 0
     lines = seen.replace("\r", "").splitlines()

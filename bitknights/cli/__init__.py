@@ -13,7 +13,7 @@ import sys
 
 from ..errors import BitknightsError
 from .commands import COMMANDS, command_module
-from .common import UsageError
+from .common import ResourceError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,14 +29,45 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-"""Exit statuses: 0 done; 1 ``table info`` found no valid table; 2 bad input or request;
-3 the system refused (output not writable, out of memory, no threads); 130 interrupted."""
+"""Exit statuses, each failure one line ``bitknights: error: ...`` on standard error:
+
+* 0: done.
+* 1: a verdict, not a failure: ``table info``/``verify`` found no valid table; ``check``:
+  the moves do not solve the board.
+* 2: bad input or request: the line, path and problem are named (a file that changed
+  while it was read included).
+* 3: the system refused: standard output closed or full (ENOSPC, ``ulimit -f``), a
+  temporary copy of standard input or a table that cannot be written for the same
+  reasons, out of memory, no threads, a library that cannot be loaded (out of memory or
+  file handles, a broken install).
+* 130: interrupted (Ctrl-C)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see :data:`EXIT_RESOURCES`).
     With no arguments at all it prints the commands on standard error and returns 2."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    # numpy's OpenBLAS starts a thread per CPU on import, for linear algebra bitknights
+    # never does; where threads are scarce (a pids cgroup) it fails with four lines and
+    # raises SIGINT.  Ask for none (a setting of the user's own stands).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    try:
+        return _run(argv)
+    except (UsageError, BitknightsError) as e:
+        return _fail(str(e), EXIT_RESOURCES if getattr(e, "refused", False) else EXIT_USAGE)
+    except ResourceError as e:
+        return _fail(str(e), EXIT_RESOURCES)
+    except KeyboardInterrupt:
+        # worker threads may be deep in a kernel: leave without waiting for them
+        _say("bitknights: interrupted\n")
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            sys.stdout.flush()
+        os._exit(EXIT_INTERRUPTED)
+    except Exception as e:
+        return _refused(e)
+
+
+def _run(argv: list[str]) -> int:
     # the classic job, `bitknights solve [FILE]`, needs no parser (argparse and what it
     # imports cost as much as starting Python): the same defaults, from one place
     args = command_module("solve").classic_args(argv) if argv[:1] == ["solve"] else None
@@ -44,36 +75,86 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser(argv)
         if not argv:
             # no command: the list of commands, as a usage error (status 2, like argparse's)
-            parser.print_help(sys.stderr)
-            return 2
+            if sys.stderr is not None:  # (print_help(None) would print on stdout)
+                parser.print_help(sys.stderr)
+            return EXIT_USAGE
         args = parser.parse_args(argv)
     if sys.stdout is None:
         return _fail("standard output is closed", EXIT_RESOURCES)
-    try:
-        return args.run(args, sys.stdout)
-    except (UsageError, BitknightsError) as e:
-        return _fail(str(e), EXIT_USAGE)
-    except KeyboardInterrupt:
-        # worker threads may be deep in a kernel: leave without waiting for them
-        _say("bitknights: interrupted\n")
-        with contextlib.suppress(OSError, ValueError):
-            sys.stdout.flush()
-        os._exit(EXIT_INTERRUPTED)
-    except BrokenPipeError:
+    from .. import progress
+
+    progress.set_quiet(args.quiet)  # every command has --quiet
+    return args.run(args, sys.stdout)
+
+
+def _refused(e: Exception) -> int:
+    """The one line and status of a failure of the system rather than of the input (see
+    :data:`EXIT_RESOURCES`); anything else is a bug and raised."""
+    module = _failed_import(e)
+    if module is not None:
+        return _fail(
+            f"cannot load {module}: {_detail(e)} (short of memory or file handles? see "
+            "`ulimit -a`; else the installation is broken)",
+            EXIT_RESOURCES,
+        )
+    if isinstance(e, BrokenPipeError):
         # the reader went away (e.g. `| head`): stop quietly
         _silence_stdout()
         return EXIT_OK
-    except MemoryError:
+    if isinstance(e, MemoryError):
         _silence_stdout()
-        return _fail("out of memory (try fewer --workers, or a smaller batch)", EXIT_RESOURCES)
-    except RuntimeError as e:
-        if "thread" not in str(e):
-            raise
-        return _fail(f"cannot start worker threads ({e}); try fewer --workers", EXIT_RESOURCES)
-    except OSError as e:
+        return _fail("out of memory (solve: fewer --workers, or a smaller batch)", EXIT_RESOURCES)
+    if isinstance(e, RuntimeError) and "thread" in str(e):
+        return _fail(
+            f"cannot start a thread ({e}): threads are limited here (`ulimit -u`, a pids "
+            "cgroup); try fewer --workers where a command takes them",
+            EXIT_RESOURCES,
+        )
+    if isinstance(e, OSError):
         # reading errors are reported as UsageError where they happen: this is the output
         _silence_stdout()
-        return _fail(f"cannot write the output: {e.strerror or e}", EXIT_RESOURCES)
+        return _fail(f"cannot write the output: {_detail(e)}", EXIT_RESOURCES)
+    raise e
+
+
+def _detail(e: BaseException) -> str:
+    """What went wrong, in one line: the first line of the original error's message."""
+    while e.__cause__ is not None:
+        e = e.__cause__
+    if isinstance(e, MemoryError):
+        return "out of memory"
+    text = (e.strerror if isinstance(e, OSError) else None) or str(e)
+    line = next((line.strip() for line in text.splitlines() if line.strip()), type(e).__name__)
+    return line if len(line) <= 160 or ". " not in line else line.split(". ")[0] + "."
+
+
+def _failed_import(e: BaseException) -> str | None:
+    """The library (or bitknights module) whose import ``e`` broke off, or None: an
+    ``ImportError``, or an ``OSError`` or ``MemoryError`` raised while a module was being
+    found or its top level ran (numpy's C extensions or llvmlite's shared library refused
+    under ``ulimit -v``, a source file under ``ulimit -n``), or a module left
+    half-imported by an earlier failure."""
+    partial = isinstance(e, AttributeError) and "partially initialized module" in str(e)
+    if not (partial or isinstance(e, (ImportError, OSError, MemoryError))):
+        return None
+    importing = []
+    tb = e.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "<module>":
+            importing.append(frame.f_globals.get("__name__"))
+        elif frame.f_code.co_name == "_find_and_load":  # importlib, finding the module
+            importing.append(frame.f_locals.get("name"))
+        tb = tb.tb_next
+    names = [m for m in importing if isinstance(m, str) and m]
+    module = names[-1] if names else None
+    if isinstance(e, ImportError):
+        module = e.name or module or "a module"
+    elif partial:
+        module = getattr(getattr(e, "obj", None), "__name__", None) or module
+    if module is None:
+        return None
+    return module if module.startswith("bitknights") else module.split(".")[0]
 
 
 def _say(text: str) -> None:
@@ -111,4 +192,4 @@ def entry() -> None:
     os._exit(status)
 
 
-__all__ = ["COMMANDS", "UsageError", "build_parser", "entry", "main"]
+__all__ = ["COMMANDS", "ResourceError", "UsageError", "build_parser", "entry", "main"]

@@ -8,9 +8,9 @@ import os
 import sys
 
 from ..batch import decode, read_board
-from ..board import TARGET, Board
+from ..board import TARGET, Board, board_problem, looks_like_board
 from ..engines.options import MAX_TIMEOUT
-from ..errors import BitknightsError, InputError
+from ..errors import InputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,6 +26,21 @@ BOARD_CHARS = frozenset("01*/")
 
 class UsageError(Exception):
     """A problem the command line reports as ``bitknights: error: ...`` with status 2."""
+
+
+class ResourceError(Exception):
+    """The system refused something a command needs (a full disk, a file size limit): the
+    command line reports it as ``bitknights: error: ...`` with status 3."""
+
+
+def refused(e: OSError) -> bool:
+    """Whether the system refused ``e``'s operation for want of room (ENOSPC, EDQUOT,
+    EFBIG past ``ulimit -f``), memory or file handles: status 3, not a bad path's 2."""
+    import errno
+
+    from ..cache import no_room
+
+    return no_room(e) or e.errno in (errno.ENOMEM, errno.EMFILE, errno.ENFILE)
 
 
 OPTIMAL_MARK = ">"
@@ -55,7 +70,7 @@ def read_source(path: str, what: str = "", *, limit: int = BOARD_FILE_LIMIT) -> 
                     raise UsageError(f"{what}{path}: not a regular file")
                 data = f.read(limit + 1)
     except OSError as e:
-        raise UsageError(f"cannot read {what}{path}: {e.strerror or e}") from None
+        raise read_error(path, e, what) from None
     if len(data) > limit:
         raise UsageError(f"{what}{where(path) or 'standard input: '}more than {limit:,} bytes")
     try:
@@ -64,13 +79,23 @@ def read_source(path: str, what: str = "", *, limit: int = BOARD_FILE_LIMIT) -> 
         raise UsageError(f"{what}{where(path)}{e}") from None
 
 
+def read_error(path: str, e: OSError, what: str = "") -> Exception:
+    """The error for ``path`` that cannot be read: the system's refusal (no file handles
+    or memory left: :class:`ResourceError`, status 3) or a bad path (:class:`UsageError`,
+    status 2)."""
+    return (ResourceError if refused(e) else UsageError)(
+        f"cannot read {what}{'standard input' if path == '-' else path}: {e.strerror or e}"
+    )
+
+
 def where(path: str) -> str:
     return "" if path == "-" else f"{path}: "
 
 
 def non_negative(text: str) -> int:
+    """An option's non-negative integer, in ASCII digits (as everywhere in the input)."""
     try:
-        value = int(text)
+        value = int(text) if text.isascii() else -1
     except ValueError:
         value = -1
     if value < 0:
@@ -79,8 +104,9 @@ def non_negative(text: str) -> int:
 
 
 def positive_float(text: str) -> float:
+    """An option's positive number of seconds (ASCII), at most ``MAX_TIMEOUT``."""
     try:
-        value = float(text)
+        value = float(text) if text.isascii() else -1.0
     except ValueError:
         value = -1.0
     if not 0 < value <= MAX_TIMEOUT:
@@ -109,6 +135,16 @@ def add_target_options(p: argparse.ArgumentParser, *, cache_dir_help: str | None
         help=cache_dir_help
         or "where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache "
         "directory, $XDG_CACHE_HOME/bitknights or ~/.cache/bitknights)",
+    )
+
+
+def add_quiet_option(p: argparse.ArgumentParser) -> None:
+    """``--quiet``, on every command: no notices and no progress bars on standard error,
+    only errors (:func:`bitknights.cli.main` applies it)."""
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="nothing on standard error but errors (no notices, no progress bar)",
     )
 
 
@@ -147,22 +183,30 @@ def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def board_argument(text: str) -> Board | None:
+def board_argument(text: str, *, required: bool = False) -> Board | None:
     """The board ``text`` spells when a command's FILE argument is a board rather than a
     file: 25 characters of ``0 1 *``, or five rows joined by ``/``.  ``None`` when it
-    names a file (or is ``-``).
+    names a file (or is ``-``), or, unless ``required``, looks nothing like a board
+    (:func:`~bitknights.board.looks_like_board`; a board with a typo is a bad board, the
+    error naming the character, not a missing file).
 
     >>> board_argument("10110/01*11/10111/01001/00000").compact
     '1011001*11101110100100000'
     >>> board_argument("-") is None
     True
+    >>> board_argument("10110/01*11/10111/01001/0000O")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bitknights.cli.common.UsageError: ... nor a board: character 29 is 'O' (a cell is 0, 1 or *)
     """
-    if text == "-" or os.path.exists(text) or not text or not set(text) <= BOARD_CHARS:
+    if text == "-" or not text or os.path.exists(text):
         return None
-    try:
-        return Board(text)
-    except BitknightsError as e:
-        raise UsageError(f"{text!r} is neither a file nor a board: {e}") from None
+    if not (required or set(text) <= BOARD_CHARS or looks_like_board(text)):
+        return None
+    problem = board_problem(text)
+    if problem:
+        raise UsageError(f"{text!r} is neither a file nor a board: {problem}")
+    return Board(text)
 
 
 def stdin_notice(path: str, what: str, form: str, quiet: bool = False) -> None:

@@ -3,37 +3,41 @@ script through a pipe), and the checker of a proposed solution."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sys
 
+from .. import progress
 from ..batch import read_board
 from ..board import Board, Move
 from ..cache import CacheError
 from ..errors import BitknightsError, InputError
 from ..render.text import GLYPHS
-from ..squares import SIZE, square_name
+from ..squares import SIZE, parse_square, square_name
 from .common import (
     OPTIMAL_MARK,
     UsageError,
     add_format_option,
+    add_quiet_option,
     add_target_options,
+    board_argument,
     json_line,
     non_negative,
+    plural,
     read_source,
     read_target,
 )
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable, Iterator
     from typing import IO
 
 COMMANDS_HELP = """\
 commands:
-  SQUARE          the knight on SQUARE jumps into the blank (FROM-TO is accepted too)
-  hint            every legal move and the distance it leads to; > marks optimal ones
+  SQUARE          the knight on SQUARE jumps into the blank (or FROM-TO: e5-c4)
+  hint            each legal move and the distance it leads to (> : optimal)
   undo, redo      take back the last move, play again the last move taken back
   solve           play out an optimal rest, move by move
   new [DISTANCE]  a fresh board DISTANCE moves from the target
@@ -54,7 +58,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "lines a person sees). Distances are exact: from the distance table when there "
         "is one, otherwise from exact search. Type 'help' for the commands.",
         epilog=COMMANDS_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "board",
@@ -72,6 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
     p.add_argument("--ascii", action="store_true", help="draw knights as 0 and 1, not ♘ and ♞")
     add_target_options(p)
+    add_quiet_option(p)
     p.set_defaults(run=_cmd_play)
 
     p = sub.add_parser(
@@ -94,8 +98,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="MOVE",
         help="the moves: the square of the knight that jumps, or FROM-TO",
     )
-    add_format_option(p, "a verdict and the moves, one a line", "one record")
+    add_format_option(
+        p,
+        "a few lines: the moves, whether they are legal and reach the target, their "
+        "length against the optimum, the score",
+        "one record",
+    )
     add_target_options(p)
+    add_quiet_option(p)
     p.set_defaults(run=_cmd_check)
 
 
@@ -109,10 +119,10 @@ def read_board_argument(text: str) -> Board:
             return Board(lines[0]) if len(lines) == 1 else read_board(data)
         except (InputError, BitknightsError) as e:
             raise UsageError(f"board {text}: {e}") from None
-    try:
-        return Board(text)
-    except BitknightsError as e:
-        raise UsageError(f"board {text!r} is no file and not a board: {e}") from None
+    board = board_argument(text, required=True)
+    if board is None:  # '-' or empty
+        raise UsageError(f"{text!r} is neither a file nor a board")
+    return board
 
 
 # -- play -----------------------------------------------------------------------------------
@@ -127,7 +137,7 @@ def _cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
         raise UsageError("give a BOARD or --distance, not both")
     start = None if args.board is None else read_board_argument(args.board)
     answers = service(target, cache_dir=args.cache_dir)
-    if answers.source != "table":
+    if answers.source != "table" and not args.quiet:
         sys.stderr.write(f"bitknights: {answers.describe()}\n")
     with _dealing(start is None):
         game = Game(start, target=target, answers=answers, distance=args.distance, seed=args.seed)
@@ -145,15 +155,37 @@ def _cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
     session.show()
     while True:
         try:
-            line = input("> ") if interactive else sys.stdin.readline()
+            line = input(PROMPT) if interactive else _read_line(sys.stdin)
         except EOFError:
             line = ""
+        except KeyboardInterrupt:
+            if interactive:  # the terminal echoed ^C after the prompt: end that line first
+                out.write("\n")
+                out.flush()
+            raise
         if line == "":
             if interactive:
                 out.write("\n")
             return 0
         if not session.run(line):
             return 0
+
+
+PROMPT = "play> "
+"""What a terminal shows before each command (not ``>``: that marks optimal moves)."""
+
+LINE_LIMIT = 4096
+"""The longest command line read from a pipe; a longer one is refused and skipped."""
+
+
+def _read_line(stream: IO[str]) -> str:
+    """The next command line of a script, at most ``LINE_LIMIT`` characters of it (the
+    rest of a longer line is skipped, and the line refused by :meth:`Session.run`)."""
+    line = stream.readline(LINE_LIMIT + 1)
+    if len(line) > LINE_LIMIT and not line.endswith("\n"):
+        while (more := stream.readline(LINE_LIMIT)) and not more.endswith("\n"):
+            pass
+    return line
 
 
 class Session:
@@ -183,12 +215,14 @@ class Session:
         if name in ("quit", "exit", "q"):
             return False
         try:
+            if len(line.rstrip("\r\n")) > LINE_LIMIT:
+                raise BitknightsError(f"a line longer than {LINE_LIMIT:,} characters")
             if name in self._commands:
                 self._commands[name](rest)
             elif len(words) == 1 and _looks_like_move(name):
                 self._move(self.game.move(name))
             else:
-                raise BitknightsError(f"unknown command {line.strip()!r}; 'help' lists commands")
+                raise BitknightsError(f"unknown command {_shown(line)}; 'help' lists commands")
         except CacheError:
             raise  # a damaged or forged file: the session ends with the error
         except BitknightsError as e:
@@ -220,7 +254,7 @@ class Session:
         if self.game.solved:
             made, best = len(self.game.history), self.game.optimum
             verdict = "optimal" if made == best else f"{made - best} more than the optimum"
-            self._say(f"solved in {made} moves; the optimum is {best} ({verdict})")
+            self._say(f"solved in {plural(made, 'move')}; the optimum is {best} ({verdict})")
 
     # -- commands --
 
@@ -232,7 +266,10 @@ class Session:
         self._no_args(rest, "hint")
         hints = self.game.hints()
         best = sum(h.optimal for h in hints)
-        lines = [f"{best} of {len(hints)} moves optimal"]
+        if self.game.solved:
+            lines = ["the board is the target: every move leads away"]
+        else:
+            lines = [f"{best} of {plural(len(hints), 'move')} optimal"]
         for h in hints:
             dist = "-" if h.distance is None else str(h.distance)
             lines.append(f"{OPTIMAL_MARK if h.optimal else ' '} {h.move!s:<6} {dist:>3}")
@@ -255,9 +292,9 @@ class Session:
             self._move(self.game.move(move))
 
     def _new(self, rest: list[str]) -> None:
-        if len(rest) > 1 or rest and not rest[0].isdigit():
+        if len(rest) > 1 or rest and not (rest[0].isascii() and rest[0].isdigit()):
             raise BitknightsError(
-                f"new takes one distance, a non-negative integer, got {' '.join(rest)!r}"
+                f"new takes one distance, a non-negative integer, got {_shown(' '.join(rest))}"
             )
         with _dealing():
             self.game.new(int(rest[0]) if rest else None)
@@ -275,7 +312,7 @@ class Session:
 def _dealing(show: bool = True) -> Iterator[None]:
     """Say on a terminal's standard error that a fresh board is being dealt (far ones are
     drawn from the table, a second or two the first time); the note is erased after."""
-    note = show and sys.stderr.isatty()
+    note = show and progress.active()
     if note:
         sys.stderr.write("dealing a fresh board...")
         sys.stderr.flush()
@@ -287,11 +324,30 @@ def _dealing(show: bool = True) -> Iterator[None]:
             sys.stderr.flush()
 
 
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut to 40 characters."""
+    text = text.strip()
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
 def _looks_like_move(word: str) -> bool:
     return len(word) in (2, 5) and word[0].isalpha() and word[1].isdigit()
 
 
 # -- check ----------------------------------------------------------------------------------
+
+
+def _check_move_text(i: int, move: str) -> None:
+    """A move is written as a square (``e5``) or ``FROM-TO`` (``e5-c4``); anything else is
+    bad input (a usage error), not an illegal move."""
+    for name in move.split("-", 1) if "-" in move else [move]:
+        try:
+            parse_square(name)
+        except ValueError:
+            raise UsageError(
+                f"move {i}: {_shown(move)} is not a move: {_shown(name)} is not a square "
+                "(a1 to e5); write a move as the knight's square (e5) or FROM-TO (e5-c4)"
+            ) from None
 
 
 def _cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
@@ -300,6 +356,8 @@ def _cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
     target = read_target(args)
     board = read_board_argument(args.board)
     moves = [m for arg in args.moves for m in arg.replace(",", " ").split()]
+    for i, move in enumerate(moves, 1):
+        _check_move_text(i, move)
     result = check(board, moves, target, cache_dir=args.cache_dir)
     if args.format == "json":
         out.write(json_line(result.as_dict()))

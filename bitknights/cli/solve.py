@@ -17,6 +17,7 @@ from . import streams
 from .common import (
     UsageError,
     add_format_option,
+    add_quiet_option,
     add_target_options,
     board_argument,
     non_negative,
@@ -38,8 +39,9 @@ if TYPE_CHECKING:
     from ..solution import Solution
 
 STDIN_FORM = (
-    "first the number of boards T, then T boards of five rows of 0 1 * (one board can "
-    "also be given as an argument: bitknights solve '10110/01*11/10111/01001/00000')"
+    "first the number of boards T, then T boards of five rows of 0 1 *, or one board on "
+    "one line (it can also be given as the argument: "
+    "bitknights solve '10110/01*11/10111/01001/00000')"
 )
 
 # Boards per write for the search engines, adapted so that each piece takes about
@@ -134,16 +136,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "per CPU, a larger N is lowered to that)")  # fmt: skip
     p.add_argument("--ascii", action="store_true",
                    help="with --path: draw boards with 0 1 * even on a UTF-8 terminal")  # fmt: skip
-    p.add_argument(
-        "--quiet",
-        action="store_true",
-        help="nothing on standard error but errors (no notices, no progress bar)",
-    )
+    add_quiet_option(p)
     p.set_defaults(**DEFAULTS, run=_cmd_solve)
 
 
 def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
-    progress.set_quiet(args.quiet)
     target = read_target(args)
     args.board = board_argument(args.file)
     if args.board is None:

@@ -11,7 +11,7 @@ import sys
 
 from ..batch import BatchReader
 from ..errors import InputError
-from .common import UsageError, where
+from .common import ResourceError, UsageError, read_error, where
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def open_input(path: str) -> BinaryIO:
     try:
         return open(path, "rb")  # noqa: SIM115 - closed by the caller's with
     except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+        raise read_error(path, e) from None
 
 
 def small_input(stream: BinaryIO, path: str) -> bytes | None:
@@ -53,7 +53,7 @@ def small_input(stream: BinaryIO, path: str) -> bytes | None:
     try:
         return stream.read(SMALL_INPUT + 1)
     except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+        raise read_error(path, e) from None
 
 
 def checked_chunks(
@@ -68,10 +68,9 @@ def checked_chunks(
     spool = None
     try:
         if not stream.seekable():
-            import tempfile
-
-            spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below or by _reread
+            spool = _spool()
             stream = _Tee(stream, spool)  # type: ignore[assignment]  # a readable stream
+        before = _stamp(stream)
         kept: list[np.ndarray] | None = []
         total = 0
         try:
@@ -84,32 +83,97 @@ def checked_chunks(
         except InputError as e:
             raise UsageError(f"{where(path)}{e}") from None
         except OSError as e:
-            raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+            raise read_error(path, e) from None
         if kept is not None:
             return kept, total
         source = spool if spool is not None else stream
-        source.seek(0)
-        spool = None if spool is source else spool
-        return _reread(source), total
+        try:
+            source.seek(0)  # (a spool's buffered last block is written now)
+        except OSError as e:
+            raise _spool_error(e) if source is spool else read_error(path, e) from None
+        if source is spool:
+            spool = None
+            return _reread(source, path, None), total
+        return _reread(source, path, before), total
     finally:
         if spool is not None:
-            spool.close()
+            with contextlib.suppress(OSError):  # (a full disk's error was reported)
+                spool.close()
 
 
-def _reread(source: BinaryIO) -> Iterator[np.ndarray]:
+def _stamp(stream: BinaryIO) -> tuple[int, int] | None:
+    """A regular file's size and time of last change (``None`` for anything else)."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+    return (st.st_size, st.st_mtime_ns) if stat.S_ISREG(st.st_mode) else None
+
+
+def _reread(source: BinaryIO, path: str, stamp: tuple[int, int] | None) -> Iterator[np.ndarray]:
+    """The boards of an input read a second time.  A file (``stamp``: its size and time
+    of change when it was checked) that changes meanwhile is an error: it is no longer
+    the input that was checked."""
+    answered = False
     with source:
-        yield from BatchReader(source).chunks()
+        if stamp is not None and _stamp(source) != stamp:
+            raise _changed(path, answered=False)
+        try:
+            for chunk in BatchReader(source).chunks():
+                yield chunk
+                answered = True
+        except InputError:
+            if stamp is None:
+                raise
+            raise _changed(path, answered=answered) from None
+        if stamp is not None and _stamp(source) != stamp:
+            raise _changed(path, answered=True)
+
+
+def _changed(path: str, *, answered: bool) -> UsageError:
+    if answered:
+        done = "the answers printed are for its boards as they were read"
+    else:
+        done = "nothing was answered"
+    return UsageError(
+        f"{path} changed while it was read (an input over {KEEP_BOARDS:,} boards is read "
+        f"twice, once to check it, once to solve it): {done}"
+    )
+
+
+def _spool() -> BinaryIO:
+    """A temporary file for a copy of standard input (in ``$TMPDIR``)."""
+    import tempfile
+
+    try:
+        return tempfile.TemporaryFile()  # noqa: SIM115 - closed by checked_chunks or _reread
+    except OSError as e:
+        raise _spool_error(e) from None
+
+
+def _spool_error(e: OSError) -> ResourceError:
+    import tempfile
+
+    return ResourceError(
+        f"cannot keep a copy of standard input in {tempfile.gettempdir()} (an input over "
+        f"{KEEP_BOARDS:,} boards is read twice): {e.strerror or e}; set TMPDIR to a roomier "
+        "directory, or give the input as a file"
+    )
 
 
 class _Tee(io.RawIOBase):
-    """Reads from ``src`` and copies what it reads into ``copy``."""
+    """Reads from ``src`` and copies what it reads into ``copy`` (a failure to copy is
+    the system's refusal: :class:`ResourceError`)."""
 
     def __init__(self, src: BinaryIO, copy: BinaryIO) -> None:
         self._src, self._copy = src, copy
 
     def read(self, n: int = -1) -> bytes:
         data = self._src.read(n)
-        self._copy.write(data)
+        try:
+            self._copy.write(data)
+        except OSError as e:
+            raise _spool_error(e) from None
         return data
 
     def seekable(self) -> bool:

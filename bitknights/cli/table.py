@@ -12,8 +12,10 @@ from ..board import Board, Move
 from ..errors import BitknightsError, InputError
 from .common import (
     OPTIMAL_MARK,
+    ResourceError,
     UsageError,
     add_format_option,
+    add_quiet_option,
     add_target_options,
     board_argument,
     json_line,
@@ -21,6 +23,7 @@ from .common import (
     plural,
     read_source,
     read_target,
+    refused,
     stdin_notice,
     where,
 )
@@ -48,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "writes the table atomically, replacing any file there (valid or not).",
     )
     add_target_options(p)
-    p.add_argument("--quiet", action="store_true", help="nothing on standard error but errors")
+    add_quiet_option(p)
     p.set_defaults(run=_cmd_build)
     p = tsub.add_parser(
         "info",
@@ -57,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_target_options(p)
     add_format_option(p, "a few lines for people", "one JSON object")
+    add_quiet_option(p)
     p.set_defaults(run=_cmd_info)
     p = tsub.add_parser(
         "verify",
@@ -66,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "neighbours never more than one apart. Exit status 0 when exact, 1 otherwise.",
     )
     add_target_options(p)
-    p.add_argument("--quiet", action="store_true", help="nothing on standard error but errors")
+    add_quiet_option(p)
     p.set_defaults(run=_cmd_verify)
 
     p = sub.add_parser(
@@ -77,6 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_target_options(p)
     add_format_option(p, "a table of distances", "one JSON object")
+    add_quiet_option(p)
     p.set_defaults(run=_cmd_stats)
 
     p = sub.add_parser(
@@ -96,6 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "one record a line with the board, its distance and one optimal solution",
     )
     add_target_options(p)
+    add_quiet_option(p)
     p.set_defaults(run=_cmd_random)
 
     p = sub.add_parser(
@@ -123,7 +129,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also count each board's distinct optimal move sequences (optimal_solutions in JSON)",
     )
-    p.add_argument("--quiet", action="store_true", help="nothing on standard error but errors")
+    add_quiet_option(p)
     add_target_options(p)
     p.set_defaults(run=_cmd_hint)
 
@@ -154,7 +160,8 @@ def _cmd_build(args: argparse.Namespace, out: IO[str]) -> int:
         file = build_table(target, args.cache_dir, quiet=True if args.quiet else None)
     except OSError as e:
         path = store.table_path(target, args.cache_dir)
-        raise BitknightsError(f"cannot write distance table {path}: {e.strerror or e}") from None
+        message = f"cannot write distance table {path}: {e.strerror or e}"
+        raise (ResourceError if refused(e) else BitknightsError)(message) from None
     seconds = time.perf_counter() - t0
     size = os.path.getsize(file.path)
     out.write(
@@ -222,7 +229,6 @@ def _cmd_verify(args: argparse.Namespace, out: IO[str]) -> int:
         return 1
     out.write(f"path: {file.path}\nchecksums: match\n")
     out.flush()
-    progress.set_quiet(args.quiet)
     progress.announce("proving every distance exact", "each board against its neighbours",
                       VERIFY_SECONDS)  # fmt: skip
     bad = first_inconsistency(file)

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from .. import native, progress
+from .. import cache, native, progress
 from ..coords import comb_count, rank, state_count
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
 from ..results import UNSEEN
@@ -161,6 +161,8 @@ def build_table(
     Progress goes to standard error unless ``quiet`` (``None``: quiet when standard error
     is not a terminal; see :mod:`bitknights.progress`).
     """
+    path = store.table_path(target, cache_dir)
+    cache.ensure_directory(path.parent)  # a directory that cannot take it fails at once
     progress.announce("building the distance table", "once per target, 68 MB", BUILD_SECONDS,
                       quiet=quiet)  # fmt: skip
     dist, layers = bfs_distances(target, quiet=quiet)
@@ -172,7 +174,6 @@ def build_table(
     firsts = _over_jobs(native.kernels("table").first, blanks, ncomb, dist, np.int64(far),
                         blanks, np.int64(ncomb))  # fmt: skip
     example = next(r for r in firsts if r >= 0)
-    path = store.table_path(target, cache_dir)
     store.write(path, target, dist, layers, unreachable, example)
     del dist
     return store.load(target, cache_dir)

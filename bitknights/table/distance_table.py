@@ -198,8 +198,8 @@ class DistanceTable:
         if distance < 0 or distance >= len(layers) or layers[distance] < count:
             have = layers[distance] if 0 <= distance < len(layers) else 0
             raise BitknightsError(
-                f"asked for {count} boards at distance {distance}, "
-                f"but only {have} board{'s' if have != 1 else ''} lie at that distance"
+                f"asked for {count} board{'s' if count != 1 else ''} at distance {distance}, "
+                f"but only {have} {'board lies' if have == 1 else 'boards lie'} at that distance"
             )
         if seed is not None and (not isinstance(seed, int) or seed < 0):
             raise BitknightsError(f"a seed is a non-negative integer, got {seed!r}")
