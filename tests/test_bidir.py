@@ -86,6 +86,7 @@ def deep_walks(target, count, lo, hi, seed, length=(20, 120)):
     return out
 
 
+@pytest.mark.slow
 def test_random_walks_against_ida_up_to_distance_22():
     found = deep_walks(TARGET, 300, 8, 22, seed=12)
     assert {s.steps for _, s in found} >= set(range(8, 23))
@@ -248,6 +249,7 @@ def test_ball_is_cached_and_reused():
     assert _bidir_search.target_ball(target) is not ball
 
 
+@pytest.mark.slow
 def test_threads_share_a_growing_ball():
     """Concurrent exact searches while the ball grows give the sequential answers."""
     rng = random.Random(20)

@@ -61,6 +61,7 @@ def test_every_board_of_a_small_target_walks_to_its_exact_distance(tmp_path, sma
     assert s.status == "unreachable"
 
 
+@pytest.mark.slow
 def test_the_classic_table_agrees_with_the_distance_table(tmp_path, table_dir, fresh):
     full = bk.table.load_table(cache_dir=table_dir)
     table = compact.build(TARGET, tmp_path)
@@ -160,6 +161,7 @@ def test_an_untrusted_file_is_said_once_and_not_used(tmp_path, capsys, fresh):
     assert "chmod go-w" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_auto_sends_far_boards_to_the_compact_table_when_there_is_no_distance_table(
     tmp_path, fresh
 ):

@@ -5,11 +5,14 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 # 39 moves away (tests/data/distance39.txt): seconds of IDA* even with pattern databases,
 # which a deep search now builds before it starts
 FAR = "00000\n11000\n10101\n*1100\n11111\n"
 
 
+@pytest.mark.slow
 def test_ctrl_c_exits_130_without_traceback():
     p = subprocess.Popen(
         [sys.executable, "-m", "bitknights", "solve", "--exact", "--engine", "ida"],

@@ -155,6 +155,7 @@ def test_without_a_table_nothing_is_claimed(tmp_path):
     assert t.as_dict()["flagged"] is False
 
 
+@pytest.mark.slow
 def test_heuristic_specs_and_errors(lab_dir):
     b = Board("10110/01*11/10111/01001/00000")
     names = [t.heuristic for t in lab.compare([b], "pdb", cache_dir=lab_dir)]
@@ -251,6 +252,7 @@ def script(name, *args):
     return r.stdout
 
 
+@pytest.mark.slow
 def test_heuristics_script(classic, lab_dir, tmp_path):
     """The comparison of a batch, a user's heuristic from a file, the pictures."""
     batch = tmp_path / "b.txt"
@@ -294,6 +296,7 @@ def test_lab_speed_script(tmp_path):
     assert "lab/engine time" in out and "lab misplaced" in out
 
 
+@pytest.mark.slow
 def test_a_user_heuristic_compile_is_announced_on_a_terminal(tmp_path):
     """What compiles, why and about how long, before the seconds it takes; nothing
     through a pipe."""

@@ -213,6 +213,7 @@ def test_mitm_honours_timeouts_and_its_memory_budget(monkeypatch, table_dir):
 # -- 7 and 8. pattern databases: built once, under the timer, where cache_dir says ------------
 
 
+@pytest.mark.slow
 def test_a_timeout_covers_the_pattern_database_build_and_it_runs_once(tmp_path, monkeypatch):
     from bitknights.engines import pdb
 
@@ -236,6 +237,7 @@ def test_a_timeout_covers_the_pattern_database_build_and_it_runs_once(tmp_path, 
     assert calls == [cache] and list(cache.glob("patterns-*.bkp"))
 
 
+@pytest.mark.slow
 def test_the_restart_with_pattern_databases_builds_them_where_cache_dir_says(tmp_path, monkeypatch):
     from bitknights.engines import ida, pdb
 

@@ -72,6 +72,7 @@ def test_tables_satisfy_the_bfs_equation(colour):
     assert (table < 255).all()
 
 
+@pytest.mark.slow
 def test_bound_is_admissible_and_dominates_nearest(ball11):
     for text, dist in ball11.items():
         b = Board(text)
