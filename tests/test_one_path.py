@@ -78,12 +78,14 @@ def test_a_byte_forged_past_the_limit_or_unreachable_is_refused(cache, value):
     for args in (["solve"], ["solve", "--engine", "table"], ["solve", "--exact"],
                  ["solve", "--max-depth", "30"], ["solve", "--format", "json"]):  # fmt: skip
         refused(run(args, cache, SAMPLE), "inconsistent", "table build")
-    # a batch too large for plain Python goes through numpy: confirmed there too
+    # a large batch read in one pass (plain Python), and one too large for plain Python
+    # (numpy): confirmed there too
     rng = np.random.default_rng(1)
-    big = [NEAR] + [Board.from_key(k) for k in _random_keys(rng, 9000)]
-    batch = f"{len(big)}\n" + "".join(f"{b}\n" for b in big)
-    refused(run(["solve"], cache, batch), "inconsistent")
-    refused(run(["solve", "--exact"], cache, batch), "inconsistent")
+    for n in (600, 9000):
+        big = [Board.from_key(k) for k in _random_keys(rng, n)] + [NEAR]
+        batch = f"{len(big)}\n" + "".join(f"{b}\n" for b in big)
+        refused(run(["solve"], cache, batch), "inconsistent")
+        refused(run(["solve", "--exact"], cache, batch), "inconsistent")
     with pytest.raises(BitknightsError, match="inconsistent"):
         bk.solve(NEAR, cache_dir=cache)
     with pytest.raises(BitknightsError, match="inconsistent"):
@@ -116,6 +118,21 @@ SURFACES = [
     ["hint", "--count-solutions"],
     ["hint", "--format", "json"],
 ]
+
+
+def test_a_large_batch_confirms_every_answer(cache, table_dir):
+    """Batches of hundreds of boards are answered in one pass over the table: each answer
+    still confirmed, and right where the table is not forged."""
+    rng = np.random.default_rng(2)
+    boards = [Board.from_key(k) for k in _random_keys(rng, 700)]
+    batch = f"{len(boards)}\n" + "".join(f"{b}\n" for b in boards)
+    good = run(["solve"], table_dir, batch)
+    full = bk.table.load_table(cache_dir=table_dir)
+    want = [d if (d := full.distance(b)) is not None and d <= 15 else -1 for b in boards]
+    assert good.stdout.split() == [str(x) for x in want]
+    victim = boards[350]
+    forge_board(cache, victim, full.distance(victim) + 2)
+    refused(run(["solve"], cache, batch), "inconsistent")
 
 
 @pytest.mark.parametrize("args", SURFACES, ids=" ".join)

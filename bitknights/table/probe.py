@@ -45,6 +45,11 @@ if TYPE_CHECKING:
     from ..board import Board
     from .store import TableFile
 
+BULK_FROM = 512
+"""Batches of at least this many boards (without walks) read what they need in one pass
+in file order, each 4 KiB block once and none kept: they touch a quarter of the table's
+blocks or more, and keeping each in memory costs a fresh page of memory a block."""
+
 RANKER_FROM = 64
 """Batches of at least this many boards rank with :func:`bitknights.coords.ranker` (its
 tables cost about 2 ms once; each of a board's nine ranks then costs a fifth)."""
@@ -63,31 +68,36 @@ def _rank_of(table: TableFile, boards: int) -> Callable[[int, int], int]:
     return lambda black, blank: rank(black, blank, k)
 
 
+def _neighbour_ranks(rank_of: Callable[[int, int], int], black: int, blank: int) -> list[int]:
+    return [
+        rank_of(black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black, n)
+        for n in KNIGHT_TARGETS[blank]
+    ]
+
+
+def _agrees(table: TableFile, d: int, around: Iterable[int], at_target: bool) -> bool:
+    """Whether ``d``, a board's byte, agrees with ``around``, its neighbours' bytes (the
+    rules in the module docstring; ``at_target``: the board is the target)."""
+    if d == UNSEEN:
+        return bool(table.unreachable) and all(e == UNSEEN for e in around)
+    if d > table.max_distance or (d == 0) != at_target:
+        return False
+    nearer = d == 0
+    for e in around:
+        if e != d + 1 or e == UNSEEN:
+            if e != d - 1:
+                return False
+            nearer = True
+    return nearer
+
+
 def _confirm(table: TableFile, rank_of: Callable[[int, int], int], black: int, blank: int,
              d: int) -> None:  # fmt: skip
     """Raise unless ``d``, the byte of the board (black, blank), agrees with its
-    neighbours' bytes (the rules in the module docstring)."""
-    data = table.data
-    if d == UNSEEN:
-        if not table.unreachable:
-            raise inconsistent(table)
-        for n in KNIGHT_TARGETS[blank]:
-            nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
-            if data[rank_of(nb, n)] != UNSEEN:
-                raise inconsistent(table)
-        return
-    target = table.target
-    if d > table.max_distance or (d == 0) != (black == target.black and blank == target.blank):
-        raise inconsistent(table)
-    nearer = d == 0
-    for n in KNIGHT_TARGETS[blank]:
-        nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
-        e = data[rank_of(nb, n)]
-        if e != d + 1 or e == UNSEEN:
-            if e != d - 1:
-                raise inconsistent(table)
-            nearer = True
-    if not nearer:
+    neighbours' bytes."""
+    data, target = table.data, table.target
+    around = [data[r] for r in _neighbour_ranks(rank_of, black, blank)]
+    if not _agrees(table, d, around, black == target.black and blank == target.blank):
         raise inconsistent(table)
 
 
@@ -101,6 +111,8 @@ def confirmed_distances(
     keys = list(keys)
     data, k = table.data, table.black_count
     rank_of = _rank_of(table, len(keys))
+    if not walk_paths and len(keys) >= BULK_FROM:
+        return _bulk_distances(table, keys, limit, rank_of)
     out = []
     for key in keys:
         black, blank = key & FULL_MASK, key >> KEY_SHIFT
@@ -115,6 +127,34 @@ def confirmed_distances(
         if walk_paths:
             _walk(table, rank_of, black, blank, d)
         out.append(d)
+    return out
+
+
+def _bulk_distances(
+    table: TableFile, keys: list[int], limit: int, rank_of: Callable[[int, int], int]
+) -> list[int]:
+    """:func:`confirmed_distances` without walks for a large batch: every byte it needs
+    (each board's and its neighbours') is read in one pass in file order
+    (:meth:`~bitknights.table.store.TableFile.bytes_at`), then every answer is confirmed."""
+    k, target = table.black_count, table.target
+    boards: list[tuple[int, int, int]] = []  # (index, first rank's position, neighbours)
+    wanted: list[int] = []
+    for i, key in enumerate(keys):
+        black, blank = key & FULL_MASK, key >> KEY_SHIFT
+        if _valid(black, blank, k):
+            boards.append((i, len(wanted), len(KNIGHT_TARGETS[blank])))
+            wanted.append(rank_of(black, blank))
+            wanted += _neighbour_ranks(rank_of, black, blank)
+    got = table.bytes_at(wanted)
+    out = [-1] * len(keys)
+    for i, at, count in boards:
+        d = got[at]
+        key = keys[i]
+        at_target = key == target.key
+        if not _agrees(table, d, got[at + 1 : at + 1 + count], at_target):
+            raise inconsistent(table)
+        if d != UNSEEN and d <= limit:
+            out[i] = d
     return out
 
 

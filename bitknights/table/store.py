@@ -205,6 +205,25 @@ class TableFile:
             raise self._corrupt(i)
         return data
 
+    def bytes_at(self, ranks: list[int]) -> list[int]:
+        """``payload[r]`` for each rank, reading each block they fall in once, in file
+        order, checked against its checksum; blocks already read are used, and the ones
+        read here are not kept (for large batches: a kept block costs a fresh page of
+        memory, more than reading it)."""
+        order = sorted(range(len(ranks)), key=ranks.__getitem__)
+        out = [0] * len(ranks)
+        cached, mask = self.data._blocks, (1 << BLOCK_BITS) - 1
+        current = -1
+        block: bytes | memoryview = b""
+        for j in order:
+            r = ranks[j]
+            b = r >> BLOCK_BITS
+            if b != current:
+                current = b
+                block = cached[b] or self._block(b)
+            out[j] = block[r & mask]
+        return out
+
     @property
     def payload(self) -> np.ndarray:
         """The whole payload as a read-only ``uint8`` array, read and checked in full on
