@@ -77,7 +77,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "stats",
         help="how many boards lie at each distance (needs the table)",
         description="How many boards lie at each distance from the target, the largest "
-        "distance and a board there.",
+        "distance and a board there. Needs the distance table (bitknights table build, "
+        "about 3 s once): the counts are over all the boards there are.",
     )
     add_target_options(p)
     add_format_option(p, "a table of distances", "one JSON object")
@@ -88,7 +89,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "random",
         help="a batch of random boards at an exact distance (needs the table)",
         description="Print a classic batch (T, then the boards) of N distinct boards "
-        "drawn uniformly from those exactly D moves from the target.",
+        "drawn uniformly from those exactly D moves from the target. Needs the distance "
+        "table (bitknights table build, about 3 s once): a uniform draw needs every board "
+        "at that distance.",
     )
     p.add_argument(
         "--distance", type=non_negative, required=True, metavar="D", help="moves to the target"
@@ -106,10 +109,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "hint",
-        help="every legal move of a board and the distance it leads to (needs the table)",
+        help="every legal move of a board and the distance it leads to",
         description="For a board, each legal move, the board it makes and that board's "
         f"distance; optimal moves are marked '{OPTIMAL_MARK}'. A batch file (T, then T "
-        "boards) is hinted board by board.",
+        "boards) is hinted board by board. Distances come from the distance table, or "
+        "without one from exact search (said on a terminal); --count-solutions needs the "
+        "table.",
     )
     p.add_argument(
         "file",
