@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "10110/01*11/10111/01001/00000"
 FAR = "00000/10001/1*010/01101/11111"  # 33 moves away
+GUEST = "'00000/10000/11*00/11110/11111'"  # the 7th Guest's board, 36 moves away
 
 COMMANDS = [
     ("`bitknights solve sample.txt`", "bitknights solve sample.txt"),
@@ -30,6 +31,10 @@ COMMANDS = [
      "bitknights solve --engine ida --exact tests/data/distance32.txt"),
     ("`bitknights solve --exact` (3 boards at distance 39)",
      "bitknights solve --exact tests/data/distance39.txt"),
+    ("`bitknights solve --exact` (3 boards at distance 36)",
+     "bitknights solve --exact tests/data/distance36.txt"),
+    ("`bitknights solutions GUEST` (the 7th Guest's 1,200, no table)",
+     f"bitknights solutions {GUEST}"),
     ("`bitknights solve --path sample.txt`", "bitknights solve --path sample.txt"),
     ("`bitknights table build`", "bitknights table build"),
     ("`bitknights table info`", "bitknights table info"),
@@ -39,6 +44,7 @@ COMMANDS = [
     ("`bitknights hint BOARD`", f"bitknights hint {BOARD}"),
     ("`bitknights hint --count-solutions BOARD`", f"bitknights hint --count-solutions {BOARD}"),
     ("`bitknights solve sample.txt` (table built)", "bitknights solve sample.txt"),
+    ("`bitknights solutions GUEST` (table built)", f"bitknights solutions {GUEST}"),
     ("Python from the checkout's root: `bk.solve(FAR, max_depth=None)`",
      f"python -c 'import bitknights as bk; print(bk.solve({FAR!r}, max_depth=None).steps)'"),
 ]  # fmt: skip
