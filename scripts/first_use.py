@@ -46,7 +46,7 @@ COMMANDS = [
     ("`bitknights solve sample.txt` (table built)", "bitknights solve sample.txt"),
     ("`bitknights solutions GUEST` (table built)", f"bitknights solutions {GUEST}"),
     ("Python from the checkout's root: `bk.solve(FAR, max_depth=None)`",
-     f"python -c 'import bitknights as bk; print(bk.solve({FAR!r}, max_depth=None).steps)'"),
+     f"python -c 'import bitknights as bk; print(bk.solve(\"{FAR}\", max_depth=None).steps)'"),
 ]  # fmt: skip
 
 
