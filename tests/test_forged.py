@@ -293,6 +293,26 @@ def test_a_bound_of_zero_away_from_the_target_is_an_error(patterns):
         solve_with(IdaEngine(use_pdb=True), board, TARGET, None)
 
 
+def test_an_entry_overstated_at_the_start_alone_is_an_error_not_a_minus_one(patterns, tmp_path):
+    """One entry raised past the limit, for the start board's own pattern: the search
+    would answer -1 before any move could show the lie.  The start's entries are checked
+    against their relaxed neighbours first."""
+    white, black, path = patterns
+    board = Board(SEVEN)
+    w = white.copy()
+    w[pdb.pattern_rank(board.white)] += 30
+    pdb._save(path, TARGET, (w, black))
+    assert pdb._load(str(path), TARGET) is not None  # nothing at load can see one entry
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        solve_with(IdaEngine(use_pdb=True), board, TARGET, 25)
+    pdb._TABLES.clear()
+    with pytest.raises(BitknightsError, match="inconsistent"):
+        steps_with(IdaEngine(use_pdb=True), np.array([board.key]), TARGET, 25)
+    pdb._TABLES.clear()
+    err = one_line_error(run(["solve", "--engine", "ida", "--max-depth", "25", SEVEN]))
+    assert "inconsistent" in err
+
+
 def test_the_run_time_check_passes_the_genuine_tables(patterns):
     rng = random.Random(6)
     boards = [random_walk(TARGET, rng.randrange(0, 40), rng) for _ in range(30)]

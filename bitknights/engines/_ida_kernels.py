@@ -33,6 +33,37 @@ def _part(mask, mode, near, table, part, pc):
 
 
 @njit(cache=True, nogil=True)
+def _entry_agrees(mask, table, near, nbr, cnt, part, pc):
+    """Whether the pattern database entry of one colour's ``mask`` agrees with the
+    entries of every pattern one relaxed move away (one knight of the colour jumps to a
+    square no knight of its colour holds), as any breadth-first distance does: all within
+    one, one of them one less, and 0 exactly at the goal (the squares ``near`` marks 0).
+    A search checks its start so: an entry overstated at the start alone would end it
+    (``OVER_LIMIT``) before any move could show the lie."""
+    e = np.int64(table[mask_rank(mask, part, pc)])
+    goal = True
+    for sq in range(NUM_SQUARES):
+        if (mask >> sq) & 1 and near[sq] != 0:
+            goal = False
+    if (e == 0) != goal:
+        return False
+    nearer = e == 0
+    for s in range(NUM_SQUARES):
+        if not (mask >> s) & 1:
+            continue
+        for j in range(cnt[s]):
+            t = nbr[s, j]
+            if (mask >> t) & 1:
+                continue
+            f = np.int64(table[mask_rank(mask ^ (1 << s) ^ (1 << t), part, pc)])
+            if f > e + 1 or f < e - 1:
+                return False
+            if f == e - 1:
+                nearer = True
+    return nearer
+
+
+@njit(cache=True, nogil=True)
 def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, pb, part, pc,
                 budget, path, stop):  # fmt: skip
     """Fewest moves from (black, blank) to the target: ``-1`` when more than
@@ -46,7 +77,8 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
     With the pattern databases, whose values come from a file, every move tried is also
     a check of them: it moves one colour's pattern one relaxed step, so that colour's
     entry changes by at most one; and a board's bound is 0 exactly when it is the target
-    (whose squares ``hw``/``hb`` mark with 0 in both modes).  A violation returns
+    (whose squares ``hw``/``hb`` mark with 0 in both modes); and the start's two entries
+    agree with every relaxed neighbour's (:func:`_entry_agrees`).  A violation returns
     ``INCONSISTENT`` at once, never an answer."""
     white = ((1 << NUM_SQUARES) - 1) & ~black & ~(1 << blank)
     h_w = _part(white, mode, hw, pw, part, pc)
@@ -56,6 +88,11 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
         if hb[sq] == 0:
             tblack |= 1 << sq
     if mode == 1 and (h_w + h_b == 0) != (blank == tblank and black == tblack):
+        return INCONSISTENT, 1
+    if mode == 1 and not (
+        _entry_agrees(white, pw, hw, nbr, cnt, part, pc)
+        and _entry_agrees(black, pb, hb, nbr, cnt, part, pc)
+    ):
         return INCONSISTENT, 1
     if h_w + h_b == 0:
         path[0] = blank
