@@ -69,6 +69,30 @@ def never_arrives(
                     status=Status.UNREACHABLE)  # fmt: skip
 
 
+def searched(
+    start: Board,
+    target: Board,
+    steps: int,
+    blanks: Iterable[SupportsInt],
+    nodes: int,
+    seconds: float,
+    engine: str,
+    max_depth: int | None,
+    **extra: object,
+) -> Solution:
+    """An engine's result from its kernel's answer: ``steps`` a distance (one optimal path
+    given as the blank's squares, ``blanks``) or a negative code (no path; the status it
+    means).  ``extra`` goes to a solved result only."""
+    from ..results import Status
+    from ..solution import Solution
+
+    if steps < 0:
+        return Solution(start, target, None, nodes=int(nodes), seconds=seconds, engine=engine,
+                        max_depth=max_depth, status=Status.of(steps))  # fmt: skip
+    return Solution(start, target, int(steps), boards_from_blanks(start, blanks), int(nodes),
+                    seconds, engine, max_depth, **extra)  # type: ignore[arg-type]  # fmt: skip
+
+
 def boards_from_blanks(start: Board, blanks: Iterable[SupportsInt]) -> list[Board]:
     """The boards along a path given as the blank's squares (``blanks[0]`` is the start's
     blank): at each step the knight on the next blank square jumps into the blank."""

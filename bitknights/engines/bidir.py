@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import time
 
-from . import boards_from_blanks, depth_limit, never_arrives
+from . import depth_limit, never_arrives, searched
 from .options import Capabilities, StopFlag
 
 TYPE_CHECKING = False
@@ -101,8 +101,6 @@ class BidirEngine:
         >>> ENGINE.solve(far, TARGET, SolveOptions(max_depth=None)).steps
         18
         """
-        from ..results import Status
-        from ..solution import Solution
         from ._bidir_search import solve_one
 
         t0 = time.perf_counter()
@@ -111,11 +109,7 @@ class BidirEngine:
         with StopFlag(stop).arm(options.timeout) as flag:
             steps, blanks, nodes = solve_one(start, target, depth_limit(options.max_depth), flag)
         seconds = time.perf_counter() - t0
-        if steps < 0:
-            return Solution(start, target, None, nodes=nodes, seconds=seconds, engine="bidir",
-                            max_depth=options.max_depth, status=Status.of(steps))  # fmt: skip
-        boards = boards_from_blanks(start, blanks)
-        return Solution(start, target, steps, boards, nodes, seconds, "bidir",
+        return searched(start, target, steps, blanks, nodes, seconds, self.name,
                         options.max_depth)  # fmt: skip
 
     def steps_many(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from . import boards_from_blanks, depth_limit, never_arrives
+from . import depth_limit, never_arrives, searched
 from .options import Capabilities, StopFlag
 
 TYPE_CHECKING = False
@@ -56,8 +56,7 @@ class CompactEngine:
         """The exact fewest moves from ``start`` to ``target`` if at most
         ``options.max_depth``, with the path walked; waits for the table's build, when it
         must be built, as long as ``timeout`` and ``stop`` allow."""
-        from ..results import STOPPED, Status
-        from ..solution import Solution
+        from ..results import OVER_LIMIT, STOPPED
         from ..threads import Stopped
 
         t0 = time.perf_counter()
@@ -73,12 +72,10 @@ class CompactEngine:
             else:
                 steps, blanks, probes = table.walk(start.black, start.blank)
         seconds = time.perf_counter() - t0
-        if steps < 0 or steps > depth_limit(options.max_depth):
-            status = Status.of(steps) if steps < 0 else Status.OVER_LIMIT
-            return Solution(start, target, None, nodes=probes, seconds=seconds, engine=self.name,
-                            max_depth=options.max_depth, status=status)  # fmt: skip
-        return Solution(start, target, steps, boards_from_blanks(start, blanks), probes, seconds,
-                        self.name, options.max_depth)  # fmt: skip
+        if steps > depth_limit(options.max_depth):
+            steps = OVER_LIMIT
+        return searched(start, target, steps, blanks, probes, seconds, self.name,
+                        options.max_depth)  # fmt: skip
 
     def steps_many(
         self,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 
 from .. import progress
-from . import boards_from_blanks, depth_limit, never_arrives
+from . import depth_limit, never_arrives, searched
 from .options import Capabilities, StopFlag
 
 TYPE_CHECKING = False
@@ -122,8 +122,7 @@ class IdaEngine:
         build the search waits for."""
         import numpy as np
 
-        from ..results import INCONSISTENT, OVER_BUDGET, STOPPED, Status
-        from ..solution import Solution
+        from ..results import INCONSISTENT, OVER_BUDGET, STOPPED
         from ..threads import Stopped
 
         t0 = time.perf_counter()
@@ -150,12 +149,8 @@ class IdaEngine:
         seconds = time.perf_counter() - t0
         if steps == INCONSISTENT:
             raise _inconsistent(target, options.cache_dir)
-        if steps < 0:
-            return Solution(start, target, None, nodes=int(nodes), seconds=seconds, engine="ida",
-                            max_depth=options.max_depth, status=Status.of(steps))  # fmt: skip
-        boards = boards_from_blanks(start, path[: steps + 1])
-        return Solution(start, target, int(steps), boards, int(nodes), seconds, "ida",
-                        options.max_depth)  # fmt: skip
+        return searched(start, target, int(steps), path[: steps + 1], nodes, seconds,
+                        self.name, options.max_depth)  # fmt: skip
 
     def steps_many(
         self,

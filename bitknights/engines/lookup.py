@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from ..table import store
-from . import DEPTH_CAP, boards_from_blanks, depth_limit, never_arrives
+from . import DEPTH_CAP, depth_limit, never_arrives, searched
 from .options import Capabilities
 
 TYPE_CHECKING = False
@@ -49,8 +49,6 @@ class TableEngine:
         takes microseconds: ``timeout`` and ``stop`` never apply); with
         ``options.count_solutions`` a solved result's ``optimal_solutions`` too (the only
         step that needs numba)."""
-        from ..results import Status
-        from ..solution import Solution
         from ..table import probe
 
         t0 = time.perf_counter()
@@ -59,17 +57,12 @@ class TableEngine:
             return never
         limit = depth_limit(options.max_depth)
         steps, blanks, probes = probe.walk(file, start.black, start.blank, limit)
-        if steps < 0:
-            return Solution(start, target, None, nodes=probes, seconds=time.perf_counter() - t0,
-                            engine=self.name, max_depth=options.max_depth,
-                            status=Status.of(steps))  # fmt: skip
         counted = None
-        if options.count_solutions:
+        if steps >= 0 and options.count_solutions:
             from ..table import load_table
 
             counted = load_table(target, cache_dir=options.cache_dir).count_solutions(start)
-        boards = boards_from_blanks(start, blanks)
-        return Solution(start, target, steps, boards, probes, time.perf_counter() - t0,
+        return searched(start, target, steps, blanks, probes, time.perf_counter() - t0,
                         self.name, options.max_depth, optimal_solutions=counted)  # fmt: skip
 
     def steps_many(
