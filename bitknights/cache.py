@@ -22,9 +22,25 @@ A cache file is used only when it and its directory are owned by this user (or r
 writable by nobody else; otherwise it is refused with a message saying how to fix it.
 Checksums (CRC-32 of the header and of every payload block) protect against accidents: a
 torn write, a truncated copy, a flipped bit.  They do not protect against someone who
-can write the cache directory as this user: such a person can rewrite a file and its
-checksums.  What the engines check on top of that is documented where they read the file
-(:mod:`bitknights.table.store`, :mod:`bitknights.engines.pdb`).
+can rewrite a file and its checksums.  That is what proofs are for.
+
+Proofs
+------
+A file whose contents decide answers (a distance table, a compact table, the pattern
+databases) is used only once it is *proved*: checked whole against what it claims to be
+(the Bellman rules for a distance table, a rebuild for the others), by its reader, before
+its first answer.  A proof is remembered in a record beside the file (``NAME.proof``,
+:func:`record_proof`) naming the file's identity (device, inode, size, modification and
+change times, and a tag of the reader's: its header's checksum) and the verdict, so a
+file found wrong is refused at once by the next process too.  Any write to the file,
+a copy, a rename over it or a ``chmod`` changes one of these, so such a file is proved
+again; a file that did not change costs one small read (:func:`proved`).  Files
+bitknights writes itself are recorded as proved by the writer that computed them.
+
+Where the line is, as ssh puts it for its own files: someone who can write your cache
+directory as you can also forge a proof record, as they can edit your shell's start-up
+files.  The trust rule keeps everyone else out; proofs keep damaged and rewritten files
+(a buggy build, a copy from elsewhere, a hand edit) from ever giving an answer.
 """
 
 from __future__ import annotations
@@ -257,8 +273,9 @@ def _umask() -> int:
 
 def atomic_write(
     path: str | os.PathLike[str], parts: Iterable[bytes | memoryview], what: str
-) -> None:
-    """Write ``parts`` to ``path`` atomically (see the module docstring).  Raises
+) -> os.stat_result:
+    """Write ``parts`` to ``path`` atomically (see the module docstring) and return the
+    written file's ``stat`` as it stands at ``path`` (for :func:`record_proof`).  Raises
     :class:`CacheError` naming the path when the directory cannot take the file."""
     import fcntl
     import tempfile
@@ -280,6 +297,7 @@ def atomic_write(
             f.flush()
             os.fsync(f.fileno())
             os.replace(tmp, path)
+            written = os.fstat(f.fileno())  # after the rename, which may change its ctime
         with contextlib.suppress(OSError):
             dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
             try:
@@ -292,6 +310,53 @@ def atomic_write(
         if isinstance(e, OSError):
             raise _write_error(what, path, e) from None
         raise
+    return written
+
+
+_PROOF_MAGIC = "bitknights-proof 2"
+EXACT = "exact"
+"""The verdict of a file that passed its proof (any other verdict is its reader's note on
+why it failed)."""
+
+
+def _record(st: os.stat_result, tag: str, verdict: str) -> str:
+    fields = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    return f"{_PROOF_MAGIC} {' '.join(map(str, fields))} {tag} {verdict}\n"
+
+
+def proof(path: str | os.PathLike[str], st: os.stat_result, tag: str) -> str | None:
+    """The verdict recorded for the file at ``path`` (``fstat`` ``st``, the reader's
+    ``tag``) when its proof record names exactly this identity (see *Proofs* above):
+    :data:`EXACT`, or the reason it failed; ``None`` when there is no such record (a
+    missing, stale, untrusted or unreadable one)."""
+    head = _record(st, tag, "").encode()[:-1]
+    try:
+        fd, _ = open_cached(f"{os.fspath(path)}.proof", "proof record", max_size=len(head) + 200)
+    except (OSError, CacheError):
+        return None
+    try:
+        line = read_at(fd, len(head) + 201, 0)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not line.startswith(head) or not line.endswith(b"\n"):
+        return None
+    return line[len(head) : -1].decode("ascii", "replace") or None
+
+
+def record_proof(
+    path: str | os.PathLike[str], st: os.stat_result, tag: str, what: str, verdict: str = EXACT
+) -> None:
+    """Remember the ``verdict`` of the proof of the file at ``path`` (``fstat`` ``st``):
+    :data:`EXACT`, or a short reason (one word) it failed.  A directory that cannot take
+    the record is said once (the file is then proved again in every process), never an
+    error."""
+    try:
+        atomic_write(f"{os.fspath(path)}.proof", [_record(st, tag, verdict).encode()],
+                     "proof record")  # fmt: skip
+    except CacheError as e:
+        warn_once(str(e), f"the {what} is proved again in every process")
 
 
 def u32_array(data: bytes | memoryview) -> array:

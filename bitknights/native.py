@@ -234,10 +234,9 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         "pull": (bfs._pull, i8(dist, i8, ro_vec, *walk, i8, i8)),
         "count": (bfs._count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
         "first": (bfs._first, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
-        "distances": (bfs._distances, i8(ro_dist, ro_vec, i8, i8, i8, i8, i8, b1, nbr, ro_vec,
-                                         part, ro_vec, vec)),
-        "nearer_edges": (bfs._nearer_edges, t.Tuple((vec, vec, i8))(
-            ro_dist, ro_vec, i8, i8, i8, i8, i8, nbr, ro_vec, *ranking)),
+        "distances": (bfs._distances, t.void(ro_dist, ro_vec, i8, i8, i8, part, ro_vec, vec)),
+        "nearer_edges": (bfs._nearer_edges, t.Tuple((vec, vec))(
+            ro_dist, ro_vec, i8, i8, i8, nbr, ro_vec, *ranking)),
         "consistent_block": (bfs._consistent_block,
                              i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
         "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),

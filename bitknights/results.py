@@ -32,9 +32,6 @@ class Result(IntEnum):
     """IDA* expanded more nodes than its budget allowed (it restarts with a better bound)."""
     GROW = -5
     """The bidirectional search wants the target's side grown by a layer before it goes on."""
-    INCONSISTENT = -6
-    """IDA* found its pattern databases breaking the rules of a distance while it ran (a
-    forged or damaged file): no answer; the caller raises an error naming the file."""
 
 
 OVER_LIMIT = int(Result.OVER_LIMIT)
@@ -42,7 +39,6 @@ STOPPED = int(Result.STOPPED)
 UNREACHABLE = int(Result.UNREACHABLE)
 OVER_BUDGET = int(Result.OVER_BUDGET)
 GROW = int(Result.GROW)
-INCONSISTENT = int(Result.INCONSISTENT)
 
 UNSEEN = 255
 """A distance byte nothing has reached: breadth-first builds start every entry here, and

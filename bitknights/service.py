@@ -9,15 +9,14 @@ or runs an engine itself.  So what the service guarantees holds on every surface
   distance table when a usable one is there, else a search engine suited to the limit and
   the batch.  A request an engine cannot take (``mitm`` without a limit) is refused before
   anything runs; options are checked before any thread starts.
-* **Confirmation.**  Every table answer is confirmed where it is read
-  (:mod:`bitknights.table.probe`), ``-1`` and unreachable answers included: the board's
-  neighbours must agree with it, and every answer given with a path, every answer of a
-  batch of up to :data:`WALK_MAX_BOARDS` boards (a judge's file), every hint's board and
-  every distance of a game is walked to the target.  A table that contradicts itself is
-  an error naming the file and the fix, never an answer.  Every path a search engine
-  returns is replayed move by move before it is handed out.
-* **Files.**  A cached file that is missing, damaged or not trusted (a table, the pattern
-  databases) is said once and answered without; the answers never depend on it.
+* **Proved tables.**  A table answers only once it is proved exact as a whole (the
+  distance table by the Bellman check, the compact table by a fresh build; remembered
+  per file identity: :mod:`bitknights.cache`), so a table's answer is read, not
+  re-checked.  Every path a search engine returns is replayed move by move before it is
+  handed out.
+* **Files.**  A cached file that is missing, damaged, not proved or not trusted (a table,
+  the pattern databases) is said once and answered without; the answers never depend on
+  it.
 * **Limits.**  ``timeout`` bounds each board's search, builds it waits for included;
   ``cache_dir`` reaches every engine; Ctrl-C stops every search of a batch.
 
@@ -62,11 +61,6 @@ this are *far*: every one lies 24 moves away or more, most 28 or more (measured 
 boards a distance from the table), where IDA* takes from a second to minutes and the
 bidirectional search grows its target side for seconds in every process.  ``auto`` sends
 them to :data:`FAR_ENGINE`, which builds its table once and answers any board at once."""
-
-WALK_MAX_BOARDS = 64
-"""Batches of at most this many boards (a judge's file) have every table answer confirmed
-by walking its path too; larger ones by its neighbours alone (a walk costs about a
-hundred probes in plain Python, the neighbours eight)."""
 
 
 class DistanceService:
@@ -250,10 +244,8 @@ class DistanceService:
         if isinstance(keys, list) and name == "table":
             from .table import probe, store
 
-            return probe.confirmed_distances(
-                store.load(self.target, self.cache_dir), keys, depth_limit(max_depth),
-                walk_paths=len(keys) <= WALK_MAX_BOARDS,
-            )  # fmt: skip
+            return probe.distances(store.load(self.target, self.cache_dir), keys,
+                                   depth_limit(max_depth))  # fmt: skip
         if isinstance(keys, list) and not self.plain(name):
             import numpy as np
 
@@ -412,9 +404,7 @@ class DistanceService:
         from .table import load_table
 
         table = load_table(self.target, cache_dir=self.cache_dir)  # raises the fix if none
-        board = as_board(board)
-        self.distance(board)  # the board's own answer confirmed and walked first
-        return table.count_solutions(board)
+        return table.count_solutions(as_board(board))
 
     def solution_paths(
         self, board: Board | str, *, limit: int | None = None, quiet: bool = False
@@ -422,7 +412,7 @@ class DistanceService:
         """``(source, chunks)``: every optimal path of ``board`` (the first ``limit``), as
         chunks of the blank's squares (one path a row), in the order
         :func:`bitknights.optimal_solutions` documents: from the distance table
-        (``source`` ``'table'``; every distance it reads confirmed) when there is one,
+        (``source`` ``'table'``) when there is one,
         else by search (``'search'``: IDA* listing every solution at the optimal
         threshold; said once per process and target on standard error unless
         ``quiet``).  Memory stays bounded whatever the count."""
@@ -454,7 +444,7 @@ class DistanceService:
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
         from the target (the table; raises :class:`~bitknights.table.store.TableError`
-        without it), each confirmed."""
+        without it)."""
         from .table import load_table
 
         return load_table(self.target, cache_dir=self.cache_dir).random_boards(
@@ -530,4 +520,4 @@ def service(
     return found
 
 
-__all__ = ["ENGINE_CHOICES", "WALK_MAX_BOARDS", "DistanceService", "service"]
+__all__ = ["ENGINE_CHOICES", "DistanceService", "service"]

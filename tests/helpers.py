@@ -30,23 +30,47 @@ def random_board(rng: random.Random, black: int = 12) -> Board:
     return Board("".join(cells))
 
 
-def forge(path, rank, value):
-    """Change one payload byte of a table file and recompute every checksum: a file that
-    passes every integrity check but lies (what someone with write access could make)."""
+def forge(path, rank, value=None):
+    """Change payload bytes of a table file (``rank`` to ``value``, or ``rank`` a dict of
+    ``{rank: value}``) and recompute every checksum: a file that passes every integrity
+    check but lies (what someone with write access could make)."""
     from bitknights.table import store
 
+    edits = rank if isinstance(rank, dict) else {rank: value}
     raw = bytearray(path.read_bytes())
     size = struct.unpack_from("<I", raw, 12)[0]
     nlayers = struct.unpack_from("<I", raw, 28)[0]
-    raw[size + rank] = value
-    block = rank >> store.BLOCK_BITS
-    crc_at = 16 + store._FIELDS.size + 8 * nlayers + 4 * block
-    start = size + (block << store.BLOCK_BITS)
-    chunk = bytes(raw[start : start + (1 << store.BLOCK_BITS)])
-    struct.pack_into("<I", raw, crc_at, zlib.crc32(chunk))
+    for r, v in edits.items():
+        raw[size + r] = v
+    for block in {r >> store.BLOCK_BITS for r in edits}:
+        crc_at = 16 + store._FIELDS.size + 8 * nlayers + 4 * block
+        start = size + (block << store.BLOCK_BITS)
+        chunk = bytes(raw[start : start + (1 << store.BLOCK_BITS)])
+        struct.pack_into("<I", raw, crc_at, zlib.crc32(chunk))
     struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
     path.write_bytes(bytes(raw))
     store._loaded.clear()
+
+
+def forge_compact(path, target, codes, layers=None):
+    """Set the two-bit codes ``{rank: code}`` of a compact table file (and its layer count,
+    when given), recomputing every checksum."""
+    from bitknights.table import compact
+
+    _, _, head = compact._sizes(target)
+    raw = bytearray(path.read_bytes())
+    for r, c in codes.items():
+        at, shift = head + (r >> 2), (r & 3) << 1
+        raw[at] = (raw[at] & ~(3 << shift) & 0xFF) | (c << shift)
+    fields = 16
+    if layers is not None:
+        struct.pack_into("<I", raw, fields + 12, layers)
+    step = 1 << compact.BLOCK_BITS
+    for block in {(r >> 2) // step for r in codes}:
+        chunk = bytes(raw[head + block * step : head + (block + 1) * step])
+        struct.pack_into("<I", raw, fields + compact._FIELDS.size + 4 * block, zlib.crc32(chunk))
+    struct.pack_into("<I", raw, head - 4, zlib.crc32(bytes(raw[: head - 4])))
+    path.write_bytes(bytes(raw))
 
 
 @contextlib.contextmanager

@@ -115,9 +115,9 @@ def test_a_forged_table_never_answers_wrong(table_dir, cache):
         r = run(["solve", "--engine", engine, str(SAMPLE)], cache)
         assert r.stdout in ("", SAMPLE_ANSWER)
         if r.stdout == "":
-            assert "inconsistent" in one_line_error(r)
+            assert "is not exact" in one_line_error(r)
     r = run(["solve", "--engine", "table", "--format", "json", "--path", str(SAMPLE)], cache)
-    assert '"steps":3' not in r.stdout and "inconsistent" in one_line_error(r)
+    assert '"steps":3' not in r.stdout and "is not exact" in one_line_error(r)
 
 
 def test_a_table_others_may_write_is_not_trusted(table_dir, cache):
@@ -144,11 +144,13 @@ def test_a_table_truncated_while_in_use_is_an_error_not_a_crash(table_dir, cache
 
     path = _table(table_dir, cache)
     store._loaded.clear()
-    file = store.load(TARGET, cache)
+    store.load(TARGET, cache)  # proved: read whole in this process
+    store._loaded.clear()
+    file = store.load(TARGET, cache)  # as a later process: the proof remembered, read lazily
     os.truncate(path, path.stat().st_size // 2)
     far = store.unrank(store.block_count(file.state_count) * (1 << store.BLOCK_BITS) - 70_000, 12)
     with pytest.raises(store.TableError, match="truncated while in use"):
-        probe.confirmed_distances(file, [far.key], 99)
+        probe.distances(file, [far.key], 99)
     store._loaded.clear()
 
 
@@ -224,7 +226,8 @@ def test_killed_build_leaves_nothing_behind_after_the_next(tmp_path):
         os.utime(p, (time.time() - 60, time.time() - 60))
     r = run(["table", "build", "--quiet"], cache)
     assert r.returncode == 0, r.stderr
-    assert sorted(p.name for p in cache.iterdir()) == [store.table_path(TARGET, cache).name]
+    name = store.table_path(TARGET, cache).name
+    assert sorted(p.name for p in cache.iterdir()) == [name, f"{name}.proof"]
 
 
 def _umask() -> int:
@@ -256,9 +259,9 @@ def test_the_target_parser_takes_the_batch_parsers_line_breaks():
 
 @pytest.mark.slow
 def test_table_verify_proves_the_table_exact_or_names_a_board(table_dir, cache):
-    """`table verify` trusts no checksum: the real table is proven exact; a forged byte
-    with every checksum recomputed is found, and `table info` (checksums only) says so
-    honestly: valid checksums."""
+    """`table verify` trusts no checksum or record: the real table is proven exact; a
+    forged byte with every checksum recomputed is found, by `table info` too (every table
+    is proved before it is used)."""
     path = _table(table_dir, cache)
     r = run(["table", "verify"], cache)
     assert r.returncode == 0 and "status: exact" in r.stdout, r.stdout + r.stderr
@@ -266,9 +269,9 @@ def test_table_verify_proves_the_table_exact_or_names_a_board(table_dir, cache):
 
     board = store.unrank(12_345_678, 12)
     forge(path, rank(board.black, board.blank), 9)
-    assert run(["table", "info"], cache).returncode == 0  # checksums cannot see it
     r = run(["table", "verify"], cache)
-    assert r.returncode == 1 and "NOT exact" in r.stdout
+    assert r.returncode == 1 and "is not exact" in r.stdout and "breaks the distance" in r.stdout
+    assert run(["table", "info"], cache).returncode == 1
 
 
 def test_bad_python_arguments_raise_clear_value_or_type_errors(table_dir, tmp_path):

@@ -2,7 +2,7 @@
 `bitknights solutions`):
 each listed sequence replayed by the naive reference, the whole list against a naive
 enumeration and against count_solutions, the table and the search giving the same list,
-and forged tables ending in an error, never in a wrong sequence."""
+and forged tables refused before they list anything."""
 
 import json
 import os
@@ -186,8 +186,8 @@ def forged_cases(small_ball, start):
 
 def check_forgeries(tmp_path, small_ball, sample=None):
     """One payload byte changed and every checksum recomputed, for every board the
-    enumeration of a far board could read (or ``sample`` of them): it lists exactly the
-    true sequences, or stops with a TableError having listed only true ones."""
+    enumeration of a far board could read (or ``sample`` of them): the table is refused
+    before it lists anything (at open, or by the proof every unproved table gets)."""
     build(SMALL, cache_dir=tmp_path, quiet=True)
     path = store.table_path(SMALL, tmp_path)
     pristine = path.read_bytes()
@@ -209,12 +209,12 @@ def check_forgeries(tmp_path, small_ball, sample=None):
                 for row in chunk.tolist():
                     got.append(pairs(solutions.moves_of(row)))
         except store.TableError as e:
-            assert "inconsistent" in str(e)
+            assert "inconsistent" in str(e) or "not exact" in str(e)
             errors += 1
-            assert got == truth[: len(got)], (r, value)
+            assert got == [], (r, value)
         else:
             assert got == truth, (r, value)
-    assert errors > len(cases) // 2, (len(cases), errors)
+    assert errors == len(cases), (len(cases), errors)
     path.write_bytes(pristine)
     store._loaded.clear()
 

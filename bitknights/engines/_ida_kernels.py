@@ -12,7 +12,7 @@ from numba import njit
 
 from ..coords.kernels import pattern_rank as mask_rank
 from ..coords.kernels import popcount
-from ..results import INCONSISTENT, OVER_BUDGET, OVER_LIMIT, STOPPED
+from ..results import OVER_BUDGET, OVER_LIMIT, STOPPED
 from ..squares import NUM_SQUARES
 
 POLL = 1 << 16  # nodes between looks at the stop flag
@@ -33,37 +33,6 @@ def _part(mask, mode, near, table, part, pc):
 
 
 @njit(cache=True, nogil=True)
-def _entry_agrees(mask, table, near, nbr, cnt, part, pc):
-    """Whether the pattern database entry of one colour's ``mask`` agrees with the
-    entries of every pattern one relaxed move away (one knight of the colour jumps to a
-    square no knight of its colour holds), as any breadth-first distance does: all within
-    one, one of them one less, and 0 exactly at the goal (the squares ``near`` marks 0).
-    A search checks its start so: an entry overstated at the start alone would end it
-    (``OVER_LIMIT``) before any move could show the lie."""
-    e = np.int64(table[mask_rank(mask, part, pc)])
-    goal = True
-    for sq in range(NUM_SQUARES):
-        if (mask >> sq) & 1 and near[sq] != 0:
-            goal = False
-    if (e == 0) != goal:
-        return False
-    nearer = e == 0
-    for s in range(NUM_SQUARES):
-        if not (mask >> s) & 1:
-            continue
-        for j in range(cnt[s]):
-            t = nbr[s, j]
-            if (mask >> t) & 1:
-                continue
-            f = np.int64(table[mask_rank(mask ^ (1 << s) ^ (1 << t), part, pc)])
-            if f > e + 1 or f < e - 1:
-                return False
-            if f == e - 1:
-                nearer = True
-    return nearer
-
-
-@njit(cache=True, nogil=True)
 def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, pb, part, pc,
                 budget, path, stop):  # fmt: skip
     """Fewest moves from (black, blank) to the target: ``-1`` when more than
@@ -72,28 +41,11 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
     expanded.
     The bound is the nearest-square sum (``hw``/``hb``, ``mode`` 0) or the pattern
     databases (``pw``/``pb``, ``mode`` 1).  On success ``path[0..steps]`` holds the
-    blank's squares along one optimal path.
-
-    With the pattern databases, whose values come from a file, every move tried is also
-    a check of them: it moves one colour's pattern one relaxed step, so that colour's
-    entry changes by at most one; and a board's bound is 0 exactly when it is the target
-    (whose squares ``hw``/``hb`` mark with 0 in both modes); and the start's two entries
-    agree with every relaxed neighbour's (:func:`_entry_agrees`).  A violation returns
-    ``INCONSISTENT`` at once, never an answer."""
+    blank's squares along one optimal path.  Either bound is 0 exactly at the target (the
+    pattern databases are proved before use: :mod:`.pdb`)."""
     white = ((1 << NUM_SQUARES) - 1) & ~black & ~(1 << blank)
     h_w = _part(white, mode, hw, pw, part, pc)
     h_b = _part(black, mode, hb, pb, part, pc)
-    tblack = 0  # the target's black knights: the squares the nearest-square bound makes 0
-    for sq in range(NUM_SQUARES):
-        if hb[sq] == 0:
-            tblack |= 1 << sq
-    if mode == 1 and (h_w + h_b == 0) != (blank == tblank and black == tblack):
-        return INCONSISTENT, 1
-    if mode == 1 and not (
-        _entry_agrees(white, pw, hw, nbr, cnt, part, pc)
-        and _entry_agrees(black, pb, hb, nbr, cnt, part, pc)
-    ):
-        return INCONSISTENT, 1
     if h_w + h_b == 0:
         path[0] = blank
         return 0, 1
@@ -136,16 +88,10 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
             if mode == 1:
                 if (bl >> n) & 1:
                     bl ^= moved
-                    v = np.int64(pb[mask_rank(bl, part, pc)])
-                    bad = v - nb > 1 or nb - v > 1
-                    nb = v
+                    nb = np.int64(pb[mask_rank(bl, part, pc)])
                 else:
                     wh ^= moved
-                    v = np.int64(pw[mask_rank(wh, part, pc)])
-                    bad = v - nw > 1 or nw - v > 1
-                    nw = v
-                if bad or (nw + nb == 0) != (n == tblank and bl == tblack):
-                    return INCONSISTENT, nodes
+                    nw = np.int64(pw[mask_rank(wh, part, pc)])
             elif (bl >> n) & 1:
                 bl ^= moved
                 nb = nb - hb[n] + hb[b]
@@ -185,8 +131,7 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
 def ida_many(blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, color, mode, hw, hb,
               pw, pb, part, pc, steps, nodes, stop):  # fmt: skip
     """``ida_one`` for each board; boards whose black count differs get ``OVER_LIMIT``
-    at once.  A board answered ``STOPPED`` or ``INCONSISTENT`` ends the batch (the rest
-    stay as they were)."""
+    at once.  A board answered ``STOPPED`` ends the batch (the rest stay as they were)."""
     path = np.empty(max_depth + 2, np.int64)
     for i in range(len(blacks)):
         if popcount(blacks[i]) != tblack_count:
@@ -197,5 +142,5 @@ def ida_many(blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, color, m
             blacks[i], blanks[i], tblank, max_depth, nbr, cnt, color,
             mode, hw, hb, pw, pb, part, pc, NO_BUDGET, path, stop,
         )  # fmt: skip
-        if steps[i] == STOPPED or steps[i] == INCONSISTENT:
+        if steps[i] == STOPPED:
             return

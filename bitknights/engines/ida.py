@@ -122,7 +122,7 @@ class IdaEngine:
         build the search waits for."""
         import numpy as np
 
-        from ..results import INCONSISTENT, OVER_BUDGET, STOPPED
+        from ..results import OVER_BUDGET, STOPPED
         from ..threads import Stopped
 
         t0 = time.perf_counter()
@@ -147,8 +147,6 @@ class IdaEngine:
             except Stopped:
                 steps = STOPPED
         seconds = time.perf_counter() - t0
-        if steps == INCONSISTENT:
-            raise _inconsistent(target, options.cache_dir)
         return searched(start, target, int(steps), path[: steps + 1], nodes, seconds,
                         self.name, options.max_depth)  # fmt: skip
 
@@ -165,7 +163,7 @@ class IdaEngine:
         import numpy as np
 
         from ..coords import KEY_SHIFT
-        from ..results import INCONSISTENT, STOPPED
+        from ..results import STOPPED
         from ..squares import FULL_MASK
         from ..threads import Stopped, parallel_chunks
 
@@ -189,8 +187,6 @@ class IdaEngine:
                        *bounds, steps[lo:hi], nodes[lo:hi], flag)  # fmt: skip
 
         parallel_chunks(run, len(keys), options.workers, stop=stop)
-        if (steps == INCONSISTENT).any():
-            raise _inconsistent(target, options.cache_dir)
         return steps
 
     # -- the bound ----------------------------------------------------------------------
@@ -283,9 +279,3 @@ def _patterns(
 
     key = ("pattern databases", target.key, cache.cache_directory(cache_dir))
     return wait(shared(key, build), lambda: stop.raised)
-
-
-def _inconsistent(target: Board, cache_dir: str | os.PathLike[str] | None) -> Exception:
-    from .pdb import inconsistent
-
-    return inconsistent(target.key, cache_dir)

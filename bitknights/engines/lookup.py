@@ -1,5 +1,5 @@
 """The lookup engine (``--engine table``): answers read from the distance table
-(:mod:`bitknights.table`), every one confirmed as :mod:`bitknights.table.probe` describes.
+(:mod:`bitknights.table`), proved exact before its first answer (:mod:`bitknights.table.store`).
 
 It never builds the table: without a valid table file for the target it raises
 :class:`~bitknights.table.store.TableError`, which tells the user to run
@@ -73,8 +73,7 @@ class TableEngine:
         stop: StopFlag | None = None,
     ) -> np.ndarray:
         """The distance of each board (packed keys) to ``target``, ``-1`` beyond
-        ``options.max_depth`` or unreachable: one confirmed table read a board, with
-        numpy alone."""
+        ``options.max_depth`` or unreachable: one table read a board, with numpy alone."""
         from ..table import probe
 
         file = store.load(target, options.cache_dir)

@@ -11,16 +11,13 @@ Each colour's table is indexed by the pattern rank of the colour's 25-bit mask
 (:func:`bitknights.coords.pattern_rank`: its colex rank among the ``C(25, k)`` masks with
 ``k`` bits) (5,200,300 for the classic 12) and holds the relaxed
 distance in one byte.  A table is built by breadth-first search (seconds) and kept in
-the cache directory next to the distance tables, checked on every load: header and
-payload checksums (accidents), who may write the file (:mod:`bitknights.cache`), the
-goal's entry 0 and every entry one relaxed move from it 1 (:func:`_goal_exact`), and a
-sampled consistency check of the distances elsewhere (:func:`_consistent`), so a table
-whose values were scaled or shifted, checksums recomputed, is rebuilt, never used to
-prune.  A file others may write is refused, said once on standard error, and the tables
-are built in memory (never saved there).  What no check at load can see is caught while
-IDA* runs: along every move it makes, one colour's entry changes by at most one (and a
-board with bound 0 is the target), else the search stops with an error naming the file
-(:data:`bitknights.results.INCONSISTENT`).
+the cache directory next to the distance tables.  A file is used only once it is proved
+(:mod:`bitknights.cache`): the build that wrote it records its proof; any other file
+(copied, changed, forged with its checksums recomputed) is treated as absent, so the
+next deep search builds the tables afresh and replaces it, saying so once when the file
+differed.  An unproved file can therefore only make searches slower until that build,
+never change an answer.  A file others may write is refused, said once on standard
+error, and the tables are built in memory (never saved there).
 """
 
 from __future__ import annotations
@@ -34,15 +31,16 @@ import numpy as np
 
 from .. import cache
 from ..board import Board
-from ..coords import colex_unrank, pattern_count, pattern_rank
-from ..errors import BitknightsError
+from ..coords import pattern_count, pattern_rank
 from ..results import UNSEEN
-from ..squares import NUM_SQUARES
 
 _TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 _REFUSED: set[str] = set()
 """Cache files refused as untrusted in this process: the tables are built in memory and
 never saved there (the user is told how to fix the file)."""
+_UNPROVED: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+"""What intact but unproved files held, to say whether the build that replaces them
+found them wrong."""
 
 
 def pattern_tables(
@@ -59,6 +57,10 @@ def pattern_tables(
             build_tables(target.black, target.black.bit_count()),
         )
         path = _cache_path(target, cache_dir)
+        unproved = _UNPROVED.pop(path, None)
+        if unproved is not None and not all(map(np.array_equal, unproved, tables)):
+            cache.warn_once(f"pattern databases {path} were not exact (a damaged or "
+                            "rewritten file)", "replacing them with a fresh build")  # fmt: skip
         if path not in _REFUSED:  # never written over a file refused as untrusted
             with contextlib.suppress(OSError, cache.CacheError):  # unwritable: keep in memory
                 _save(path, target, tables)
@@ -118,20 +120,6 @@ def cached_pattern_tables(
     return _TABLES[target_key]
 
 
-def inconsistent(
-    target_key: int, cache_dir: str | os.PathLike[str] | None = None
-) -> BitknightsError:
-    """The error for a search that found the tables of this target inconsistent while it
-    ran (:data:`bitknights.results.INCONSISTENT`): it names the cache file and the fix.
-    The tables are forgotten, so the next search in this process loads them again."""
-    _TABLES.pop(target_key, None)
-    path = _cache_path(Board.from_key(target_key), cache_dir)
-    return BitknightsError(
-        f"pattern databases {path} are inconsistent (damaged or forged): remove the file; "
-        "it is rebuilt on the next deep search"
-    )
-
-
 def _remember(target_key: int, tables: tuple[np.ndarray, np.ndarray]) -> None:
     for t in tables:
         t.setflags(write=False)
@@ -147,7 +135,6 @@ _MAGIC = b"BKNPATTN"
 _VERSION = 3
 _FIELDS = struct.Struct("<QQQI")
 _HEADER_SIZE = 16 + _FIELDS.size + 4
-_SAMPLES = 64
 
 
 def _cache_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> str:
@@ -159,62 +146,13 @@ def _sizes(target: Board) -> tuple[int, int]:
     return pattern_count(target.white.bit_count()), pattern_count(target.black.bit_count())
 
 
-def _consistent(table: np.ndarray, goal: int, k: int, seed: int) -> bool:
-    """Whether ``table`` looks like the relaxed distances to ``goal``: 0 there, and at
-    :data:`_SAMPLES` sampled patterns the distance differs by at most one from every
-    relaxed neighbour's and, above 0, one neighbour is one nearer (what a breadth-first
-    distance satisfies everywhere).  A table scaled, shifted or built for another goal
-    fails at once; a single changed byte may pass, which the checksum catches."""
-    import random
-
-    from ..squares import KNIGHT_TARGETS
-
-    if table[pattern_rank(goal)] != 0:
-        return False
-    rng = random.Random(seed)
-    for _ in range(_SAMPLES):
-        r = rng.randrange(len(table))
-        mask, here = colex_unrank(r, k, NUM_SQUARES), int(table[r])
-        nearer = here == 0
-        for s in range(NUM_SQUARES):
-            if not mask >> s & 1:
-                continue
-            for n in KNIGHT_TARGETS[s]:
-                if mask >> n & 1:
-                    continue
-                there = int(table[pattern_rank(mask ^ (1 << s) ^ (1 << n))])
-                if abs(there - here) > 1:
-                    return False
-                nearer |= there == here - 1
-        if not nearer:
-            return False
-    return True
-
-
-def _goal_exact(table: np.ndarray, goal: int) -> bool:
-    """Whether ``table`` is 0 at ``goal`` and 1 at every pattern one relaxed move from it,
-    as relaxed distances to ``goal`` are (about 100 lookups): a table shifted (``+c`` on
-    every entry, or on every entry but the goal's) or built for another goal fails."""
-    from ..squares import KNIGHT_TARGETS
-
-    if table[pattern_rank(goal)] != 0:
-        return False
-    for s in range(NUM_SQUARES):
-        if goal >> s & 1:
-            for n in KNIGHT_TARGETS[s]:
-                if not goal >> n & 1 and table[pattern_rank(goal ^ (1 << s) ^ (1 << n))] != 1:
-                    return False
-    return True
-
-
-def _load(path: str, target: Board, *, check: bool = True) -> tuple[np.ndarray, np.ndarray] | None:
-    """The tables in ``path`` if it is complete, intact, for ``target`` and plausible (0
-    at the goal and 1 one relaxed move from it: :func:`_goal_exact`; consistent where
-    sampled: :func:`_consistent`); else None, and the caller rebuilds.  A file or
-    directory that others may write raises :class:`~bitknights.cache.UntrustedError`."""
+def _load(path: str, target: Board) -> tuple[np.ndarray, np.ndarray] | None:
+    """The tables in ``path`` if it is complete, intact, for ``target`` and proved (see the
+    module docstring); else ``None``, and the caller builds them.  A file or directory
+    that others may write raises :class:`~bitknights.cache.UntrustedError`."""
     n_w, n_b = _sizes(target)
     try:
-        fd, _ = cache.open_cached(path, "pattern database", sizes=[_HEADER_SIZE + n_w + n_b])
+        fd, st = cache.open_cached(path, "pattern database", sizes=[_HEADER_SIZE + n_w + n_b])
     except cache.UntrustedError:
         raise
     except (OSError, cache.CacheError):
@@ -238,14 +176,8 @@ def _load(path: str, target: Board, *, check: bool = True) -> tuple[np.ndarray, 
         return None
     white = np.frombuffer(data, np.uint8, n_w, _HEADER_SIZE).copy()
     black = np.frombuffer(data, np.uint8, n_b, _HEADER_SIZE + n_w).copy()
-    if (white == UNSEEN).any() or (black == UNSEEN).any():
-        return None  # intact but not a finished build (a build always reaches every pattern)
-    if check and not (
-        _goal_exact(white, target.white)
-        and _goal_exact(black, target.black)
-        and _consistent(white, target.white, target.white.bit_count(), crc)
-        and _consistent(black, target.black, target.black.bit_count(), crc)
-    ):
+    if cache.proof(path, st, f"{crc:08x}") != cache.EXACT:
+        _UNPROVED[path] = (white, black)
         return None
     return white, black
 
@@ -253,9 +185,11 @@ def _load(path: str, target: Board, *, check: bool = True) -> tuple[np.ndarray, 
 def _save(path: str, target: Board, tables: tuple[np.ndarray, np.ndarray]) -> None:
     """Write atomically (:func:`bitknights.cache.atomic_write`)."""
     payload = tables[0].tobytes() + tables[1].tobytes()
-    fields = _FIELDS.pack(target.key, tables[0].size, tables[1].size, zlib.crc32(payload))
-    cache.atomic_write(path, [cache.pack_header(_MAGIC, _VERSION, fields), payload],
-                       "pattern database")  # fmt: skip
+    crc = zlib.crc32(payload)
+    fields = _FIELDS.pack(target.key, tables[0].size, tables[1].size, crc)
+    written = cache.atomic_write(path, [cache.pack_header(_MAGIC, _VERSION, fields), payload],
+                                 "pattern database")  # fmt: skip
+    cache.record_proof(path, written, f"{crc:08x}", "pattern database")  # built here: proved
 
 
 def pattern_bound(

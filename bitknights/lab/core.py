@@ -140,15 +140,6 @@ def _truth(target: Board, cache_dir: str | os.PathLike[str] | None) -> DistanceT
     return load_table(target, cache_dir=cache_dir)
 
 
-def _true_distance(table: DistanceTable, board: Board) -> int | None:
-    """The board's distance, confirmed as every table answer is (neighbours one apart,
-    a path of that length walked)."""
-    from ..table import probe
-
-    d = probe.confirmed_distances(table.file, [board.key], 255)[0]
-    return None if d < 0 else d
-
-
 def compare(
     boards: Iterable[Board | str],
     heuristics: Mapping[str, Heuristic] | Sequence[Heuristic] | str,
@@ -195,7 +186,7 @@ def compare(
         from ..coords import comb_count
 
         payload, ncomb = table.file.payload, comb_count(table.black_count)
-    truths = [None if table is None else _true_distance(table, s) for s in starts]
+    truths = [None if table is None else table.distance(s) for s in starts]
     batch = StopFlag()
 
     def run(job: tuple[int, Bound]) -> Trial:

@@ -219,19 +219,19 @@ def _sizes(target: Board) -> tuple[int, int, int]:
     return states, nblocks, 16 + _FIELDS.size + 4 * nblocks + 4
 
 
-def _open(target: Board, path: str) -> tuple[int, int]:
-    """``(fd, header size)`` of the file at ``path``, opened as the cache layer opens
-    files (regular, trusted, the right size)."""
+def _open(target: Board, path: str) -> tuple[int, os.stat_result, int]:
+    """``(fd, fstat, header size)`` of the file at ``path``, opened as the cache layer
+    opens files (regular, trusted, the right size)."""
     states, _, head_size = _sizes(target)
     try:
-        fd, _ = cache.open_cached(
+        fd, st = cache.open_cached(
             path, "compact distance table", sizes=[head_size + _payload_size(states)]
         )
     except cache.UntrustedError:
         raise
     except cache.CacheError as e:
         raise TableError(str(e)) from None
-    return fd, head_size
+    return fd, st, head_size
 
 
 def _fields(target: Board, path: str, head: bytes) -> tuple[int, int, bytes]:
@@ -254,7 +254,7 @@ def check_header(target: Board, cache_dir: str | os.PathLike[str] | None = None)
     size, header checksum, fields): what ``auto`` looks at before choosing it.  Raises as
     :func:`load` does."""
     path = path_of(target, cache_dir)
-    fd, head_size = _open(target, path)
+    fd, _, head_size = _open(target, path)
     try:
         _fields(target, path, cache.read_at(fd, head_size, 0))
     except OSError as e:
@@ -266,14 +266,14 @@ def check_header(target: Board, cache_dir: str | os.PathLike[str] | None = None)
 def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> CompactTable:
     """The compact table of ``target`` from the cache directory, read whole and checked:
     a regular file that this user may trust (:mod:`bitknights.cache`), of the right size,
-    its header matching its checksum, its codes sane at the target (0 there, 1 on every
-    neighbour); each payload block is checked against its checksum the first time a
-    read touches it (a walk touches a few hundred of the 4,127).  Raises
-    ``FileNotFoundError`` when there is none, :class:`TableError`
-    (:class:`~bitknights.cache.UntrustedError` for the trust rule) naming the problem
-    otherwise."""
+    its header matching its checksum, and proved: a file not proved before in this
+    identity is compared with a fresh build (:func:`_prove`, announced), and one that
+    differs is replaced by that build (said once).  Each payload block is checked against
+    its checksum the first time a read touches it.  Raises ``FileNotFoundError`` when
+    there is none, :class:`TableError` (:class:`~bitknights.cache.UntrustedError` for the
+    trust rule) naming the problem otherwise."""
     path = path_of(target, cache_dir)
-    fd, head_size = _open(target, path)
+    fd, st, head_size = _open(target, path)
     try:
         data = cache.read_at(fd, head_size + _payload_size(_sizes(target)[0]), 0)
     except OSError as e:
@@ -281,18 +281,42 @@ def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Comp
     finally:
         os.close(fd)
     layers, unreachable, crcs = _fields(target, path, data)
-    table = CompactTable(path, target, layers, unreachable, memoryview(data)[head_size:],
-                         cache.u32_array(crcs))  # fmt: skip
-    if table.code(target.black, target.blank) != 0 or any(
-        table.code(*_moved(target.black, target.blank, n)) != 1
-        for n in KNIGHT_TARGETS[target.blank]
-    ):
-        raise _fail(path, "is not a table of this target (the target's codes are wrong)")
-    return table
+    tag = f"{zlib.crc32(data[:head_size]):08x}"
+    if cache.proof(path, st, tag) != cache.EXACT:
+        return _prove(target, cache_dir, data[head_size:], layers, unreachable, st, tag)
+    return CompactTable(path, target, layers, unreachable, memoryview(data)[head_size:],
+                        cache.u32_array(crcs))  # fmt: skip
 
 
-def _moved(black: int, blank: int, n: int) -> tuple[int, int]:
-    return (black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black), n
+def _prove(
+    target: Board,
+    cache_dir: str | os.PathLike[str] | None,
+    payload: bytes,
+    layers: int,
+    unreachable: int,
+    st: os.stat_result,
+    tag: str,
+) -> CompactTable:
+    """Compare a compact table read from a file not proved before (``payload`` and the
+    header's ``layers`` and ``unreachable``) with a fresh build: the file's table when they
+    agree (its proof recorded), else the fresh one, written over the file (said once)."""
+    import time
+
+    from .. import progress
+
+    path = path_of(target, cache_dir)
+    progress.announce(f"proving the compact distance table {path}",
+                      "once: it is new or changed; by building it afresh",
+                      BUILD_SECONDS)  # fmt: skip
+    t0 = time.perf_counter()
+    fresh, fresh_layers, fresh_unreachable = _fresh(target)
+    if (fresh, fresh_layers, fresh_unreachable) == (payload, layers, unreachable):
+        progress.announce(f"proved: every code exact ({time.perf_counter() - t0:.1f} s)")
+        cache.record_proof(path, st, tag, "compact distance table")
+        return CompactTable(path, target, layers, unreachable, payload)
+    cache.warn_once(f"compact distance table {path} is not exact (a damaged or rewritten "
+                    "file)", "replacing it with a fresh build")  # fmt: skip
+    return _save(target, cache_dir, fresh, fresh_layers, fresh_unreachable, quiet=None)
 
 
 def pack(dist: np.ndarray) -> np.ndarray:
@@ -313,31 +337,52 @@ def pack(dist: np.ndarray) -> np.ndarray:
     return (quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6).astype(np.uint8)
 
 
-def build(
-    target: Board, cache_dir: str | os.PathLike[str] | None = None, *, quiet: bool | None = None
-) -> CompactTable:
-    """Build the compact table of ``target`` (the distance table's breadth-first search,
-    about 3 s on two cores, 68 MB while it runs), write it atomically into the cache
-    directory when that can take it (else keep it in memory only), and return it."""
+def _fresh(target: Board) -> tuple[bytes, int, int]:
+    """``(payload, layer count, unreachable)`` of the compact table of ``target``, computed
+    by the distance table's breadth-first search (about 3 s on two cores, 68 MB while it
+    runs)."""
     from .builder import bfs_distances
 
     dist, layers = bfs_distances(target, quiet=True)
-    unreachable = int(dist.shape[0] - sum(layers))
-    payload = pack(dist).tobytes()
-    del dist
+    return pack(dist).tobytes(), len(layers), int(dist.shape[0] - sum(layers))
+
+
+def _save(
+    target: Board,
+    cache_dir: str | os.PathLike[str] | None,
+    payload: bytes,
+    layers: int,
+    unreachable: int,
+    *,
+    quiet: bool | None,
+) -> CompactTable:
+    """Write a freshly built compact table atomically into the cache directory, its proof
+    recorded (the search that computed it is the proof), when the directory can take it
+    (else say it is kept in memory only); return it."""
     path = path_of(target, cache_dir)
     k = target.black.bit_count()
-    fields = _FIELDS.pack(target.key, k, len(layers), _states(k), unreachable, BLOCK_BITS)
+    fields = _FIELDS.pack(target.key, k, layers, _states(k), unreachable, BLOCK_BITS)
     fields += cache.u32_bytes(_block_crcs(payload))
+    header = cache.pack_header(MAGIC, FORMAT_VERSION, fields)
     try:
-        cache.atomic_write(path, [cache.pack_header(MAGIC, FORMAT_VERSION, fields), payload],
-                           "compact distance table")  # fmt: skip
+        written = cache.atomic_write(path, [header, payload], "compact distance table")
     except cache.CacheError as e:
         from .. import progress
 
         progress.announce(f"{e}; the compact distance table is kept in memory only",
                           quiet=quiet)  # fmt: skip
-    return CompactTable(path, target, len(layers), unreachable, payload)
+    else:
+        cache.record_proof(path, written, f"{zlib.crc32(header):08x}", "compact distance table")
+    return CompactTable(path, target, layers, unreachable, payload)
+
+
+def build(
+    target: Board, cache_dir: str | os.PathLike[str] | None = None, *, quiet: bool | None = None
+) -> CompactTable:
+    """Build the compact table of ``target`` (:func:`_fresh`), write it atomically into
+    the cache directory when that can take it (else keep it in memory only), and return
+    it."""
+    return _save(target, cache_dir, *_fresh(target), quiet=quiet)
 
 
 __all__ = ["LOST", "CompactTable", "build", "inconsistent", "load", "pack", "path_of"]

@@ -167,81 +167,37 @@ def _key_state(key, k):
     return black, blank, popcount(black) == k
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _agrees(payload, r, black, blank, d, goal, far, lost_ok, ncomb, nbr, cnt, rank_byte,
-            popcount8):  # fmt: skip
-    """Whether ``d``, the byte of board ``r`` (black, blank), agrees with its neighbours'
-    bytes as in any breadth-first distance (:mod:`bitknights.table.probe`): all one
-    nearer or one farther and one nearer (0 only at ``goal``, never above ``far``); an
-    unreachable board (``lost_ok``: the table has some) only beside unreachable ones."""
-    if d == UNSEEN:
-        if not lost_ok:
-            return False
-        for j in range(cnt[blank]):
-            n = nbr[blank, j]
-            e = payload[state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)]
-            if e != UNSEEN:
-                return False
-        return True
-    if d > far or (d == 0) != (r == goal):
-        return False
-    nearer = d == 0
-    for j in range(cnt[blank]):
-        n = nbr[blank, j]
-        e = np.int64(payload[state_rank(moved_black(black, blank, n), n, ncomb, rank_byte,
-                                        popcount8)])  # fmt: skip
-        if e == UNSEEN or (e != d + 1 and e != d - 1):
-            return False
-        if e == d - 1:
-            nearer = True
-    return nearer
-
-
 @njit(cache=True, nogil=True)
-def _distances(payload, keys, k, cap, ncomb, goal, far, lost_ok, nbr, cnt, rank_byte, popcount8,
-               out):  # fmt: skip
+def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
     """``out[i]``: the distance of board ``keys[i]`` (``black | blank << 25``), ``-1``
     when it has another number of black knights, cannot reach the target or is more
-    than ``cap`` moves away; every byte read confirmed by its neighbours (:func:`_agrees`).
-    Returns the index of the first board whose byte does not agree, or -1."""
+    than ``cap`` moves away."""
     for i in range(keys.shape[0]):
         black, blank, ok = _key_state(keys[i], k)
         if not ok:
             out[i] = _UNREACHABLE
             continue
-        r = state_rank(black, blank, ncomb, rank_byte, popcount8)
-        d = np.int64(payload[r])
-        if not _agrees(payload, r, black, blank, d, goal, far, lost_ok, ncomb, nbr, cnt,
-                       rank_byte, popcount8):  # fmt: skip
-            return i
+        d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
         out[i] = _UNREACHABLE if d == UNSEEN or d > cap else d
-    return -1
 
 
 @njit(cache=True, nogil=True)
-def _nearer_edges(payload, ranks, want, k, ncomb, goal, far, nbr, cnt, binom, rank_byte,
-                  popcount8):  # fmt: skip
+def _nearer_edges(payload, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
     """For boards ``ranks`` (all at distance ``want + 1``), every neighbour at ``want``:
-    ``(index into ranks, neighbour's rank)`` pairs, and the index of the first board
-    whose byte does not agree with its neighbours' (:func:`_agrees`), or -1."""
+    ``(index into ranks, neighbour's rank)`` pairs."""
     src = np.empty(ranks.shape[0] * 8, dtype=np.int64)
     dst = np.empty(ranks.shape[0] * 8, dtype=np.int64)
     m = 0
     for i in range(ranks.shape[0]):
         black, blank = state_unrank(ranks[i], k, ncomb, binom)
-        d = np.int64(payload[ranks[i]])
-        if d != want + 1 or not _agrees(payload, ranks[i], black, blank, d, goal, far, False,
-                                        ncomb, nbr, cnt, rank_byte, popcount8):  # fmt: skip
-            return src[:0].copy(), dst[:0].copy(), np.int64(i)
         for j in range(cnt[blank]):
             n = nbr[blank, j]
-            nb = moved_black(black, blank, n)
-            r = state_rank(nb, n, ncomb, rank_byte, popcount8)
+            r = state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)
             if payload[r] == want:
                 src[m] = i
                 dst[m] = r
                 m += 1
-    return src[:m].copy(), dst[:m].copy(), np.int64(-1)
+    return src[:m].copy(), dst[:m].copy()
 
 
 @njit(cache=True, nogil=True)

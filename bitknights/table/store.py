@@ -172,6 +172,8 @@ class TableFile:
         self.layers: tuple[int, ...] = fields["layers"]
         self.unreachable: int = fields["unreachable"]
         self.example_rank: int = fields["example_rank"]
+        self.tag: str = fields["tag"]
+        """The header's checksum, which names this table's contents in its proof record."""
         self._fd = fd
         self._offset = offset
         self._crcs: Sequence[int] = fields["crcs"]
@@ -307,8 +309,10 @@ def write(
     if data.shape != (payload_size(count),):
         raise ValueError(f"payload has {data.size} bytes, expected {payload_size(count)}")
     header = _header(target, count, layers, unreachable, example_rank, block_checksums(data))
-    cache.atomic_write(path, [header, data.data], "distance table")
+    written = cache.atomic_write(path, [header, data.data], "distance table")
     _loaded.clear()  # the open table may be this file's old version (its key need not be path)
+    # the breadth-first search that computed it is the proof
+    cache.record_proof(path, written, f"{zlib.crc32(header):08x}", "distance table")
 
 
 def _fail(path: str | os.PathLike[str], problem: str) -> TableError:
@@ -355,6 +359,7 @@ def _parse_header(
         "unreachable": unreachable,
         "example_rank": example,
         "crcs": crcs,
+        "tag": f"{zlib.crc32(head[:size]):08x}",
     }
     return fields, size
 
@@ -362,8 +367,10 @@ def _parse_header(
 _HEAD_MAX = 16 + _FIELDS.size + 8 * _MAX_LAYERS + 4 * block_count(NUM_SQUARES * comb(24, 12)) + 4
 
 
-def _open(path: str | os.PathLike[str], target: Board | None) -> tuple[int, dict, int]:
-    """Open and check the header and size: ``(fd, fields, header size)``."""
+def _open(
+    path: str | os.PathLike[str], target: Board | None
+) -> tuple[int, dict, int, os.stat_result]:
+    """Open and check the header and size: ``(fd, fields, header size, fstat)``."""
     try:
         fd, st = cache.open_cached(path, "distance table")
     except FileNotFoundError:
@@ -387,7 +394,7 @@ def _open(path: str | os.PathLike[str], target: Board | None) -> tuple[int, dict
     except BaseException:
         os.close(fd)
         raise
-    return fd, fields, size
+    return fd, fields, size, st
 
 
 def _check_sane(table: TableFile) -> None:
@@ -423,10 +430,58 @@ def _check_sane(table: TableFile) -> None:
         )
 
 
+PROOF_SECONDS = 2
+"""About how long proving a classic table takes on two cores (:func:`_prove`)."""
+
+
+def _prove(table: TableFile, st: os.stat_result, tag: str) -> None:
+    """Prove ``table`` exact (:mod:`.verify`: every board against its neighbours, and the
+    header's counts against the payload's), said on a terminal, and record the verdict;
+    raise :class:`TableError` naming the first wrong board and the fix when it is not."""
+    import time
+
+    from .. import progress
+    from .verify import first_inconsistency
+
+    progress.announce(f"proving the distance table {table.path}",
+                      "once: it is new or changed", PROOF_SECONDS)  # fmt: skip
+    t0 = time.perf_counter()
+    bad = first_inconsistency(table.payload, table.target)  # reads and checksums it all
+    verdict = "counts" if bad is None and not _counts_fit(table) else cache.EXACT
+    verdict = verdict if bad is None else f"board:{bad}"
+    cache.record_proof(table.path, st, tag, "distance table", verdict)
+    _refuse(table, verdict)
+    progress.announce(f"proved: every distance exact ({time.perf_counter() - t0:.1f} s)")
+
+
+def _refuse(table: TableFile, verdict: str) -> None:
+    """Raise the error for a proof's ``verdict`` unless it is :data:`cache.EXACT`."""
+    if verdict == cache.EXACT:
+        return
+    problem = "its header's layer counts do not match its distances"
+    if verdict.startswith("board:") and verdict[6:].isdigit():
+        board = unrank(int(verdict[6:]), table.black_count)
+        problem = f"board {board.compact} breaks the distance rules"
+    raise _fail(table.path, f"is not exact ({problem}: a damaged or rewritten file)")
+
+
+def _counts_fit(table: TableFile) -> bool:
+    """Whether the header's layer and unreachable counts are those of the payload."""
+    import numpy as np
+
+    counts = np.bincount(table.payload, minlength=256).tolist()
+    n = len(table.layers)
+    return (
+        tuple(counts[:n]) == table.layers
+        and not any(counts[n:255])
+        and counts[255] == table.unreachable
+    )
+
+
 def read_header(path: str | os.PathLike[str], target: Board | None = None) -> dict:
     """The header fields of a table file, checked (magic, version, header checksum,
     target, counts, file size and kind, trust) without reading the payload."""
-    fd, fields, _ = _open(path, target)
+    fd, fields, _, _ = _open(path, target)
     os.close(fd)
     return fields
 
@@ -438,15 +493,18 @@ def _missing(path: str | os.PathLike[str]) -> TableError:
     )
 
 
-# path -> ((mtime_ns, size, inode), TableFile): a file is opened and its header checked
-# once per process unless it changes on disk.
-_loaded: dict[str, tuple[tuple[int, int, int], TableFile]] = {}
+# path -> (identity, TableFile): a file is opened, checked and its proof looked up once per
+# process unless it changes on disk.
+_loaded: dict[str, tuple[tuple[int, ...], TableFile]] = {}
 
 
-def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> TableFile:
-    """The table of ``target``, its header checked as in :func:`read_header`; its payload
-    is checked block by block as it is read.  Raises :class:`TableError` when there is
-    none or it is unusable."""
+def load(
+    target: Board, cache_dir: str | os.PathLike[str] | None = None, *, reprove: bool = False
+) -> TableFile:
+    """The table of ``target``, its header checked as in :func:`read_header`, proved exact
+    (once per file identity, remembered: :mod:`bitknights.cache`; ``reprove``: now,
+    whatever the record says); its payload is checked block by block as it is read.
+    Raises :class:`TableError` when there is none, it is unusable or not exact."""
     path = _table_file(target, cache_dir)
     try:
         st = os.stat(path)
@@ -454,16 +512,32 @@ def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Tabl
         raise _missing(path) from None
     except OSError as e:
         raise TableError(f"cannot read distance table {path}: {e.strerror or e}") from None
-    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+    stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     hit = _loaded.get(path)
-    if hit is not None and hit[0] == stamp:
+    if hit is not None and hit[0] == stamp and not reprove:
         return hit[1]
-    fd, fields, size = _open(path, target)
-    table = TableFile(path, fd, fields, size)
-    _check_sane(table)
+    table, st = open_unproved(target, cache_dir)
+    tag = table.tag
+    verdict = None if reprove else cache.proof(path, st, tag)
+    if verdict is None:
+        _prove(table, st, tag)
+    else:
+        _refuse(table, verdict)
     _loaded.clear()  # keep at most one table alive through this cache
     _loaded[path] = (stamp, table)
     return table
+
+
+def open_unproved(
+    target: Board, cache_dir: str | os.PathLike[str] | None = None
+) -> tuple[TableFile, os.stat_result]:
+    """The table file of ``target`` and its ``fstat``, checked as far as its header and
+    :func:`_check_sane` go, *not proved*: what :func:`load` proves (and tests forge)."""
+    path = _table_file(target, cache_dir)
+    fd, fields, size, st = _open(path, target)
+    table = TableFile(path, fd, fields, size)
+    _check_sane(table)
+    return table, st
 
 
 def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:

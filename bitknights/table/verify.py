@@ -27,18 +27,19 @@ from ..threads import ordered_map
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .store import TableFile
+    from ..board import Board
 
 BLOCK = 1 << 16  # ranks of one blank square per job
 
 
-def first_inconsistency(file: TableFile, *, workers: int | None = None) -> int | None:
-    """The rank of a board where ``file`` breaks the rules above, or ``None`` when the table
-    is exactly the distance to its target.  Reads (and checksums) the whole payload."""
-    dist = file.payload
-    k = file.black_count
+def first_inconsistency(
+    dist: np.ndarray, target: Board, *, workers: int | None = None
+) -> int | None:
+    """The rank of a board where the table ``dist`` (a byte a board, by rank) breaks the
+    rules above, or ``None`` when it is exactly the distance to ``target``."""
+    k = target.black.bit_count()
     ncomb = comb_count(k)
-    goal = rank(file.target.black, file.target.blank)
+    goal = rank(target.black, target.blank)
     jobs = [(b, lo, min(lo + BLOCK, ncomb)) for b in range(25) for lo in range(0, ncomb, BLOCK)]
     consts = (np.int64(ncomb), np.int64(k), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, BINOM, RANK_BYTE,
               POPCOUNT8)  # fmt: skip

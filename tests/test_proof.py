@@ -1,0 +1,380 @@
+"""Proved tables: no file gives an answer before it is proved exact as a whole, and the
+proof is remembered against the file's identity (issue 26).
+
+Files are forged here as someone with write access (or a buggy build) would forge them,
+every checksum recomputed, in the four shapes that used to give wrong answers with exit
+status 0: a board raised with its nearer neighbour, a board lowered with its neighbours,
+one optimal next board raised (optimal sequences vanish) and a detour through the compact
+table.  The true answers come from the genuine table, itself checked against the naive
+breadth-first search in test_table.py.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bitknights as bk
+from bitknights import TARGET, Board, cache
+from bitknights.coords import rank
+from bitknights.errors import BitknightsError
+from bitknights.squares import KNIGHT_TARGETS
+from bitknights.table import compact, store, verify
+from helpers import forge, forge_compact
+
+CLI = [sys.executable, "-m", "bitknights"]
+LIMIT = 300  # seconds: a hang fails, never stalls
+
+
+def _r(board: Board) -> int:
+    return rank(board.black, board.blank)
+
+
+def _neighbours(board: Board) -> list[Board]:
+    return [board.play(n) for n in KNIGHT_TARGETS[board.blank]]
+
+
+@pytest.fixture(scope="module")
+def genuine(table_dir) -> np.ndarray:
+    """The genuine payload (the session's table, built and so proved)."""
+    return store.load(TARGET, table_dir).payload
+
+
+def _boards_at(payload: np.ndarray, d: int, count: int = 400) -> list[Board]:
+    return [store.unrank(int(r), 12) for r in np.flatnonzero(payload == d)[:count]]
+
+
+def raised(payload: np.ndarray, d: int = 24) -> tuple[Board, dict[int, int]]:
+    """A board at ``d`` with one nearer neighbour: it goes to ``d + 2``, that neighbour to
+    ``d + 1`` (every check at the board itself passes)."""
+    for b in _boards_at(payload, d):
+        nearer = [n for n in _neighbours(b) if payload[_r(n)] == d - 1]
+        if len(nearer) == 1:
+            return b, {_r(b): d + 2, _r(nearer[0]): d + 1}
+    raise AssertionError("no such board")
+
+
+def lowered(payload: np.ndarray, d: int = 24) -> tuple[Board, dict[int, int]]:
+    """A board at ``d`` lowered to ``d - 2``, its farther neighbours to ``d - 1`` and one
+    nearer neighbour to ``d - 3``."""
+    b = _boards_at(payload, d)[0]
+    edits = {_r(b): d - 2}
+    nbrs = _neighbours(b)
+    edits.update({_r(n): d - 1 for n in nbrs if payload[_r(n)] == d + 1})
+    edits[_r(next(n for n in nbrs if payload[_r(n)] == d - 1))] = d - 3
+    return b, edits
+
+
+def next_raised(payload: np.ndarray, d: int = 15) -> tuple[Board, dict[int, int]]:
+    """A board at ``d`` with several optimal next boards: one of them raised to ``d + 1``
+    (the distance stays right, the optimal sequences through it vanish)."""
+    for b in _boards_at(payload, d):
+        nearer = [n for n in _neighbours(b) if payload[_r(n)] == d - 1]
+        if len(nearer) >= 2:
+            return b, {_r(nearer[0]): d + 1}
+    raise AssertionError("no such board")
+
+
+SHAPES = {"raised": raised, "lowered": lowered, "next-raised": next_raised}
+
+
+def _copy(table_dir: Path, cache_dir: Path) -> Path:
+    cache_dir.mkdir(mode=0o755, exist_ok=True)
+    path = store.table_path(TARGET, cache_dir)
+    shutil.copyfile(store.table_path(TARGET, table_dir), path)
+    store._loaded.clear()
+    return path
+
+
+@pytest.fixture(
+    scope="module",
+    params=[pytest.param(n, marks=[] if n == "lowered" else [pytest.mark.slow]) for n in SHAPES],
+)
+def forged(request, genuine, table_dir, tmp_path_factory):
+    """``(cache_dir, board, true distance)``: a copy of the table forged in one shape."""
+    board, edits = SHAPES[request.param](genuine)
+    cache_dir = tmp_path_factory.mktemp(request.param) / "cache"
+    forge(_copy(table_dir, cache_dir), edits)
+    return cache_dir, board, int(genuine[_r(board)])
+
+
+def run(args, cache_dir, **kw) -> subprocess.CompletedProcess:
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache_dir)}
+    return subprocess.run([*CLI, *map(str, args)], text=True, capture_output=True, env=env,
+                          timeout=LIMIT, **kw)  # fmt: skip
+
+
+# -- the proof and its record ---------------------------------------------------------------
+
+
+def test_a_forged_table_is_refused_with_one_line_naming_the_file_and_the_fix(forged):
+    cache_dir, _, _ = forged
+    with pytest.raises(store.TableError) as e:
+        store.load(TARGET, cache_dir)
+    message = str(e.value)
+    assert "\n" not in message
+    assert str(store.table_path(TARGET, cache_dir)) in message
+    assert "is not exact" in message and "bitknights table build" in message
+
+
+def test_a_refusal_is_remembered_so_the_next_load_refuses_without_proving(forged, monkeypatch):
+    cache_dir, _, _ = forged
+    with pytest.raises(store.TableError):
+        store.load(TARGET, cache_dir)  # proved (or refused from the record) here
+    monkeypatch.setattr(verify, "first_inconsistency", _no_proof)
+    with pytest.raises(store.TableError, match="is not exact"):
+        store.load(TARGET, cache_dir)
+
+
+def _no_proof(*args, **kwargs):
+    raise AssertionError("proved again")
+
+
+def test_a_record_names_one_identity_and_any_change_to_the_file_breaks_it(tmp_path):
+    path = tmp_path / "file"
+    path.write_bytes(b"contents")
+
+    def verdict():
+        return cache.proof(path, os.stat(path), "tag")
+
+    assert verdict() is None
+    cache.record_proof(path, os.stat(path), "tag", "file")
+    assert verdict() == cache.EXACT
+    assert cache.proof(path, os.stat(path), "other tag") is None
+    cache.record_proof(path, os.stat(path), "tag", "file", "board:7")
+    assert verdict() == "board:7"
+    cache.record_proof(path, os.stat(path), "tag", "file")
+    os.utime(path, ns=(1, 1))  # even a write that puts the old times back changes ctime
+    assert verdict() is None
+    cache.record_proof(path, os.stat(path), "tag", "file")
+    path.chmod(0o600)
+    assert verdict() is None
+    other = tmp_path / "other"
+    shutil.copy2(path, other)  # same contents and times, another inode
+    shutil.copyfile(f"{path}.proof", f"{other}.proof")
+    assert cache.proof(other, os.stat(other), "tag") is None
+
+
+@pytest.mark.slow
+def test_a_copied_table_is_proved_once_then_remembered_until_it_changes(table_dir, tmp_path,
+                                                                        monkeypatch):  # fmt: skip
+    path = _copy(table_dir, tmp_path / "cache")
+    proofs = []
+    real = verify.first_inconsistency
+    monkeypatch.setattr(verify, "first_inconsistency",
+                        lambda *a, **kw: proofs.append(1) or real(*a, **kw))  # fmt: skip
+    store.load(TARGET, path.parent)
+    assert len(proofs) == 1
+    assert Path(f"{path}.proof").read_text().endswith(" exact\n")
+    store._loaded.clear()
+    store.load(TARGET, path.parent)  # a new process would do the same: read the record
+    assert len(proofs) == 1
+    os.utime(path)  # a write, as far as the identity can tell
+    store._loaded.clear()
+    store.load(TARGET, path.parent)
+    assert len(proofs) == 2
+    path.chmod(0o600)  # the change time moves
+    store._loaded.clear()
+    store.load(TARGET, path.parent)
+    assert len(proofs) == 3
+
+
+@pytest.mark.slow
+def test_a_proof_record_for_another_file_proves_nothing(table_dir, tmp_path, monkeypatch):
+    """A record copied beside a forged file names another identity: the file is proved."""
+    genuine_path = _copy(table_dir, tmp_path / "a")
+    store.load(TARGET, genuine_path.parent)
+    forged_path = _copy(table_dir, tmp_path / "b")
+    board = _boards_at(store.load(TARGET, genuine_path.parent).payload, 20, 1)[0]
+    forge(forged_path, _r(board), 22)
+    shutil.copyfile(f"{genuine_path}.proof", f"{forged_path}.proof")
+    with pytest.raises(store.TableError, match="is not exact"):
+        store.load(TARGET, forged_path.parent)
+
+
+def test_the_build_records_its_proof(table_dir):
+    path = store.table_path(TARGET, table_dir)
+    st = os.stat(path)
+    fields = store.read_header(path)
+    assert cache.proof(path, st, fields["tag"]) == cache.EXACT
+
+
+@pytest.mark.slow
+def test_forged_layer_counts_are_refused_by_the_proof(table_dir, tmp_path):
+    """The header's counts say what ``stats`` and ``random`` print: they are proved too."""
+    import struct
+    import zlib
+
+    path = _copy(table_dir, tmp_path / "cache")
+    raw = bytearray(path.read_bytes())
+    size = struct.unpack_from("<I", raw, 12)[0]
+    at = 16 + store._FIELDS.size + 8 * 20  # layers[20] and layers[21]: the sum still fits
+    a, b = struct.unpack_from("<QQ", raw, at)
+    struct.pack_into("<QQ", raw, at, a + 5, b - 5)
+    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
+    path.write_bytes(bytes(raw))
+    with pytest.raises(store.TableError, match="layer counts do not match"):
+        store.load(TARGET, path.parent)
+
+
+# -- every surface: the true answer or one refusal --------------------------------------------
+
+
+def test_the_python_api_gives_the_true_answer_or_refuses(forged):
+    cache_dir, board, true = forged
+    assert bk.solve(board, max_depth=None, cache_dir=cache_dir).steps == true
+    [s] = bk.solve_many([board], max_depth=None, cache_dir=cache_dir)
+    assert s.steps == true
+    s.verify()
+    checked = bk.check(board, [str(m) for m in s.moves], cache_dir=cache_dir)
+    assert checked.reaches_target and checked.optimum == true and checked.optimal
+    game = bk.Game(board, cache_dir=cache_dir)
+    assert game.distance == true
+    for h in game.hints():
+        assert h.distance == true + (1 if not h.optimal else -1)
+    for call in (bk.table.distance, bk.table.optimal_path, bk.table.hints,
+                 bk.table.count_solutions):  # fmt: skip
+        with pytest.raises(store.TableError, match="is not exact"):
+            call(board, cache_dir=cache_dir)
+    with pytest.raises(store.TableError, match="is not exact"):
+        bk.table.distances([board], cache_dir=cache_dir)
+
+
+def test_optimal_solutions_are_all_there_with_a_forged_next_board(genuine, table_dir, tmp_path):
+    """Shape 3: the sequences through the raised next board used to vanish."""
+    board, edits = next_raised(genuine)
+    cache_dir = tmp_path / "cache"
+    forge(_copy(table_dir, cache_dir), edits)
+    want = list(bk.optimal_solutions(board, cache_dir=table_dir))
+    assert len(want) >= 2
+    got = list(bk.optimal_solutions(board, cache_dir=cache_dir))  # by search, said once
+    assert got == want
+    with pytest.raises(BitknightsError, match="table"):  # counting needs a (proved) table
+        bk.solve_many([board], count_solutions=True, cache_dir=cache_dir)
+
+
+def _answered_or_refused(r: subprocess.CompletedProcess, check_answer) -> None:
+    """Exit 0 with the true answer (the refused table said once on standard error), or
+    exit 2 with one line naming the problem: never a wrong answer, never a traceback."""
+    assert "Traceback" not in r.stderr, r.stderr
+    if r.returncode == 2:
+        assert r.stdout == "" and r.stderr.count("\n") == 1, (r.args, r.stdout, r.stderr)
+        assert r.stderr.startswith("bitknights: error: ") and "is not exact" in r.stderr
+        return
+    assert r.returncode == 0, (r.args, r.returncode, r.stdout, r.stderr)
+    assert "is not exact" in r.stderr, (r.args, r.stderr)
+    check_answer(r.stdout)
+
+
+@pytest.mark.slow
+def test_every_command_gives_the_true_answer_or_one_refusal_line(forged, tmp_path):
+    cache_dir, board, true = forged
+    b = board.compact
+    best = bk.solve(board, max_depth=None, cache_dir=cache_dir)
+    moves = [str(m) for m in best.moves]
+    batch = tmp_path / "batch.txt"
+    batch.write_text("65\n" + f"{board}\n" * 65)
+    lines = lambda n: lambda out: out.split()[:n] == [str(true)] * n  # noqa: E731
+    cases = [
+        (["solve", "--exact", b], None, lines(1)),
+        (["solve", "--exact", batch], None, lines(65)),
+        (["solve", "--exact", "--path", b], None, lambda out: out.startswith(f"{true}")),
+        (["solve", "--exact", "--format", "json", b], None,
+         lambda out: f'"steps": {true}' in out or f'"steps":{true}' in out),
+        (["solve", "--engine", "table", "--exact", b], None, None),
+        (["solve", "--exact", "--count-solutions", b], None, None),
+        (["hint", b], None, lambda out: f"distance {true}" in out or str(true) in out),
+        (["hint", "--count-solutions", b], None, None),
+        (["check", b, *moves], None, lambda out: f"optimum {true}" in out and "score 1" in out),
+        (["play", b], "hint\nquit\n", lambda out: f"distance {true}" in out),
+        (["solutions", "--limit", "2", b], None, lambda out: len(out.splitlines()) == 2),
+        (["random", "--distance", "20", "--count", "2"], None, None),
+        (["stats"], None, None),
+    ]  # fmt: skip
+    for args, feed, check_answer in cases:
+        r = run(args, cache_dir, input=feed)
+        if check_answer is None:  # needs the table itself: refused
+            assert r.returncode == 2, (args, r.stdout, r.stderr)
+        _answered_or_refused(r, check_answer or (lambda out: False))
+        if check_answer is not None and r.returncode == 0:
+            assert check_answer(r.stdout), (args, r.stdout)
+    for command in ("verify", "info"):
+        r = run(["table", command], cache_dir)
+        assert r.returncode == 1 and "is not exact" in r.stdout, (command, r.stdout, r.stderr)
+
+
+# -- the compact table ------------------------------------------------------------------------
+
+
+def detour(payload: np.ndarray, d: int = 33) -> tuple[Board, dict[int, int]]:
+    """A board at ``d`` whose code says ``d - 1`` (mod 3): a walk down the codes steps to
+    a farther neighbour first and answers ``d + 2``; its neighbours' codes alone would
+    give it away, which is why the walk used to check them."""
+    b = _boards_at(payload, d, 1)[0]
+    return b, {_r(b): (d - 1) % 3}
+
+
+@pytest.mark.slow
+def test_a_compact_detour_is_caught_by_the_proof_and_the_file_rebuilt(genuine, tmp_path, capfd):
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    built = compact.build(TARGET, cache_dir, quiet=True)
+    path = Path(built.path)
+    board, codes = detour(genuine)
+    forge_compact(path, TARGET, codes, layers=int(genuine[genuine != 255].max()) + 3)
+    from bitknights.engines import compact as engine
+
+    engine._TABLES.clear()
+    table = compact.load(TARGET, cache_dir)
+    assert table.walk(board.black, board.blank)[0] == int(genuine[_r(board)])
+    assert "is not exact" in capfd.readouterr().err
+    st = os.stat(path)
+    tag = f"{__import__('zlib').crc32(path.read_bytes()[: compact._sizes(TARGET)[2]]):08x}"
+    assert cache.proof(path, st, tag) == cache.EXACT  # the fresh build replaced it
+
+
+@pytest.mark.slow
+def test_a_genuine_compact_copy_is_proved_and_kept(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    compact.build(TARGET, a, quiet=True)
+    src, dst = compact.path_of(TARGET, a), compact.path_of(TARGET, b)
+    shutil.copyfile(src, dst)
+    inode = os.stat(dst).st_ino
+    compact.load(TARGET, b)
+    assert os.stat(dst).st_ino == inode  # compared, not replaced
+    assert Path(f"{dst}.proof").read_text().endswith(" exact\n")
+
+
+# -- the pattern databases ----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_unproved_pattern_databases_are_rebuilt_not_used(tmp_path, monkeypatch, capfd):
+    """A forged file can only cost a rebuild: it is never read for a bound."""
+    from bitknights.engines import pdb
+
+    monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
+    pdb._TABLES.clear()
+    white, black = pdb.pattern_tables(TARGET.key, tmp_path)  # built and recorded
+    path = Path(pdb._cache_path(TARGET, tmp_path))
+    assert pdb.cached_pattern_tables(TARGET.key, tmp_path) is not None
+    pdb._TABLES.clear()
+    forged = (np.where(white >= 2, white + 2, white).astype(np.uint8), black)
+    pdb._save(path.as_posix(), TARGET, forged)
+    Path(f"{path}.proof").unlink()  # as a forger who rewrote the file would leave it
+    pdb._TABLES.clear()
+    assert pdb.cached_pattern_tables(TARGET.key, tmp_path) is None
+    again = pdb.pattern_tables(TARGET.key, tmp_path)
+    assert all(np.array_equal(x, y) for x, y in zip(again, (white, black)))
+    assert "were not exact" in capfd.readouterr().err
+    pdb._TABLES.clear()
+    assert pdb.cached_pattern_tables(TARGET.key, tmp_path) is not None
+    pdb._TABLES.clear()
