@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import native
+from .. import native, progress
 from ..coords import comb_count, rank
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
@@ -48,9 +48,11 @@ def first_inconsistency(
     def run(job: tuple[int, int, int]) -> int:
         return int(check(dist, np.int64(goal), *map(np.int64, job), *consts))
 
-    for bad in ordered_map(run, jobs, workers):
-        if bad >= 0:
-            return bad
+    with progress.bar(len(dist), "board", "proving", unit_scale=True) as shown:
+        for job, bad in zip(jobs, ordered_map(run, jobs, workers)):
+            if bad >= 0:
+                return bad
+            shown.update(job[2] - job[1])
     return None
 
 
