@@ -133,7 +133,8 @@ def test_four_concurrent_builds_leave_one_valid_file(tmp_path):
     for p in procs:
         assert p.wait(timeout=600) == 0, p.stderr.read()
     files = sorted(x.name for x in tmp_path.iterdir())
-    assert files == [store.table_path(TARGET, tmp_path).name]  # no temporary files left
-    store.load(TARGET, tmp_path)  # header, size and checksum all verify
+    name = store.table_path(TARGET, tmp_path).name
+    assert files == [name, f"{name}.proof"]  # no temporary files left
+    store.load(TARGET, tmp_path)  # header, size and checksum all verify; the proof holds
     r = run(["solve", "--engine", "table", "--exact", str(SAMPLE)], env)
     assert (r.returncode, r.stdout) == (0, "7\n18\n")
