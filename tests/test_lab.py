@@ -9,11 +9,13 @@ import pytest
 from numba import njit
 
 import naive
+import pixels
 import terminal
 from bitknights import TARGET, Board, lab
 from bitknights.engines import ida, lab_ida
 from bitknights.engines.pdb import pattern_bound
 from bitknights.errors import BitknightsError
+from bitknights.render.boards import FRAME
 from bitknights.squares import square_color
 from bitknights.table import load_table
 from helpers import solve_with
@@ -244,12 +246,14 @@ def test_pictures(classic, lab_dir, tmp_path):
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "misplaced (median)", "pdb (median)"]  # fmt: skip
     fig.savefig(tmp_path / "nodes.png")
+    pixels.check_framed_figure(fig, 10, FRAME)
     fig = lab.values_plot(["knight_distance", three_times_misplaced], per_distance=3,
                           cache_dir=lab_dir)  # fmt: skip
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert labels[0] == "true distance" and labels[1] == "knight_distance"
     assert labels[2].startswith("three_times_misplaced (") and "overestimates" in labels[2]
     fig.savefig(tmp_path / "values.png")
+    pixels.check_framed_figure(fig, 10, FRAME)
     assert (tmp_path / "values.png").stat().st_size > 10_000
 
 
