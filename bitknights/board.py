@@ -65,6 +65,13 @@ class Move(tuple[Square, Square]):
     _fields = ("from_square", "to_square")  # as a named tuple's: dataclasses.asdict copies it
 
     def __new__(cls, from_square: Square | str, to_square: Square | str | None = None) -> Move:
+        if (  # two square indices, as the engines make moves: the fast path
+            type(from_square) is int
+            and type(to_square) is int
+            and 0 <= from_square < NUM_SQUARES
+            and 0 <= to_square < NUM_SQUARES
+        ):
+            return tuple.__new__(cls, (from_square, to_square))
         if to_square is None:
             if not isinstance(from_square, str) or "-" not in from_square:
                 raise BoardError(f"a move is written FROM-TO, such as 'e5-c4', got {from_square!r}")
