@@ -2,7 +2,7 @@
 
 The classic command-line job answers a judge's file in about the time Python takes to
 start, and ``import typing`` alone costs a sixth of that.  So the value records on that
-path (:class:`~bitknights.board.Move`, :class:`~bitknights.engines.options.SolveOptions`,
+path (:class:`~bitknights.engines.options.SolveOptions`,
 :class:`~bitknights.engines.options.Capabilities`) derive from :data:`Record`: to a type
 checker it *is* ``typing.NamedTuple``; at run time it makes the same class with
 ``collections.namedtuple`` (fields from the annotations, in order, and defaults from the

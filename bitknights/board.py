@@ -24,7 +24,6 @@ True
 
 from __future__ import annotations
 
-from ._records import Record
 from .coords import KEY_SHIFT
 from .errors import BoardError
 from .squares import (
@@ -44,20 +43,69 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 
-class Move(Record):
-    """The knight on ``from_square`` jumps into the blank on ``to_square``.
+class Move(tuple[Square, Square]):
+    """The knight on ``from_square`` jumps into the blank on ``to_square``: a pair of
+    squares (see :mod:`bitknights.squares`), written with their chess names.
+    ``Move('e5-c4')``, ``Move('e5', 'c4')`` and ``Move(4, 7)`` are the same move; its
+    ``repr`` is the first, and evaluates back.  Squares outside the board are refused
+    (:class:`BoardError`); whether a knight can make the jump is the board's business
+    (:meth:`Board.play`).
 
-    Written with the squares' chess names (see :mod:`bitknights.squares`):
-
-    >>> str(Move(parse_square("a5"), parse_square("c4")))
-    'a5-c4'
+    >>> m = Move("e5-c4")
+    >>> m, str(m), m == Move(4, 7) == Move("e5", "c4"), m.from_square, m.to_square
+    (Move('e5-c4'), 'e5-c4', True, 4, 7)
+    >>> frm, to = m
+    >>> Move("e5")
+    Traceback (most recent call last):
+    ...
+    bitknights.errors.BoardError: a move is written FROM-TO, such as 'e5-c4', got 'e5'
     """
 
-    from_square: Square
-    to_square: Square
+    __slots__ = ()
+    _fields = ("from_square", "to_square")  # as a named tuple's: dataclasses.asdict copies it
+
+    def __new__(cls, from_square: Square | str, to_square: Square | str | None = None) -> Move:
+        if (  # two square indices, as the engines make moves: the fast path
+            type(from_square) is int
+            and type(to_square) is int
+            and 0 <= from_square < NUM_SQUARES
+            and 0 <= to_square < NUM_SQUARES
+        ):
+            return tuple.__new__(cls, (from_square, to_square))
+        if to_square is None:
+            if not isinstance(from_square, str) or "-" not in from_square:
+                raise BoardError(f"a move is written FROM-TO, such as 'e5-c4', got {from_square!r}")
+            from_square, to_square = from_square.split("-", 1)
+        return tuple.__new__(cls, (_move_square(from_square), _move_square(to_square)))
+
+    @property
+    def from_square(self) -> Square:
+        """The square of the knight that jumps."""
+        return self[0]
+
+    @property
+    def to_square(self) -> Square:
+        """The blank's square, where the knight lands."""
+        return self[1]
+
+    def __getnewargs__(self) -> tuple[Square, Square]:  # pickling
+        return self[0], self[1]
 
     def __str__(self) -> str:
-        return f"{square_name(self.from_square)}-{square_name(self.to_square)}"
+        return f"{square_name(self[0])}-{square_name(self[1])}"
+
+    def __repr__(self) -> str:
+        return f"Move({str(self)!r})"
+
+
+def _move_square(square: Square | str) -> Square:
+    if isinstance(square, str):
+        return _square(square)
+    if not isinstance(square, bool) and hasattr(square, "__index__"):
+        index = square.__index__()
+        if 0 <= index < NUM_SQUARES:
+            return index
+    raise BoardError(f"a move's square is a name such as 'c3' or an index 0..24, not {square!r}")
 
 
 class Board:
@@ -173,10 +221,7 @@ class Board:
             return move.from_square
         if isinstance(move, str):
             text = move.strip()
-            if "-" in text:
-                frm_text, to_text = text.split("-", 1)
-                return self._move_source(Move(_square(frm_text), _square(to_text)))
-            return _square(text)
+            return self._move_source(Move(text)) if "-" in text else _square(text)
         if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_SQUARES:
             return move
         raise BoardError(f"not a move: {move!r}")

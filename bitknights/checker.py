@@ -66,6 +66,22 @@ class CheckResult:
         """The moves are an optimal solution."""
         return self.score == 1.0
 
+    def __repr__(self) -> str:
+        """One line: what the moves did and the score (three significant digits).
+
+        >>> check("10110/01*11/10111/01001/00000", "e5 a5")
+        <CheckResult illegal move 2 (a5): score 0>
+        """
+        if not self.legal:
+            what = f"illegal move {(self.illegal_index or 0) + 1} ({self.illegal_move})"
+        elif self.optimum is None:
+            what = "legal; the board never reaches the target"
+        else:
+            n = self.length
+            done = "reach the target" if self.reaches_target else "stop short of the target"
+            what = f"{n} legal move{'' if n == 1 else 's'} {done} (optimum {self.optimum})"
+        return f"<CheckResult {what}: score {self.score:.3g}>"
+
     def as_dict(self) -> dict[str, Any]:
         """The result as a JSON-ready dictionary (the fields, plus ``optimal``)."""
         return {**asdict(self), "optimal": self.optimal}

@@ -120,6 +120,34 @@ class Solution:
         d["engine"] = self.engine
         return d
 
+    def __repr__(self) -> str:
+        """One line: the status, the number of moves and the first of them.
+
+        >>> from bitknights import solve
+        >>> solve("10110/01*11/10111/01001/00000")
+        <Solution solved in 7 moves: e5-c4 d3-e5 b2-d3 c4-b2 a3-c4 b5-a3 c3-b5>
+        >>> solve("01011/110*1/01110/01010/00100")
+        <Solution over_limit: more than 15 moves>
+        """
+        if self.steps is None:
+            return f"<Solution {self.status}: {_why_unsolved(self)}>"
+        moves = [str(m) for m in self.moves]
+        if len(moves) > _REPR_MOVES:
+            moves[_REPR_MOVES - 2 :] = [f"\u2026 ({len(moves) - _REPR_MOVES + 2} more)"]
+        counted = self.optimal_solutions
+        sequences = "" if counted is None else f" ({counted:,} optimal sequence{_s(counted)})"
+        listed = ": " + " ".join(moves) if moves else ": the start is the target"
+        return f"<Solution solved in {self.steps} move{_s(self.steps)}{sequences}{listed}>"
+
+    def __str__(self) -> str:
+        """The long form: every move, and the boards along the path side by side
+        (:func:`bitknights.render.path_text`); unsolved, the start and why."""
+        from .render.text import path_text
+
+        if self.steps is None:
+            return f"{self.start}\nno solution: {_why_unsolved(self)}"
+        return path_text(self)
+
     def _repr_html_(self) -> str:
         """The notebook view (:func:`bitknights.render.solution_html`): the one copy a
         notebook stores; :func:`bitknights.render.solution_svg` draws the boards alone."""
@@ -127,7 +155,19 @@ class Solution:
 
         return solution_html(self)
 
-    def __str__(self) -> str:
-        if self.steps is None:
-            return f"Solution(steps=None, status={self.status.value!r})"
-        return f"Solution(steps={self.steps}, moves=[{' '.join(str(m) for m in self.moves)}])"
+
+_REPR_MOVES = 8
+"""A solution's ``repr`` lists up to this many moves (else the first six and a count)."""
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _why_unsolved(solution: Solution) -> str:
+    if solution.status is Status.OVER_LIMIT:
+        limit = solution.max_depth
+        return "over the move limit" if limit is None else f"more than {limit} moves"
+    if solution.status is Status.UNREACHABLE:
+        return "never reaches the target (other knight counts)"
+    return "no answer in the time given"

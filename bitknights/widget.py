@@ -26,8 +26,9 @@ is doing and the view takes no clicks.
 
 Once a game is won, it is over: no knight glows, no move is taken (undo, reset or a new
 board go on).  ``solve()`` plays the optimal rest at once; the view animates it, and a
-click or a button during the animation stops it at the move shown (the rest can be
-redone) before doing what it says.
+click anywhere in the view during the animation (a knight, a button, the text), or
+Escape, stops it at the move shown and does nothing else: the page sends ``stop`` with
+the board it shows, and the moves after it go to redo.
 
 Besides the live view, the output holds a static picture of the board (kept up to date as
 the game goes on, hidden while the view is live), so a saved notebook reopened without its
@@ -215,8 +216,8 @@ class PlayWidget(anywidget.AnyWidget):
         return list(self.hints)
 
     def solve(self) -> list[Move]:
-        """Play out an optimal rest; the view animates it move by move (a click there
-        stops it at the move shown)."""
+        """Play out an optimal rest; the view animates it move by move (a click there,
+        or Escape, stops it at the move shown)."""
 
         def op() -> list[Move]:
             before, base = self._game.board, len(self._game.history)
@@ -348,9 +349,8 @@ class PlayWidget(anywidget.AnyWidget):
         shown = content.get("board")
         if shown is not None and not isinstance(shown, str):
             raise GameError(f"the board shown is text, got {_short(shown)}")
-        if content.get("stop") is True or op == "stop":
-            self._stop_at(shown)
         if op == "stop":
+            self._stop_at(shown)
             return
         if shown is not None and shown != self._game.board.compact:
             raise GameError("the board changed before this request arrived: nothing done")

@@ -18,11 +18,15 @@ is ``w = bitknights.play(seed=1); w``, and then, in the page:
   (a banner, no glowing knight); undoes a move, clicks Solve and stops it at the second
   move (the kernel agrees: the rest is in ``redo_moves``);
 - runs ``w.new(...)`` from a cell and checks the view said it was busy while it dealt;
+  on that far board, stops Solve three ways (Escape, a click on a knight, a click on the
+  widget's text): each stops the animation at the move shown and does nothing else (no
+  move, no message; the kernel has the rest to redo);
 - shows a Solution (HTML) and three SVG pictures (which the app draws as ``<img>``);
 - in the light and the dark theme, checks that every label of the widget and of every
   picture is readable: on pixels, a screenshot with text and one without, each label's ink
   at least 4.5:1 against what is behind it (``tests/pixels.py``), and on the dark theme the
-  widget's text light;
+  widget's text light; the same for the buttons under the mouse (New board, Hints pressed,
+  Stop while a solve plays);
 - narrows the window (the widget must fit its output area);
 - saves the notebook, stops the server, starts a fresh one and opens the notebook again
   (no kernel has the widget now): the output must show the board's picture as it was when
@@ -275,6 +279,87 @@ def check_labels(check: Check, found: list[pixels.Label], what: str, least: int)
     )
 
 
+STOPS = {
+    "Escape": lambda page: page.keyboard.press("Escape"),
+    "a click on a knight": lambda page: page.click(
+        ".bitknights-play .bk-board .knight >> nth=7", force=True),
+    "a click on the widget's text": lambda page: page.click(".bitknights-play .bk-status"),
+}  # fmt: skip
+
+
+def solve_and_wait(s: Session, moves: int) -> bool:
+    """Click Solve; True once the animation has shown one more move than ``moves``."""
+    s.page.click('.bitknights-play button[data-op="solve"]')
+    return s.wait_widget(
+        f"w.classList.contains('bk-animating') && "
+        f"w.querySelectorAll('.bk-moves li').length > {moves}",
+        timeout=30,
+    )
+
+
+def idle(s: Session) -> bool:
+    return s.wait_widget(
+        "!w.classList.contains('bk-animating') && !w.classList.contains('bk-busy')"
+    )
+
+
+def check_stops(s: Session, check: Check) -> None:
+    """Each way of stopping Solve stops it at the move shown and does nothing else: the
+    moves list holds the solve's moves so far, no message, the kernel has the rest to redo
+    (the board was dealt far away, so the animation plays for seconds)."""
+    page = s.page
+    for what, stop in STOPS.items():
+        before = len(s.widget()["moves"])
+        playing = solve_and_wait(s, before)
+        stop(page)
+        stopped = idle(s)
+        page.wait_for_timeout(500)
+        now = s.widget()
+        s.run_cell(3)
+        printed = s.cell_text(3).split()
+        check(
+            playing and stopped and len(now["moves"]) > before and not now["message"]
+            and printed[:2] == [now["board"], str(len(now["moves"]))] and int(printed[2]) > 0,
+            f"{what} stops Solve at the move shown and does nothing else: {len(now['moves'])} "
+            f"moves, message {now['message']!r}, the kernel: {printed}",
+        )  # fmt: skip
+    s.shot("stopped-three-ways")
+
+
+def check_hovers(s: Session, check: Check, theme: str) -> None:
+    """The buttons under the mouse (New board; Hints pressed; Stop while Solve plays):
+    each label at least 4.5:1 against the hovered button."""
+    page = s.page
+    hints = page.locator('.bitknights-play button[data-op="hints"]')
+    pressed = "w.querySelector('button[data-op=hints]').classList.contains('active')"
+    was_pressed = s.wait_widget(pressed, timeout=0.1)
+    for what in ("New board", "Hints, pressed", "Stop"):
+        if what == "Hints, pressed":
+            if not was_pressed:
+                hints.click()
+            check(s.wait_widget(pressed), f"{theme}: Hints is pressed")
+            button = hints
+        elif what == "Stop":
+            solve_and_wait(s, len(s.widget()["moves"]))
+            button = page.locator('.bitknights-play button[data-op="solve"]')
+        else:
+            button = page.locator('.bitknights-play button[data-op="new"]')
+        button.hover()
+        page.wait_for_timeout(200)
+        found = pixels.page_labels(page, clip=button.bounding_box(), least=1)
+        playing = s.wait_widget("w.classList.contains('bk-animating')", timeout=0.1)
+        s.shot(f"hover-{what.split(',')[0].replace(' ', '-').lower()}-{theme}")
+        check_labels(check, found, f"{theme}: {what} under the mouse", 1)
+        if what == "Stop":
+            check(playing and button.inner_text() == "Stop", f"{theme}: measured while it plays")
+            page.keyboard.press("Escape")
+            idle(s)
+        elif what == "Hints, pressed" and not was_pressed:
+            hints.click()
+            s.wait_widget(f"!{pressed}")
+    page.mouse.move(0, 0)
+
+
 def check_readable(s: Session, check: Check, theme: str) -> None:
     """Every label of the widget and of every picture, on pixels; on the dark theme the
     widget's own text (on the page's background) light."""
@@ -288,6 +373,7 @@ def check_readable(s: Session, check: Check, theme: str) -> None:
             len(plain) >= 4 and all(lb.ink > 0.5 for lb in plain),
             f"dark: the widget's text is light on the dark page ({len(plain)} labels)",
         )
+    check_hovers(s, check, theme)
     for index, what in PICTURES.items():
         out = s.cell(index).locator(".jp-OutputArea-output").first
         found = s.labels(out, 10)
@@ -443,6 +529,7 @@ def play_through(s: Session, check: Check, source: str, timeout: float) -> str:
     now = s.widget()
     check(printed[:1] == [now["board"]], f"and the view shows the kernel's board: {printed}")
     s.shot("new-board")
+    check_stops(s, check)
 
     for index in PICTURES:
         s.run_cell(index)

@@ -212,3 +212,45 @@ def _labels_of(page, clip: dict | None, least: int, tries: int) -> list[Label]:
         if len(found) >= least:
             break
     return found
+
+
+def figure_labels(fig) -> tuple[list[Label], np.ndarray]:
+    """The labels of a matplotlib figure as its notebook PNG shows them (every text drawn,
+    then every text transparent, nothing moved), and the PNG with its text."""
+    from matplotlib.text import Text
+
+    shown = image(fig._repr_png_())
+    fig.set_layout_engine("none")  # the layout stays as drawn
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+    alphas = [t.get_alpha() for t in texts]
+    for t in texts:
+        t.set_alpha(0.0)
+    try:
+        hidden = image(fig._repr_png_())
+    finally:
+        for t, a in zip(texts, alphas):
+            t.set_alpha(a)
+    return labels(shown, hidden), shown
+
+
+def rgb(css: str) -> np.ndarray:
+    """``'#rrggbb'`` as an array of three 0..255 values."""
+    return np.array([int(css[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.float64)
+
+
+def check_framed_figure(fig, least: int, frame: str) -> list[Label]:
+    """A plot that reads on any notebook theme: every label at least 4.5:1 against what is
+    behind it in the picture, a ``frame``-coloured border two pixels deep all round, the
+    frame visible on a white page and the inside on a near-black one (3:1, as for any edge
+    a person must see).  Returns the labels found."""
+    found, png = figure_labels(fig)
+    assert len(found) >= least, (len(found), least)
+    poor = [lb for lb in found if lb.contrast < 4.5]
+    assert not poor, poor
+    ring = np.concatenate([png[:2].reshape(-1, 3), png[-2:].reshape(-1, 3),
+                           png[:, :2].reshape(-1, 3), png[:, -2:].reshape(-1, 3)])  # fmt: skip
+    assert np.abs(ring - rgb(frame)).max() <= 8, "the frame runs all round"
+    inside = png[png.shape[0] // 2, 12]  # the paper just inside the frame, at mid-height
+    assert contrast(luminance(rgb(frame)), luminance(rgb("#ffffff"))) >= 3
+    assert contrast(luminance(inside), luminance(rgb("#111111"))) >= 3
+    return found

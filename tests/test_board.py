@@ -46,6 +46,30 @@ def test_parse_errors(text):
         Board(text)
 
 
+def test_a_move_reads_as_its_name_and_evaluates_back():
+    """``Move('e5-c4')``: the repr is the name, the name (or two squares, named or
+    numbered) makes the move, and it stays a pair of squares."""
+    for frm in range(25):
+        for to in range(25):
+            m = Move(frm, to)
+            name = f"{square_name(frm)}-{square_name(to)}"
+            assert str(m) == name and repr(m) == f"Move({name!r})"
+            assert eval(repr(m)) == m == Move(name) == Move(*name.split("-")) == (frm, to)
+            assert (m.from_square, m.to_square) == (frm, to) and tuple(m) == (frm, to)
+            assert (
+                pickle.loads(pickle.dumps(m)) == m and type(pickle.loads(pickle.dumps(m))) is Move
+            )
+    assert Move(from_square=4, to_square="c4") == Move(" E5-c4 ") == Move("e5-c4")
+    assert repr(TARGET.moves()[:2]) == "[Move('b5-c3'), Move('d5-c3')]"
+    assert TARGET.play(Move("b5-c3")) == TARGET.play("b5") == TARGET.play(1)
+    for bad in ("e5", "e5-z9", "e5-c4-b2", 25, -1, True, None, 2.0):
+        with pytest.raises(BoardError):
+            Move(bad)
+    for bad in ((4, 25), ("e5", 99), (4, "c")):
+        with pytest.raises(BoardError):
+            Move(*bad)
+
+
 def test_value_semantics():
     rng = random.Random(1)
     for _ in range(200):

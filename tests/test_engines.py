@@ -73,7 +73,8 @@ def test_status_is_an_enum_and_records_stay_the_same():
         f'{{"board":"{TARGET.compact}","steps":null,"status":"over_limit","nodes":0,'
         '"seconds":0.0,"engine":""}'
     )
-    assert str(s) == "Solution(steps=None, status='over_limit')"
+    assert repr(s) == "<Solution over_limit: over the move limit>"
+    assert str(s) == f"{TARGET}\nno solution: over the move limit"
     with pytest.raises(ValueError):
         Solution(TARGET, TARGET, None, status="lost")
 

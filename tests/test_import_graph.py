@@ -1,5 +1,6 @@
 """No import cycles among bitknights' modules, lazy imports included.  The one accepted
-pattern: a value type's ``_repr_*`` method importing the code that draws it."""
+pattern: a value type's ``_repr_*`` or ``__str__`` method importing the code that draws
+it."""
 
 import ast
 from pathlib import Path
@@ -21,12 +22,14 @@ def _modules() -> dict[str, Path]:
 
 def _imports(name: str, path: Path, mods: dict[str, Path]) -> set[str]:
     """The bitknights modules ``name`` imports anywhere (at the top, in functions, under
-    TYPE_CHECKING), except inside ``_repr_*`` methods."""
+    TYPE_CHECKING), except inside ``_repr_*`` and ``__str__`` methods."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("_repr_"):
+        if isinstance(node, ast.FunctionDef) and (
+            node.name.startswith("_repr_") or node.name == "__str__"
+        ):
             return
         if isinstance(node, ast.ImportFrom):
             if node.level:

@@ -9,11 +9,13 @@ import pytest
 from numba import njit
 
 import naive
+import pixels
 import terminal
 from bitknights import TARGET, Board, lab
 from bitknights.engines import ida, lab_ida
 from bitknights.engines.pdb import pattern_bound
 from bitknights.errors import BitknightsError
+from bitknights.render.boards import FRAME
 from bitknights.squares import square_color
 from bitknights.table import load_table
 from helpers import solve_with
@@ -95,7 +97,9 @@ def test_every_builtin_against_the_table(boards, classic, lab_dir):
         assert t.checked > 0 and t.h0 <= truth and t.h0_overestimates is False
         assert t.iterations[0][0] == t.h0 and sum(n for _, n in t.iterations) == t.nodes
         assert [b for b, _ in t.iterations] == sorted({b for b, _ in t.iterations})
-        assert t.note == ""
+        assert t.note == "" and t.verdict == "optimal"
+        assert repr(t) == (f"<Trial {t.heuristic!r} solved in {truth} move{'' if truth == 1 else 's'}, "
+                           f"{t.nodes:,} node{'' if t.nodes == 1 else 's'}, h0 {t.h0}: optimal>")  # fmt: skip
     by = {(t.board, t.heuristic): t for t in trials}
     for b in boards:  # the stronger bound never expands more
         assert by[b, "pdb"].nodes <= by[b, "knight_distance"].nodes <= by[b, "misplaced"].nodes
@@ -141,8 +145,11 @@ def test_an_inadmissible_heuristic_is_flagged(classic, lab_dir):
         board, bound, truth = t.worst
         assert classic.distance(board) == truth < bound
         assert t.optimal == (t.steps == t.distance)
+        assert t.verdict.startswith(f"flagged: overestimates at {t.overestimates:,} boards")
+        assert repr(t).endswith(f": {t.verdict}>") and "\n" not in repr(t)
     for t in longer:
         assert t.optimal is False and t.steps > t.distance
+        assert t.verdict.endswith(f", not optimal (the distance is {t.distance})")
     assert all(t.h0_overestimates for t in trials if t.h0 > t.distance)
 
 
@@ -153,6 +160,12 @@ def test_without_a_table_nothing_is_claimed(tmp_path):
     assert t.distance is None and t.optimal is None and t.overestimates is None
     assert not t.flagged and t.note == lab.NO_TABLE_NOTE and "cannot be checked" in t.note
     assert t.as_dict()["flagged"] is False
+    assert t.as_dict()["moves"] == [str(m) for m in t.moves] and t.moves
+    assert t.verdict == "not checked (no table)"
+    assert repr(t) == (
+        f"<Trial '3x' solved in {t.steps} moves, {t.nodes:,} nodes, h0 {t.h0}: "
+        "not checked (no table)>"
+    )  # an inadmissible bound: a longer path
 
 
 @pytest.mark.slow
@@ -189,11 +202,16 @@ def test_limits_timeouts_and_threads(classic, lab_dir):
     far = classic.random_boards(30, 2, 3)
     t1, t2 = lab.compare(far, ["misplaced"], timeout=0.2, cache_dir=lab_dir)
     assert t1.status == t2.status == "timeout" and t1.steps is None and t1.nodes > 0
+    assert (
+        repr(t1)
+        == f"<Trial 'misplaced' timeout after {t1.nodes:,} nodes, h0 {t1.h0}: no answer to check>"
+    )
     (t,) = lab.compare(far[:1], ["pdb"], max_depth=20, cache_dir=lab_dir)
     assert t.status == "over_limit" and t.steps is None and t.optimal is None
     unreachable = Board("11111/01111/00*11/00001/00001")
     (t,) = lab.compare([unreachable], ["pdb"], cache_dir=lab_dir)
     assert t.status == "unreachable" and t.nodes == 0
+    assert repr(t) == f"<Trial 'pdb' unreachable after 0 nodes, h0 {t.h0}: unreachable>"
     bs = classic.random_boards(16, 6, 2)
     one = lab.compare(bs, ["knight_distance", "pdb"], workers=1, cache_dir=lab_dir)
     two = lab.compare(bs, ["knight_distance", "pdb"], workers=2, cache_dir=lab_dir)
@@ -228,12 +246,14 @@ def test_pictures(classic, lab_dir, tmp_path):
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "misplaced (median)", "pdb (median)"]  # fmt: skip
     fig.savefig(tmp_path / "nodes.png")
+    pixels.check_framed_figure(fig, 10, FRAME)
     fig = lab.values_plot(["knight_distance", three_times_misplaced], per_distance=3,
                           cache_dir=lab_dir)  # fmt: skip
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert labels[0] == "true distance" and labels[1] == "knight_distance"
     assert labels[2].startswith("three_times_misplaced (") and "overestimates" in labels[2]
     fig.savefig(tmp_path / "values.png")
+    pixels.check_framed_figure(fig, 10, FRAME)
     assert (tmp_path / "values.png").stat().st_size > 10_000
 
 

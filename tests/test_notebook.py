@@ -74,14 +74,15 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
 
     sol = cell("solution = bk.solve(board)")
     html = sol.outputs[-1]["data"]["text/html"]
-    assert "Solution(steps=7," in outputs(sol)
+    assert "<Solution solved in 7 moves: e5-c4 d3-e5 b2-d3 c4-b2 a3-c4 b5-a3 c3-b5>" in outputs(sol)
     assert "bitknights-animation" in html and html.count('class="board"') == 1 + 8
 
     text = outputs(cell("path_text(solution, unicode=True)"))
     assert text.startswith("moves (7): ") and "\u2658" in text and "\u265e" in text
 
     exact = outputs(cell("exact = bk.solve(boards[1], max_depth=None)"))
-    assert "None over_limit" in exact and "18 moves without a limit" in exact
+    assert "<Solution over_limit: more than 15 moves>" in exact
+    assert "18 moves without a limit" in exact
 
     setup = outputs(cell("have_table = "))
     hints = outputs(cell("render.hints_html(board, hints)"))
@@ -103,7 +104,8 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
         assert "`bitknights table build`" in setup and "68 MB" in setup
         assert "largest distance 8" in dist
     play = outputs(cell("game = bk.Game(board)"))
-    assert "the optimal rest scores 1.0" in play and "detour of two moves: 0.777" in play
+    assert "the optimal rest scores 1\n" in play and "detour of two moves: 0.778 (7 / 9)" in play
+    assert "<CheckResult 9 legal moves reach the target (optimum 7): score 0.778>" in play
     widget = cell("w = bk.play(board)")
     assert {"application/vnd.jupyter.widget-view+json", "text/html"} <= mimes(widget)
     (stored,) = [o["data"]["text/html"] for o in widget.outputs if "text/html" in o.get("data", {})]
@@ -118,15 +120,29 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
     # the heuristic lab's section (the last cells)
     lab_table = outputs(cell('print("median nodes expanded'))
     assert "median nodes expanded by IDA*" in lab_table
-    assert ("all optimal: True" if with_table else "not checked (no table)") in lab_table
+    rows = [
+        line.split() for line in lab_table.splitlines() if re.fullmatch(r" *\d+( +[\d,]+){3}", line)
+    ]
+    assert [int(r[0]) for r in rows] == list(range(6, 19, 2)), lab_table  # in order, exact
+    assert "every path found is as long as its board's distance: True" in lab_table
+    if with_table:
+        assert "every answer checked against the table, all optimal: True" in lab_table
+    else:
+        assert "the lab's own checks need the table: `bitknights table build`" in lab_table
     seed = outputs(cell("def differing_cells"))
+    rows = [list(map(int, line.replace(",", "").split())) for line in seed.splitlines()
+            if re.fullmatch(r" *\d+( +[\d,]+){4}", line)]  # fmt: skip
+    assert [r[0] for r in rows] == list(range(6, 19, 2)), seed
+    assert "the seed's bound one move from the target: [2, 2, 2, 2, 2, 2, 2, 2]" in seed
     if with_table:  # the seed's evaluate() overestimates: every trial of it flagged
-        assert seed.count("seed's evaluate()") == seed.count(": flagged") == 7, seed
-        assert seed.count("misplaced") == seed.count(": ok") == 7, seed
+        assert "seed's evaluate(): 7 of 7 trials flagged" in seed, seed
+        assert "misplaced: 0 of 7 trials flagged, 7 optimal" in seed, seed
         bound, truth = map(int, re.search(r"bound (\d+), true distance (\d+)", seed).groups())
         assert bound > truth
     else:
-        assert "flagged" not in seed and "no distance table for this target" in seed
+        assert "flagged" not in seed and "needs the table: `bitknights table build`" in seed
+    for text in (lab_table, seed, outputs(cell("lab.values_plot("))):
+        assert "None" not in text and max(map(len, text.splitlines())) <= 88, text
     if importlib.util.find_spec("matplotlib") is not None:
         assert "image/png" in mimes(cell("lab.nodes_plot(trials)"))
         assert ("image/png" in mimes(cell("lab.values_plot("))) == with_table

@@ -4,9 +4,10 @@ import pickle
 
 import pytest
 
-from bitknights import Move
+from bitknights import TARGET, Board
 from bitknights._records import Record
 from bitknights.engines.options import Capabilities, SolveOptions
+from bitknights.solution import Hint
 
 
 def test_records_behave_as_named_tuples():
@@ -21,21 +22,30 @@ def test_records_behave_as_named_tuples():
         "cache_dir",
     )
     assert SolveOptions().max_depth == 15  # defaults from the class body
-    move = Move(1, 12)
-    frm, to = move
-    assert (
-        (frm, to) == (1, 12)
-        and str(move) == "b5-c3"
-        and repr(move) == "Move(from_square=1, to_square=12)"
-    )
-    assert {move: 1}[Move(1, 12)] == 1
+    move, child = next(TARGET.children())
+    hint = Hint(move, child, 1, False)
+    got_move, board, distance, optimal = hint
+    assert (got_move, board, distance, optimal) == (move, child, 1, False)
+    assert repr(hint) == f"Hint(move={move!r}, board={child!r}, distance=1, optimal=False)"
+    assert eval(repr(hint), {"Hint": Hint, "Move": type(move), "Board": Board}) == hint
+    assert {hint: 1}[Hint(move, child, 1, False)] == 1
     assert Capabilities.__doc__.startswith("What an engine can do")
-    assert Move.__module__ == "bitknights.board" and Move.__qualname__ == "Move"
-    assert Move.__annotations__ == {"from_square": "Square", "to_square": "Square"}
+    assert Hint.__module__ == "bitknights.solution" and Hint.__qualname__ == "Hint"
+    assert Hint.__annotations__ == {
+        "move": "Move",
+        "board": "Board",
+        "distance": "int | None",
+        "optimal": "bool",
+    }
 
 
 @pytest.mark.parametrize(
-    "value", [Move(3, 12), SolveOptions(timeout=2.5), Capabilities(True, True, 3, False)]
+    "value",
+    [
+        Hint(*next(TARGET.children()), 1, False),
+        SolveOptions(timeout=2.5),
+        Capabilities(True, True, 3, False),
+    ],
 )
 def test_records_pickle(value):
     back = pickle.loads(pickle.dumps(value))

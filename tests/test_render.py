@@ -652,6 +652,19 @@ def test_distribution_plot(layers):
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
 
 
+def test_plots_sit_on_a_frame_that_reads_on_any_theme(layers):
+    """A PNG cannot follow the notebook's theme, and no one text colour reads on both a
+    white and a near-black page: the plot carries its own, dark ink on paper in the
+    board's wooden frame (the lab's plots too, tests/test_lab.py)."""
+    import pixels
+    from bitknights.render.boards import FRAME
+
+    fig = render.distribution_plot(layers)
+    # the title, two axis labels, 5 distance ticks, 5 powers of ten
+    found = pixels.check_framed_figure(fig, 3 + 5 + 5, FRAME)
+    assert max(lb.back for lb in found) > 0.8  # the labels stand on the paper
+
+
 def test_distribution_plot_without_matplotlib(monkeypatch, layers):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)

@@ -284,22 +284,26 @@ def test_solve_then_stop_where_the_page_shows(widget, ball8):
     assert w.history == anim["moves"][:3]
 
 
-def test_a_click_during_the_animation_stops_it_then_acts(widget, ball8):
+def test_only_stop_stops_the_solve_and_it_does_nothing_else(widget, ball8):
+    """The page turns any click during the animation into ``stop`` (and nothing else). A
+    move or Undo that still arrives for a board the animation showed is a stale request:
+    refused, nothing changes, and a ``stop`` afterwards still stops where the page shows."""
     w = widget.w
+    n = ball8[SAMPLE.compact]
     w.solve()
     anim = widget.sent[-1]
     shown = Board(anim["boards"][2])
-    square = legal_square(shown)
-    widget.page({"op": "move", "square": square, "stop": True, "board": shown.compact})
-    assert w.history == anim["moves"][:2] + [w.history[-1]] and len(w.history) == 3
-    assert w.history[-1].startswith(square) and w.redo_moves == []
-    assert w.distance == naive.distance(w.board) and w.message == ""
-    # stopping with Undo: back to the move shown, then one further
-    w.solve()
-    anim = widget.sent[-1]
-    widget.page({"op": "undo", "stop": True, "board": anim["boards"][1]})
-    assert w.history == [str(m) for m in w.game.history] and len(w.history) == 3
-    assert Board(w.board) == Board(anim["boards"][0])
+    solved = state(w)
+    widget.page({"op": "move", "square": legal_square(shown), "board": shown.compact})
+    widget.page({"op": "undo", "board": shown.compact})
+    assert "the board changed before this request arrived" in w.message
+    assert state(w) == solved and w.solved and w.redo_moves == []
+    widget.page({"op": "stop", "board": shown.compact, "id": 7})
+    assert w.board == shown.compact and w.history == anim["moves"][:2]
+    assert w.redo_moves == anim["moves"][2:] and w.distance == n - 2 == naive.distance(w.board)
+    assert w.message == "" and widget.sent[-1] == {"type": "done", "id": 7}
+    w.redo()  # the rest can be redone
+    assert w.history == anim["moves"][:3] and w.distance == n - 3
 
 
 def test_a_won_game_is_over(widget):

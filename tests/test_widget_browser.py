@@ -244,9 +244,7 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
     page.click(f'.knight[data-square="{name}"]')
     child = SAMPLE.play(best)
     wait_board(page, child.compact)
-    assert bridge.received == [
-        {"op": "move", "id": 1, "board": SAMPLE.compact, "stop": False, "square": name}
-    ]
+    assert bridge.received == [{"op": "move", "id": 1, "board": SAMPLE.compact, "square": name}]
     assert w.board == child.compact and w.history == [str(best)]
     assert status(page) == f"distance {ball8[SAMPLE.compact] - 1}"
     assert moves_in_page(page) == [str(best)]
@@ -351,44 +349,133 @@ def test_code_changes_show_and_a_solve_animates_to_the_end(session):
     assert w.board == TARGET.compact and len(w.history) == n
 
 
-def test_a_click_stops_the_solve_where_it_shows(session, ball8):
-    """Stop (the Solve button), a knight, or any button during the animation stops it at
-    the move shown; the rest goes to redo; a knight or button then does what it says."""
+def pace(bridge, seconds: float) -> None:
+    """The widget's solve animations shown at ``seconds`` a move (the view takes the pace
+    from Python's message), so that a test can act while a chosen frame shows."""
+    send = bridge.w.send
+
+    def paced(content, buffers=None):
+        if content.get("type") == "animate":
+            content = {**content, "seconds_per_move": seconds}
+        send(content, buffers)
+
+    bridge.w.send = paced
+
+
+def solving(page, w, bridge) -> None:
+    """Back to the start, then Solve: returns once the animation shows its first move."""
+    w.reset()
+    bridge.push()
+    wait_board(page, SAMPLE.compact)
+    bridge.received.clear()
+    page.click('button[data-op="solve"]')
+    page.wait_for_function(
+        "document.querySelector('.bk-status').textContent.startsWith('playing an optimal "
+        "rest: move 1 of')"
+    )
+
+
+STOPPERS = {  # a knight may lie under the last move's arrow: the click lands on the arrow
+    "the Stop button": lambda page, shown: page.click('button[data-op="solve"]'),
+    "a knight that may jump": lambda page, shown: page.click(
+        f'.knight[data-square="{square_name(Board(shown).moves()[-1].from_square)}"]', force=True),
+    "a knight that may not": lambda page, shown: page.click(
+        f'.knight[data-square="{square_name(far_square(Board(shown)))}"]', force=True),
+    "the blank": lambda page, shown: page.click(
+        f'.blank[data-square="{square_name(Board(shown).blank)}"]', force=True),
+    "Reset": lambda page, shown: page.click('button[data-op="reset"]'),
+    "New board": lambda page, shown: page.click('button[data-op="new"]'),
+    "the status line": lambda page, shown: page.click(".bk-status"),
+    "the cue": lambda page, shown: page.click(".bk-cue"),
+    "the moves list": lambda page, shown: page.click(".bk-moves li"),
+    "the distance box": lambda page, shown: page.click(".bk-new-distance"),
+    "Escape": lambda page, shown: page.keyboard.press("Escape"),
+}  # fmt: skip
+
+
+def far_square(board: Board) -> int:
+    jumps = {m.from_square for m in board.moves()}
+    return next(sq for sq in range(25) if sq != board.blank and sq not in jumps)
+
+
+def test_a_click_anywhere_or_escape_stops_the_solve_and_does_nothing_else(session, ball8):
+    """During the animation a click anywhere in the widget (the Stop button, any knight, a
+    button, the text) or Escape stops it at the move shown, and does nothing else: the
+    page sends ``stop`` alone, the game stands on the board shown with the rest to redo,
+    and no message appears."""
     w, page, bridge = session
     n = ball8[SAMPLE.compact]
-    page.click('button[data-op="solve"]')
-    page.wait_for_function("document.querySelectorAll('.bk-moves li').length === 3")
-    page.click('button[data-op="solve"]')  # now "Stop"
-    page.wait_for_function("!document.querySelector('.bitknights-play.bk-animating')")
-    page.wait_for_function(
-        f"document.querySelector('.bk-status').textContent === 'distance {n - 3}'"
-    )
-    assert len(w.history) == 3 and len(w.redo_moves) == n - 3 and not w.solved
-    assert moves_in_page(page) == w.history and board_in_page(page) == w.board
-    assert bridge.received[-1]["op"] == "stop" and bridge.received[-1]["stop"] is True
-    assert page.locator('button[data-op="redo"]').is_enabled()
-    shot(page, "08-stopped")
+    pace(bridge, 1.0)
+    for what, stop in STOPPERS.items():
+        solving(page, w, bridge)
+        assert "press Escape" in page.text_content(".bk-cue")
+        stop(page, board_in_page(page))
+        page.wait_for_function("!document.querySelector('.bitknights-play.bk-animating')")
+        page.wait_for_function(
+            "document.querySelector('.bk-status').textContent.startsWith('distance')"
+        )
+        assert bridge.ops() == ["solve", "stop"], what
+        assert bridge.received[-1]["board"] == w.board == board_in_page(page), what
+        assert 1 <= len(w.history) < n and w.distance == n - len(w.history), what
+        moved = SAMPLE
+        for m in w.history + w.redo_moves:  # the rest is there to redo, and still optimal
+            moved = moved.play(m)
+        assert moved == TARGET and len(w.history) + len(w.redo_moves) == n, what
+        assert status(page) == f"distance {ball8[w.board]}", what
+        assert moves_in_page(page) == w.history and page.text_content(".bk-message") == "", what
+        assert page.locator('button[data-op="redo"]').is_enabled(), what
+        if what == "a knight that may jump":
+            shot(page, "08-stopped")
+    # after a stop, clicks act again: Redo plays the next move of the rest
+    rest = w.redo_moves
+    page.click('button[data-op="redo"]')
+    page.wait_for_function(f"document.querySelectorAll('.bk-moves li').length === {len(w.history)}")
+    assert w.history[-1] == rest[0] and w.redo_moves == rest[1:]
 
-    # a knight clicked during the animation: stop there, then that knight jumps
-    page.click('button[data-op="solve"]')
-    page.wait_for_function("document.querySelectorAll('.bk-moves li').length === 5")
-    shown = board_in_page(page)
-    away = [m for m, c in Board(shown).children() if ball8[c.compact] > ball8[shown]]
-    square = square_name(away[0].from_square)  # a step away: 3 moves left to solve
-    page.click(f'.knight[data-square="{square}"]')
-    page.wait_for_function("!document.querySelector('.bitknights-play.bk-animating')")
-    page.wait_for_function("document.querySelectorAll('.bk-moves li').length === 6")
-    assert len(w.history) == 6 and w.history[-1].startswith(square)
-    assert Board(shown).play(square).compact == w.board == board_in_page(page)
-    assert w.distance == naive.distance(w.board)
 
-    # Reset during the animation
-    page.click('button[data-op="solve"]')
-    page.wait_for_function("document.querySelectorAll('.bk-moves li').length === 8")
-    page.click('button[data-op="reset"]')
-    wait_board(page, SAMPLE.compact)
-    assert w.board == SAMPLE.compact and w.history == [] and moves_in_page(page) == []
-    assert page.locator(".bitknights-play.bk-animating").count() == 0
+HOVER_CASES = {
+    "New board": ('button[data-op="new"]', None),
+    "Undo": ('button[data-op="undo"]', None),
+    "Hints, pressed": ('button[data-op="hints"]', "hints"),
+    "Stop": ('button[data-op="solve"]', "solve"),
+}
+
+
+@pytest.mark.parametrize("theme_name", ["light", "dark"])
+def test_hovered_and_pressed_buttons_stay_readable(session, theme_name):
+    """Each kind of button, hovered: plain (Undo), pressed (Hints on, Stop while the solve
+    plays) and New board: its label keeps a contrast of 4.5:1 or more with the button
+    under the mouse, and the hover shows (the background changes)."""
+    w, page, bridge = session
+    theme(page, theme_name)
+    pace(bridge, 30.0)  # the animation stays on its first frames while Stop is measured
+    w.move(square_name(SAMPLE.moves()[0].from_square))  # Undo on
+    bridge.push()
+    for what, (selector, press) in HOVER_CASES.items():
+        if press == "hints":
+            page.click(selector)
+            page.wait_for_function("document.querySelector('button[data-op=hints]')"
+                                   ".classList.contains('active')")  # fmt: skip
+        elif press == "solve":
+            page.click(selector)
+            page.wait_for_selector(".bitknights-play.bk-animating")
+            assert page.text_content(selector) == "Stop"
+        button = page.locator(selector)
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(100)
+        plain = button.evaluate("b => getComputedStyle(b).backgroundColor")
+        button.hover()
+        page.wait_for_timeout(100)
+        hovered = button.evaluate("b => getComputedStyle(b).backgroundColor")
+        assert hovered != plain, (what, plain)
+        box = button.bounding_box()
+        found = pixels.page_labels(page, clip=box, least=1)
+        shot(page, f"16-hover-{what.split(',')[0].replace(' ', '-').lower()}-{theme_name}")
+        check_labels(found, theme_name, f"{what} hovered", 1)
+        if press == "solve":
+            assert page.locator(".bitknights-play.bk-animating").count() == 1  # still playing
+            page.keyboard.press("Escape")
+            page.wait_for_function("!document.querySelector('.bitknights-play.bk-animating')")
 
 
 def test_busy_while_dealing_clicks_are_refused(session, monkeypatch):

@@ -72,6 +72,40 @@ class Trial:
     def nodes_per_second(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
+    def __repr__(self) -> str:
+        """One line: the heuristic, what it found, its work and the verdict.
+
+        >>> from bitknights import lab
+        >>> (t,) = lab.compare(["10110/01*11/10111/01001/00000"], "knight_distance")
+        >>> t  # doctest: +ELLIPSIS
+        <Trial 'knight_distance' solved in 7 moves, 9 nodes, h0 7: ...>
+        """
+        work = f"{self.nodes:,} node{_s(self.nodes)}"
+        if self.steps is None:
+            found = f"{self.status} after {work}"
+        else:
+            found = f"solved in {self.steps} move{_s(self.steps)}, {work}"
+        return f"<Trial {self.heuristic!r} {found}, h0 {self.h0}: {self.verdict}>"
+
+    @property
+    def verdict(self) -> str:
+        """What the distance table says of this trial, in a few words: ``'optimal'``,
+        ``'flagged: ...'`` (why), ``'not checked (no table)'``, or for a search that found
+        nothing, whether its start bound was sound."""
+        if self.overestimates is None:
+            return "not checked (no table)"
+        why = []
+        if self.overestimates:
+            where = "the start" if self.checked == 1 else f"{self.overestimates:,} boards"
+            why.append(f"overestimates at {where}")
+        if self.optimal is False:
+            why.append(f"not optimal (the distance is {self.distance})")
+        if why:
+            return "flagged: " + ", ".join(why)
+        if self.optimal:
+            return "optimal"
+        return "unreachable" if self.status is Status.UNREACHABLE else "no answer to check"
+
     def as_dict(self) -> dict[str, Any]:
         """The trial as JSON-ready data (boards as 25-character strings, moves as
         ``FROM-TO``)."""
@@ -85,6 +119,10 @@ class Trial:
                           "distance": self.worst[2]}  # fmt: skip
         d["flagged"] = self.flagged
         return d
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
 
 
 def heuristic(spec: Heuristic, name: str | None = None) -> Bound:

@@ -6,23 +6,46 @@ from __future__ import annotations
 import functools
 import io
 
-from .boards import DARK, INK, LIGHT
+from .boards import DARK, FRAME, INK, LIGHT
 from .text import layer_counts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+    from typing import Any
 
     from matplotlib.figure import Figure
+
+
+PAPER = "#fbf5ea"
+"""The figure's background: warm paper, in the board's dark wooden frame (:data:`FRAME`)."""
+FRAME_WIDTH = 6
+"""The frame's width in points (half of it inside the picture)."""
 
 
 @functools.cache
 def _figure_class() -> type[Figure]:
     """A matplotlib ``Figure`` that shows itself in a notebook (as PNG) even when pyplot
-    and its inline backend were never loaded; made on first use (imports matplotlib)."""
+    and its inline backend were never loaded; made on first use (imports matplotlib).
+
+    Like the board pictures it carries its own colours, whatever the notebook's theme: dark
+    text on paper (:data:`PAPER`) inside a dark wooden frame, so it reads the same on light
+    and dark themes (a PNG cannot follow the theme, and no one colour of text reads on both
+    a white and a near-black page)."""
     from matplotlib.figure import Figure
 
     class NotebookFigure(Figure):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("facecolor", PAPER)
+            kwargs.setdefault("edgecolor", FRAME)
+            kwargs.setdefault("linewidth", FRAME_WIDTH)
+            super().__init__(*args, **kwargs)
+            from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+            engine = self.get_layout_engine()
+            if isinstance(engine, ConstrainedLayoutEngine):  # keep the text off the frame
+                engine.set(w_pad=FRAME_WIDTH / 72 + 0.06, h_pad=FRAME_WIDTH / 72 + 0.06)
+
         def _repr_png_(self) -> bytes:
             buf = io.BytesIO()
             self.savefig(buf, format="png", dpi=96)

@@ -1,9 +1,11 @@
 // The view of bitknights' play widget (an anywidget ES module; no network, no imports).
 // Python owns the game and draws the board (bitknights.render.board_svg); this module shows
 // the picture and the state, and sends every click, key and button press to Python as a
-// request: {op, id, board (the board shown), stop (it interrupted the animation), ...}.
-// Python answers each request with {type: "done", id}; until then the view takes no
-// other request, and while Python says it is busy the view shows what it is doing.
+// request: {op, id, board (the board shown), ...}.  Python answers each request with
+// {type: "done", id}; until then the view takes no other request, and while Python says it
+// is busy the view shows what it is doing.  While the solve animation plays, whatever is
+// asked (a click anywhere in the view, a key, Escape) stops it at the move shown and does
+// nothing else: the request is {op: "stop", board: the board shown}.
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -78,6 +80,7 @@ function render({ model, el: host }) {
   let anim = null; // the solve animation playing: {boards, frames, moves, before, i, timer}
   let focusSquare = null; // the square to focus after the next picture (keyboard play)
   let focusSince = 0;
+  let refocus = null; // the control that had the keyboard when a request disabled it
   let lastHistory = model.get("history").join(" ");
   let lastBoard = model.get("board");
 
@@ -94,13 +97,19 @@ function render({ model, el: host }) {
       return;
     }
     const board = shownBoard();
-    const stop = anim !== null;
-    if (stop) stopAnimation();
+    if (anim) {
+      // the animation stops where it is, and that is all this request does
+      stopAnimation();
+      op = "stop";
+      extra = {};
+    }
     counter += 1;
     pending = counter;
     pendingText = DOING[op] ? DOING[op](extra) : "";
+    const focused = document.activeElement;
+    refocus = focused && focused !== picture && root.contains(focused) ? focused : null;
     drawBusy();
-    model.send({ op, id: counter, board, stop, ...extra });
+    model.send({ op, id: counter, board, ...extra });
   }
 
   function say(text) {
@@ -192,6 +201,16 @@ function render({ model, el: host }) {
       if (on) b.disabled = true;
     }
     distanceInput.disabled = on;
+    if (!on) regainFocus();
+  }
+
+  // a control disabled while its request ran lost the keyboard (to the page's body): it
+  // gets it back, so that the keyboard goes on where it was (Escape reaches the view)
+  function regainFocus() {
+    const was = refocus;
+    refocus = null;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (was && lost && was.isConnected && !was.disabled) was.focus({ preventScroll: true });
   }
 
   function drawState() {
@@ -202,7 +221,7 @@ function render({ model, el: host }) {
     if (anim) {
       const n = anim.moves.length;
       status.textContent = `playing an optimal rest: move ${anim.i} of ${n}`;
-      cue.textContent = "Click anywhere (a knight, a button) to stop here.";
+      cue.textContent = "Click anywhere here, or press Escape, to stop at this move.";
       drawMoves(anim.before.concat(anim.moves.slice(0, anim.i)));
       for (const b of buttons.querySelectorAll("button")) b.disabled = false;
       fresh.disabled = false;
@@ -325,21 +344,34 @@ function render({ model, el: host }) {
     return hit && picture.contains(hit) ? hit : null;
   }
 
+  // during the animation a click anywhere in the view, or Escape, only stops it: caught
+  // here, before the knight, button or box under it sees it
+  root.addEventListener("click", (event) => {
+    if (!anim) return;
+    event.preventDefault();
+    event.stopPropagation();
+    request("stop");
+  }, true);
+  root.addEventListener("keydown", (event) => {
+    if (!anim || event.key !== "Escape") return;
+    event.preventDefault();
+    event.stopPropagation();
+    request("stop");
+  }, true);
   picture.addEventListener("click", (event) => {
     const hit = knightAt(event.target);
-    if (busy() && !anim) {
+    if (busy()) {
       setMessage(message, `wait: ${waiting()} (that click was not taken)`);
       return;
     }
     if (hit) request("move", { square: hit.dataset.square });
-    else if (anim) request("stop");
   });
   picture.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" && event.key !== " ") return;
     const hit = knightAt(event.target);
     if (!hit) return;
     event.preventDefault();
-    if (busy() && !anim) return;
+    if (busy()) return;
     // the knight jumps into the blank: the keyboard stays on it there
     const blank = picture.querySelector(".blank[data-square]");
     focusSquare = blank ? blank.dataset.square : null;
@@ -350,8 +382,7 @@ function render({ model, el: host }) {
     const b = event.target.closest("button");
     if (!b || b.disabled) return;
     const op = b.dataset.op;
-    if (op === "solve" && anim) request("stop");
-    else if (op === "hints") request("hints", { show: !model.get("show_hints") });
+    if (op === "hints") request("hints", { show: !model.get("show_hints") });
     else request(op);
   });
   const deal = () => request("new", { distance: distanceInput.value });
@@ -365,7 +396,7 @@ function render({ model, el: host }) {
     if (msg.type === "done") {
       if (msg.id === pending) pending = null;
       if (!anim) draw();
-      else drawBusy();
+      else drawState(); // the animation's state: its buttons (Stop) take clicks again
     } else if (msg.type === "animate") {
       startAnimation(msg);
     }
