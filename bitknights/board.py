@@ -332,5 +332,21 @@ def as_board(board: Board | str) -> Board:
     return Board(board)
 
 
+def never_reaches(board: Board, target: Board) -> str | None:
+    """Why ``board`` can never reach ``target`` (no move changes the number of black
+    knights), or ``None`` when their numbers agree; the one wording every command uses.
+
+    >>> never_reaches(Board("10110/01*11/10111/01001/00001"), TARGET)
+    'never reaches the target: it has 13 black knights, the target 12 (no move changes that number)'
+    """
+    have, want = board.counts[1], target.counts[1]
+    if have == want:
+        return None
+    return (
+        f"never reaches the target: it has {have} black knight{'' if have == 1 else 's'}, "
+        f"the target {want} (no move changes that number)"
+    )
+
+
 TARGET = Board("11111/01111/00*11/00001/00000")
 """The classic target board of SCOI2005."""

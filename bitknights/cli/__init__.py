@@ -58,10 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ResourceError as e:
         return _fail(str(e), EXIT_RESOURCES)
     except KeyboardInterrupt:
+        _interrupted()
         # worker threads may be deep in a kernel: leave without waiting for them
-        _say("bitknights: interrupted\n")
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            sys.stdout.flush()
         os._exit(EXIT_INTERRUPTED)
     except Exception as e:
         return _refused(e)
@@ -155,6 +153,31 @@ def _failed_import(e: BaseException) -> str | None:
     if module is None:
         return None
     return module if module.startswith("bitknights") else module.split(".")[0]
+
+
+def _interrupted() -> None:
+    """Say that Ctrl-C ended the command, on a line of its own on a terminal: the terminal
+    has echoed ``^C`` where its cursor stood (after a prompt, inside a line being
+    written), so a line break goes first, after what standard output still holds."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        if sys.stdout.isatty():
+            sys.stdout.flush()
+    if _isatty(sys.stderr):
+        _say("\nbitknights: interrupted\n")
+    else:
+        if _isatty(sys.stdout):  # the ^C ends its line there; the message goes elsewhere
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                sys.stdout.write("\n")
+        _say("bitknights: interrupted\n")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _say(text: str) -> None:
