@@ -13,7 +13,7 @@ import sys
 
 from ..errors import BitknightsError
 from .commands import COMMANDS, command_module
-from .common import ResourceError, UsageError
+from .common import ResourceError, UsageError, one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ def _say(text: str) -> None:
 
 
 def _fail(message: str, status: int) -> int:
-    _say(f"bitknights: error: {message}\n")
+    _say(f"bitknights: error: {one_line(message)}\n")
     return status
 
 

@@ -318,6 +318,8 @@ def _read_boards(path: str, quiet: bool) -> list[Board]:
     stdin_notice(path, "a board", form, quiet)
     text = read_source(path)
     lines = [s for line in text.splitlines() if (s := line.strip())]
+    if not lines:
+        raise UsageError(f"{where(path)}empty input: expected a board ({form})")
     try:
         if len(lines) == 1:
             return [Board(lines[0])]
