@@ -53,6 +53,27 @@ def on_terminal(
     return status, seen.decode(errors="replace")
 
 
+def stderr_on_terminal(args, *, stdin=b"", env=None, columns=COLUMNS, timeout=BOUND):
+    """Run ``bitknights ARGS`` with standard error alone on a pseudo-terminal of ``ROWS`` x
+    ``columns`` (standard input and output are pipes: what a judge reads stays apart);
+    returns ``(status, standard output, what the terminal showed)``.  For commands that
+    say little there (a pseudo-terminal holds a few KB unread before the writer waits)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
+    p = subprocess.Popen([*CLI, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=slave, env={**os.environ, **(env or {})})  # fmt: skip
+    os.close(slave)
+    try:
+        out, _ = p.communicate(stdin, timeout=timeout)
+        seen = drain(master, timeout, what=" ".join(map(str, args)))
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait(timeout=BOUND)
+        os.close(master)
+    return p.returncode, out, seen.decode(errors="replace")
+
+
 def drain(fd: int, seconds: float = BOUND, *, what: str = "the child") -> bytes:
     """Everything a terminal's master side ``fd`` gives until its other side closes (the
     child and its children have ended), within ``seconds``."""
@@ -104,6 +125,16 @@ def spawn(args, *, columns=COLUMNS, env=None) -> tuple[int, int]:
     return pid, fd
 
 
+def kill(pid: int, seconds: float = 30) -> None:
+    """Kill the child ``pid`` and reap it (a killed child ends at once; the wait is
+    bounded all the same)."""
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + seconds
+    while not os.waitpid(pid, os.WNOHANG)[0]:
+        assert time.monotonic() < deadline, f"child {pid} survived SIGKILL for {seconds} s"
+        time.sleep(0.01)
+
+
 def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> tuple[int, bytes]:
     """Wait for the child :func:`spawn` started to end, reading what it still shows;
     returns its exit code and everything shown, and closes ``fd``.  A child still running
@@ -116,8 +147,7 @@ def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> t
                 break
             left = deadline - time.monotonic()
             if left <= 0:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+                kill(pid)
                 raise AssertionError(
                     f"the child did not end within {seconds} s; the terminal shows {seen[-2000:]!r}"
                 )

@@ -394,5 +394,7 @@ def test_import_stays_light():
         "import sys, bitknights; bitknights.Game; bitknights.check; "
         "print(sorted(m for m in ('numba', 'numpy', 'anywidget') if m in sys.modules))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
     assert out.stdout.strip() == "[]"

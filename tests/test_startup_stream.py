@@ -18,7 +18,9 @@ B2 = "01011\n110*1\n01110\n01010\n00100\n"
 
 def test_import_compiles_nothing():
     code = "import sys, bitknights, bitknights.cli; print('numba' in sys.modules)"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
     assert r.stdout.strip() == "False"
 
 
@@ -27,8 +29,12 @@ def test_second_process_loads_kernels_from_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "NUMBA_DEBUG_CACHE": "1",
            "BITKNIGHTS_NATIVE": "0"}  # fmt: skip
     args = [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", "--workers", "1"]
-    first = subprocess.run(args, input=f"1\n{B1}", capture_output=True, text=True, env=env)
-    second = subprocess.run(args, input=f"1\n{B1}", capture_output=True, text=True, env=env)
+    first = subprocess.run(
+        args, input=f"1\n{B1}", capture_output=True, text=True, env=env, timeout=300
+    )
+    second = subprocess.run(
+        args, input=f"1\n{B1}", capture_output=True, text=True, env=env, timeout=300
+    )
     assert first.stdout.splitlines()[-1] == second.stdout.splitlines()[-1] == "7"
     assert "data saved" in first.stdout and any(tmp_path.rglob("*.nbc"))
     assert "data loaded" in second.stdout and "saved" not in second.stdout
@@ -81,7 +87,7 @@ def test_timeout_reports_board_as_timed_out():
     r = subprocess.run(
         [sys.executable, "-m", "bitknights", "solve", "--exact", "--timeout", "0.05",
          "--engine", "ida", "--format", "json"],
-        input="1\n" + str(Board(far)) + "\n", capture_output=True, text=True,
+        input="1\n" + str(Board(far)) + "\n", capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert '"status":"timeout"' in r.stdout and '"steps":null' in r.stdout
@@ -109,5 +115,7 @@ def test_import_and_parsing_need_no_numpy():
         "from bitknights.table import probe, store\n"
         "print([m for m in ('numpy', 'numba') if m in sys.modules])\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
     assert out.stdout.strip() == "[]"
