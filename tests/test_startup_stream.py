@@ -75,13 +75,16 @@ def test_bad_line_far_down_stops_before_any_output(monkeypatch, capsys, tmp_path
     assert out == ""
     assert (
         err == f"bitknights: error: {f}: line {2 + 5 * n + 1}: board {n + 1}, row 2: "
-        "expected a row of five characters from '0', '1', '*', got '01*1x'\n"
+        "expected a row of five characters from '0', '1', '*', got '01*1x' (character 5 is 'x')\n"
     )
 
 
 def test_timeout_reports_board_as_timed_out():
     # 39 moves away (the farthest): seconds for IDA* even with the pattern databases cached
     far = "000*0/10000/01010/11110/11111"
+    from bitknights.engines.pdb import pattern_tables
+
+    pattern_tables(TARGET.key)  # built or loaded first: a timeout covers the build it waits for
     (s,) = solve_many([far], engine="ida", max_depth=None, timeout=0.05)
     assert s.steps is None and s.status == "timeout" and s.nodes > 0
     r = subprocess.run(

@@ -33,7 +33,8 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = 0, 1, 2, 3
 
 * 0: done.
 * 1: a verdict, not a failure: ``table info``/``verify`` found no valid table; ``check``:
-  the moves do not solve the board.
+  the moves do not solve the board; ``solutions``: the board never reaches the target
+  (one line ``bitknights: no solution: ...`` on standard error says why).
 * 2: bad input or request: the line, path and problem are named (a file that changed
   while it was read included).
 * 3: the system refused: standard output closed or full (ENOSPC, ``ulimit -f``), a

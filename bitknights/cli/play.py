@@ -381,8 +381,11 @@ def _cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
                 f"illegal: {result.illegal_reason}\n"
             )
         out.write(f"reaches the target: {'yes' if result.reaches_target else 'no'}\n")
-        best = "never reaches the target" if result.optimum is None else result.optimum
-        out.write(f"length {result.length}, optimum {best}\n")
+        if result.optimum is None:
+            why = never_reaches(board, target) or "never reaches the target"
+            out.write(f"length {result.length}; the board {why}\n")
+        else:
+            out.write(f"length {result.length}, optimum {result.optimum}\n")
         verdict = " (optimal)" if result.optimal else ""
         out.write(f"score {result.score:.4g}{verdict}\n")
     return 0 if result.reaches_target else 1
