@@ -27,7 +27,14 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Iterator, Sequence
 
-from .board import Board, board_problem, cells_to_state, looks_like_board, parse_row
+from .board import (
+    Board,
+    blank_problem,
+    board_problem,
+    cells_to_state,
+    looks_like_board,
+    parse_row,
+)
 from .errors import BoardError, InputError
 
 TYPE_CHECKING = False
@@ -345,11 +352,10 @@ def _chain(first: list[tuple[int, bytes]], rest: Iterator[tuple[int, bytes]]):
     yield from rest
 
 
-def _blank_error(lines: Sequence[int], board_offset: int, b: int, found: int) -> InputError:
-    return InputError(
-        lines[b * ROWS],
-        f"board {board_offset + b + 1}: a board needs exactly one blank '*', found {found}",
-    )
+def _blank_error(lines: Sequence[int], board_offset: int, b: int, cells: bytes) -> InputError:
+    """The error of board ``b`` of ``cells`` (checked rows), which has no blank or several."""
+    board = cells[b * CELLS : (b + 1) * CELLS].decode("ascii")
+    return InputError(lines[b * ROWS], f"board {board_offset + b + 1}: {blank_problem(board)}")
 
 
 def _pack(cells: bytes, lines: Sequence[int], board_offset: int) -> np.ndarray:
@@ -362,7 +368,7 @@ def _pack(cells: bytes, lines: Sequence[int], board_offset: int) -> np.ndarray:
     nblank = blank.sum(axis=1)
     bad = np.flatnonzero(nblank != 1)
     if len(bad):
-        raise _blank_error(lines, board_offset, int(bad[0]), int(nblank[bad[0]]))
+        raise _blank_error(lines, board_offset, int(bad[0]), cells)
     packed = np.packbits(grid == ord("1"), axis=1, bitorder="little")  # 25 bits -> 4 bytes
     black = np.ascontiguousarray(packed).view("<u4")[:, 0].astype(np.int64)
     return black | blank.argmax(axis=1).astype(np.int64) << 25
@@ -376,9 +382,8 @@ def _pack_list(cells: bytes, lines: Sequence[int], board_offset: int) -> list[in
     keys = []
     for b in range(len(cells) // CELLS):
         board = cells[b * CELLS : (b + 1) * CELLS]
-        found = board.count(b"*")
-        if found != 1:
-            raise _blank_error(lines, board_offset, b, found)
+        if board.count(b"*") != 1:
+            raise _blank_error(lines, board_offset, b, cells)
         # square 0 is the first cell and bit 0 of the mask: read the cells backwards
         black = int(board[::-1].translate(_BLACK_DIGITS), 2)
         keys.append(black | board.index(b"*") << 25)

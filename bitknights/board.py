@@ -283,11 +283,25 @@ def _square(text: str) -> Square:
 
 
 def parse_row(row: str) -> str | None:
-    """``None`` when ``row`` is five characters of ``0 1 *``; else what is wrong with it."""
-    if len(row) != SIZE or any(ch not in "01*" for ch in row):
-        shown = row if len(row) <= 40 else row[:37] + "..."
-        return f"expected a row of five characters from '0', '1', '*', got {shown!r}"
-    return None
+    """``None`` when ``row`` is five characters of ``0 1 *``; else what is wrong with it,
+    saying what it found: how many characters, the first that is not a cell.
+
+    >>> parse_row("1011"), parse_row("1O111")
+    ("expected a row of five characters from '0', '1', '*', got '1011' (4 characters)", \
+"expected a row of five characters from '0', '1', '*', got '1O111' (character 2 is 'O')")
+    """
+    found = []
+    if len(row) != SIZE:
+        found.append(f"{len(row)} character{'' if len(row) == 1 else 's'}")
+    bad = next(((i, ch) for i, ch in enumerate(row, 1) if ch not in "01*"), None)
+    if bad is not None:
+        found.append(f"character {bad[0]} is {bad[1]!r}")
+    if not found:
+        return None
+    shown = row if len(row) <= 40 else row[:37] + "..."
+    return (
+        f"expected a row of five characters from '0', '1', '*', got {shown!r} ({', '.join(found)})"
+    )
 
 
 def looks_like_board(text: str) -> bool:
@@ -332,26 +346,47 @@ def _parse(text: str) -> tuple[Bitboard, Square]:
         rows = [r.strip() for r in stripped.split(sep) if r.strip()]
         if len(rows) != SIZE:
             raise BoardError(f"a board has 5 rows, got {len(rows)}")
-        for r in rows:
+        for i, r in enumerate(rows, 1):
             problem = parse_row(r)
             if problem:
-                raise BoardError(problem)
+                raise BoardError(f"row {i}: {problem}")
         cells = "".join(rows)
     else:
         cells = stripped
-        if len(cells) != NUM_SQUARES or any(ch not in "01*" for ch in cells):
+        bad = next(((i, ch) for i, ch in enumerate(cells, 1) if ch not in "01*"), None)
+        if bad is not None:
+            why = "a cell is 0, 1 or *" if bad[1].isalnum() else "rows are joined by '/'"
+            raise BoardError(f"character {bad[0]} is {bad[1]!r} ({why})")
+        if len(cells) != NUM_SQUARES:
             raise BoardError(
-                "expected 5 rows or 25 characters from '0', '1', '*', "
-                f"got {text[:40]!r}{'...' if len(text) > 40 else ''}"
+                f"expected 5 rows or 25 characters from '0', '1', '*', got {len(cells)}: "
+                f"{_census(cells)}"
             )
     return cells_to_state(cells)
 
 
+def blank_problem(cells: str) -> str:
+    """The error of 25 cells without exactly one blank, saying what they hold.
+
+    >>> blank_problem("1011001*1110*110100100000")
+    "a board needs exactly one blank '*', found 2 (12 white knights, 11 black, 2 blanks)"
+    """
+    return f"a board needs exactly one blank '*', found {cells.count('*')} ({_census(cells)})"
+
+
+def _census(cells: str) -> str:
+    """What ``cells`` hold: ``'12 white knights, 11 black, 1 blank'``."""
+    white, black, blank = cells.count("0"), cells.count("1"), cells.count("*")
+    return (
+        f"{white} white knight{'' if white == 1 else 's'}, {black} black, "
+        f"{blank} blank{'' if blank == 1 else 's'}"
+    )
+
+
 def cells_to_state(cells: str) -> tuple[Bitboard, Square]:
     """``(black mask, blank square)`` of 25 cells from ``0 1 *``; exactly one blank."""
-    nblank = cells.count("*")
-    if nblank != 1:
-        raise BoardError(f"a board needs exactly one blank '*', found {nblank}")
+    if cells.count("*") != 1:
+        raise BoardError(blank_problem(cells))
     black = 0
     for sq, ch in enumerate(cells):
         if ch == "1":
@@ -375,6 +410,22 @@ def as_board(board: Board | str) -> Board:
     if not isinstance(board, str):
         raise TypeError(f"a board is a Board or its text, not {type(board).__name__}")
     return Board(board)
+
+
+def never_reaches(board: Board, target: Board) -> str | None:
+    """Why ``board`` can never reach ``target`` (no move changes the number of black
+    knights), or ``None`` when their numbers agree; the one wording every command uses.
+
+    >>> never_reaches(Board("10110/01*11/10111/01001/00001"), TARGET)
+    'never reaches the target: it has 13 black knights, the target 12 (moves never change it)'
+    """
+    have, want = board.counts[1], target.counts[1]
+    if have == want:
+        return None
+    return (
+        f"never reaches the target: it has {have} black knight{'' if have == 1 else 's'}, "
+        f"the target {want} (moves never change it)"
+    )
 
 
 TARGET = Board("11111/01111/00*11/00001/00000")

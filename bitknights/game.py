@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 
-from .board import TARGET, Board, Move, as_board
+from .board import TARGET, Board, Move, as_board, never_reaches
 from .errors import BitknightsError, BoardError
 from .solution import Hint
 
@@ -133,7 +133,8 @@ class Game:
         :class:`GameError` when the target cannot be reached."""
         moves, board = [], self.board
         if self.distance is None:
-            raise GameError(_unreachable(self.board, self.target))
+            why = never_reaches(self.board, self.target) or "never reaches the target"
+            raise GameError(f"this board {why}")
         while board != self.target:
             nxt = self.answers.next_board(board)
             assert nxt is not None  # a reachable board has a next one until the target
@@ -257,13 +258,6 @@ def parse_moves(moves: str | Iterable[Move | str | int]) -> list[Move | str | in
     if isinstance(moves, str):
         return [m for m in moves.replace(",", " ").split()]
     return list(moves)
-
-
-def _unreachable(board: Board, target: Board) -> str:
-    return (
-        f"this board never reaches the target: it has {board.counts[1]} black knights, "
-        f"the target {target.counts[1]}"
-    )
 
 
 __all__ = ["DEFAULT_DISTANCE", "Game", "GameError", "Hint", "parse_moves"]

@@ -4,17 +4,24 @@ work (a small emulator of the few control sequences bitknights and tqdm write)."
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pty
 import re
+import select
+import signal
 import struct
 import subprocess
 import sys
 import termios
+import time
 
 CLI = [sys.executable, "-m", "bitknights"]
 ROWS, COLUMNS = 24, 100
+BOUND = 300
+"""Seconds any wait on a child may take (a loaded machine is slow; a hang is a failure with
+a message, never a stall)."""
 
 
 def on_terminal(
@@ -25,27 +32,139 @@ def on_terminal(
     columns=COLUMNS,
     command=CLI,
     cwd=None,
-    timeout=300,
+    timeout=BOUND,
 ):
     """Run ``bitknights ARGS`` (or another ``command``) with standard output and standard
     error on one pseudo-terminal of ``ROWS`` x ``columns``; returns ``(status, everything
-    written)``."""
+    written)``.  Fails (the child killed) if it runs past ``timeout`` seconds."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
     p = subprocess.Popen([*command, *args], stdin=stdin, stdout=slave, stderr=slave, cwd=cwd,
                          env={**os.environ, **(env or {})})  # fmt: skip
     os.close(slave)
+    try:
+        seen = drain(master, timeout, what=f"{' '.join(map(str, args))}")
+        status = p.wait(timeout=timeout)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait(timeout=BOUND)
+        os.close(master)
+    return status, seen.decode(errors="replace")
+
+
+def stderr_on_terminal(args, *, stdin=b"", env=None, columns=COLUMNS, timeout=BOUND):
+    """Run ``bitknights ARGS`` with standard error alone on a pseudo-terminal of ``ROWS`` x
+    ``columns`` (standard input and output are pipes: what a judge reads stays apart);
+    returns ``(status, standard output, what the terminal showed)``.  For commands that
+    say little there (a pseudo-terminal holds a few KB unread before the writer waits)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
+    p = subprocess.Popen([*CLI, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=slave, env={**os.environ, **(env or {})})  # fmt: skip
+    os.close(slave)
+    try:
+        out, _ = p.communicate(stdin, timeout=timeout)
+        seen = drain(master, timeout, what=" ".join(map(str, args)))
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait(timeout=BOUND)
+        os.close(master)
+    return p.returncode, out, seen.decode(errors="replace")
+
+
+def drain(fd: int, seconds: float = BOUND, *, what: str = "the child") -> bytes:
+    """Everything a terminal's master side ``fd`` gives until its other side closes (the
+    child and its children have ended), within ``seconds``."""
     seen = b""
+    deadline = time.monotonic() + seconds
     while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"{what} still writing after {seconds} s; so far: {seen[-2000:]!r}"
+        if not select.select([fd], [], [], min(left, 1))[0]:
+            continue
         try:
-            chunk = os.read(master, 65536)
+            chunk = os.read(fd, 65536)
         except OSError:  # the other end closed
-            break
+            return seen
         if not chunk:
-            break
+            return seen
         seen += chunk
-    os.close(master)
-    return p.wait(timeout=timeout), seen.decode(errors="replace")
+
+
+def read_until(
+    fd: int, marker: bytes, seen: bytes = b"", seconds: float = BOUND, *, count: int = 1
+) -> bytes:
+    """What the terminal ``fd`` shows, ``seen`` first, read until ``marker`` appears in it
+    (``count`` times); fails after ``seconds``, saying what it did show."""
+    deadline = time.monotonic() + seconds
+    while seen.count(marker) < count:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {marker!r} within {seconds} s; the terminal shows {seen[-2000:]!r}"
+        if select.select([fd], [], [], min(left, 1))[0]:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                chunk = b""
+            assert chunk, f"the terminal closed without {marker!r}; it showed {seen[-2000:]!r}"
+            seen += chunk
+    return seen
+
+
+def spawn(args, *, columns=COLUMNS, env=None) -> tuple[int, int]:
+    """``bitknights ARGS`` in a child whose controlling terminal is a new pseudo-terminal
+    of ``ROWS`` x ``columns`` (so Ctrl-C typed on it reaches the child), in a UTF-8 locale;
+    returns ``(pid, master fd)``.  End it with :func:`wait_exit`."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child
+        os.environ.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
+        os.environ.update(env or {})
+        os.execv(CLI[0], [*CLI, *args])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
+    return pid, fd
+
+
+def kill(pid: int, seconds: float = 30) -> None:
+    """Kill the child ``pid`` and reap it (a killed child ends at once; the wait is
+    bounded all the same)."""
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + seconds
+    while not os.waitpid(pid, os.WNOHANG)[0]:
+        assert time.monotonic() < deadline, f"child {pid} survived SIGKILL for {seconds} s"
+        time.sleep(0.01)
+
+
+def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> tuple[int, bytes]:
+    """Wait for the child :func:`spawn` started to end, reading what it still shows;
+    returns its exit code and everything shown, and closes ``fd``.  A child still running
+    after ``seconds`` is killed and the test fails, saying what the terminal showed."""
+    deadline = time.monotonic() + seconds
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                kill(pid)
+                raise AssertionError(
+                    f"the child did not end within {seconds} s; the terminal shows {seen[-2000:]!r}"
+                )
+            if select.select([fd], [], [], min(left, 0.05))[0]:
+                with contextlib.suppress(OSError):
+                    seen += os.read(fd, 4096)
+        try:  # what is left: the child has ended, its side is closed or closing
+            while select.select([fd], [], [], 0.2)[0]:
+                chunk = os.read(fd, 4096)
+                if not chunk:
+                    break
+                seen += chunk
+        except OSError:
+            pass
+    finally:
+        os.close(fd)
+    return os.waitstatus_to_exitcode(status), seen
 
 
 _CONTROL = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])")

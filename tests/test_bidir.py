@@ -293,18 +293,20 @@ def test_limited_batches_do_not_import_numba():
         "assert bidir.ENGINE.steps_many(keys, TARGET, SolveOptions()).tolist() == [7, -1]\n"
         "assert 'numba' not in sys.modules\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
 
 
 def test_cli_engine_bidir(tmp_path):
     batch = tmp_path / "b.txt"
     batch.write_text(bitknights.SAMPLE)
     run = [sys.executable, "-m", "bitknights", "solve", "--engine", "bidir", "--quiet"]
-    out = subprocess.run([*run, str(batch)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [*run, str(batch)], capture_output=True, text=True, check=True, timeout=300
+    )
     assert out.stdout.split() == ["7", "-1"]
     out = subprocess.run([*run, "--exact", str(batch)], capture_output=True, text=True,
-                         check=True)  # fmt: skip
+                         check=True, timeout=300)  # fmt: skip
     assert out.stdout.split() == ["7", "18"]
     out = subprocess.run([*run, "--exact", "--format", "json", "--path", str(batch)],
-                         capture_output=True, text=True, check=True)  # fmt: skip
+                         capture_output=True, text=True, check=True, timeout=300)  # fmt: skip
     assert '"engine":"bidir"' in out.stdout.replace(" ", "") and '"steps":18' in out.stdout

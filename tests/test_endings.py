@@ -1,11 +1,14 @@
 """Clean endings: Ctrl-C, a closed pipe."""
 
+import os
 import signal
 import subprocess
 import sys
 import time
 
 import pytest
+
+import terminal
 
 # 39 moves away (tests/data/distance39.txt): seconds of IDA* even with pattern databases,
 # which a deep search now builds before it starts
@@ -25,7 +28,7 @@ def test_ctrl_c_exits_130_without_traceback():
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
     p.wait(timeout=30)
-    out, err = p.stdout.read(), p.stderr.read()
+    out, err = p.stdout.read(), p.stderr.read()  # it has ended: its pipes are at their end
     assert time.monotonic() - t0 < 5
     assert p.returncode == 130
     assert err == b"bitknights: interrupted\n" and out == b""
@@ -39,10 +42,10 @@ def test_closed_pipe_ends_quietly(tmp_path):
         [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", str(big)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
-    assert p.stdout.readline() == b"7\n"
+    assert terminal.read_until(p.stdout.fileno(), b"\n", seconds=120).startswith(b"7\n")
     p.stdout.close()
-    err = p.stderr.read()
-    assert p.wait(timeout=60) in (0, 141)  # quiet exit (141 = 128 + SIGPIPE)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode in (0, 141)  # quiet exit (141 = 128 + SIGPIPE)
     assert err == b""
 
 
@@ -64,20 +67,26 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     env = {**os.environ, "BITKNIGHTS_PROGRESS_DELAY": "0"}  # a bar even for a quick batch
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, env=env)
     os.close(slave)
-    out = p.stdout.read()
-    assert p.wait(timeout=120) == 0
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
+    out, _ = p.communicate(timeout=120)
+    assert p.returncode == 0
+    seen = terminal.drain(master, 120)
     os.close(master)
     assert out == b"7\n" * 3000
     assert b"board" in seen and b"3000" in seen  # tqdm: "n/3000 ... board/s"
     quiet = subprocess.run([*args, "--quiet"], capture_output=True, timeout=120)
     piped = subprocess.run(args, capture_output=True, timeout=120)
     assert quiet.stderr == piped.stderr == b""
+
+
+def test_ctrl_c_while_solutions_stream_to_a_terminal_ends_on_a_line_of_its_own(table_dir):
+    """Ctrl-C typed while `solutions` streams a long listing to its terminal: whatever the
+    terminal echoed where its cursor stood (`^C` inside a line being written), the message
+    starts a line of its own, and the status is 130."""
+    far = "000*0/10000/01010/11110/11111"  # 39 moves away: 1,944,639 optimal sequences
+    pid, fd = terminal.spawn(["solutions", far], env={"BITKNIGHTS_CACHE_DIR": str(table_dir)})
+    seen = terminal.read_until(fd, b"\n", seconds=120, count=200)  # well into the listing
+    os.write(fd, b"\x03")
+    status, seen = terminal.wait_exit(pid, fd, seen, seconds=60)
+    screen = terminal.kept(seen.decode())
+    assert status == 130, screen[-3:]
+    assert screen[-1] == "bitknights: interrupted", screen[-3:]

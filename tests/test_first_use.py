@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+import terminal
 from bitknights import TARGET, Board, InputError, cli, read_batch
 from bitknights.batch import BatchReader
 from bitknights.cli.common import OPTIMAL_MARK
@@ -349,3 +350,91 @@ def test_counts_are_worded_in_the_singular_when_one(table_dir):
     assert r.stderr.endswith(
         "asked for 1 board at distance 99, but only 0 boards lie at that distance\n"
     )
+
+
+# -- messages that answer the next question ---------------------------------------------
+
+THIRTEEN = "10110/01*11/10111/01001/00001"  # a typo that makes 13 black knights
+WHY_13 = "never reaches the target: it has 13 black knights, the target 12 (moves never change it)"
+
+
+def test_an_unreachable_board_says_why_on_a_terminal_and_stdout_stays_classic(tmp_path):
+    """`solve` on a board with other knight counts: standard output is the classic `-1`,
+    byte for byte; on a terminal one line on standard error says why (through a pipe,
+    standard error holds errors only)."""
+    status, out, seen = terminal.stderr_on_terminal(["solve", THIRTEEN])
+    assert (status, out) == (0, b"-1\n")
+    assert terminal.kept(seen) == terminal.wrapped(f"bitknights: {THIRTEEN} {WHY_13}"), seen
+    r = run(["solve", THIRTEEN])
+    assert (r.returncode, r.stdout, r.stderr) == (0, "-1\n", "")
+    # a batch: the first such board named, the others counted; every output format
+    batch = f"3\n{THIRTEEN}\n{SLASHED}\n{THIRTEEN.replace('00001', '00011')}\n".replace("/", "\n")
+    want = terminal.wrapped(f"bitknights: board 1 ({THIRTEEN}) {WHY_13}; as does 1 more board")
+    for args, stdout in ((["solve"], b"-1\n7\n-1\n"), (["solve", "--path"], None),
+                         (["solve", "--format", "json"], None)):  # fmt: skip
+        status, out, seen = terminal.stderr_on_terminal(args, stdin=batch.encode())
+        assert status == 0 and terminal.kept(seen) == want, (args, seen)
+        assert stdout is None or out == stdout
+    status, out, seen = terminal.stderr_on_terminal(["solve", "--quiet", THIRTEEN])
+    assert (status, out, seen) == (0, b"-1\n", "")
+
+
+def test_solutions_hint_and_check_of_an_unreachable_board_say_why(table_dir):
+    """`solutions`, nothing to list: one line says why, through a pipe too, and the status
+    is 1 (a verdict, as `check`'s), with or without the table; `hint` and `check` give
+    the same reason."""
+    want = f"bitknights: no solution: {THIRTEEN} {WHY_13}\n"
+    for cache in (table_dir, None):
+        for args in (["solutions", THIRTEEN], ["solutions", "--format", "json", THIRTEEN]):
+            r = run(args, cache)
+            assert (r.returncode, r.stdout, r.stderr) == (1, "", want), (cache, args)
+    r = run(["hint", THIRTEEN])
+    assert r.stdout.splitlines()[5] == WHY_13
+    r = run(["check", THIRTEEN, "e5"])
+    assert r.returncode == 1 and f"length 1; the board {WHY_13}\n" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "board, found",
+    [
+        ("1011001*1110111010010000",
+         "expected 5 rows or 25 characters from '0', '1', '*', got 24: 11 white knights, "
+         "12 black, 1 blank"),
+        ("1011001*111011101001000000",
+         "expected 5 rows or 25 characters from '0', '1', '*', got 26: 13 white knights, "
+         "12 black, 1 blank"),
+        ("1011001111101110100100000",
+         "a board needs exactly one blank '*', found 0 (12 white knights, 13 black, 0 blanks)"),
+        ("10110/01*11/10111/01001/0000",
+         "row 5: expected a row of five characters from '0', '1', '*', got '0000' (4 characters)"),
+        ("10110/01*11/10111/01001", "a board has 5 rows, got 4"),
+    ],
+)  # fmt: skip
+def test_board_errors_say_what_they_found(board, found):
+    """How many characters, which is bad and where, how many of each knight: the same
+    line from every command that takes a board."""
+    want = f"bitknights: error: {board!r} is neither a file nor a board: {found}\n"
+    for args in (["solve", board], ["hint", board], ["play", board], ["check", board, "e5"],
+                 ["solutions", board]):  # fmt: skip
+        r = run(args)
+        assert (r.returncode, r.stdout, r.stderr) == (2, "", want), args
+
+
+FAR_24 = "01011/11010/10*11/00000/10011"  # 24 moves away: the bidirectional search's ball grows
+
+
+@pytest.mark.parametrize("with_table", [True, False], ids=["table", "no-table"])
+def test_advice_never_suggests_what_is_done(with_table, table_dir, tmp_path):
+    """`--engine bidir` on a far board says on a terminal that it grows its target side;
+    it advises `bitknights table build` only when there is no table.  (The notice comes
+    from layer 17 on; here from layer 14, so that a board 24 moves away shows it.)"""
+    cache = table_dir if with_table else tmp_path
+    code = (
+        "import sys; from bitknights.engines import _bidir_search as s; "
+        "s.SLOW_GROWTH_DEPTH = 14; from bitknights import cli; sys.exit(cli.main(sys.argv[1:]))"
+    )
+    args = ["-c", code, "solve", "--engine", "bidir", "--exact", "--cache-dir", str(cache), FAR_24]
+    status, seen = terminal.on_terminal(args, command=[sys.executable], timeout=120)
+    screen = " ".join(terminal.kept(seen))
+    assert status == 0 and "growing the bidirectional search's target side" in screen, seen
+    assert ("table build" in screen) is not with_table, seen

@@ -95,7 +95,7 @@ def test_one_huge_line_is_refused_without_reading_it_all(cache):
     feed = subprocess.Popen(["head", "-c", "200000000", "/dev/zero"], stdout=subprocess.PIPE)
     r = run(["solve"], cache, stdin=feed.stdout)
     feed.kill()
-    feed.wait()
+    feed.wait(timeout=LIMIT)
     assert "line 1: a line longer than 4,096 bytes" in one_line_error(r)
 
 
@@ -220,7 +220,7 @@ def test_killed_build_leaves_nothing_behind_after_the_next(tmp_path):
     while time.time() < deadline and not any(cache.glob(".tmp-*")):
         time.sleep(0.01)
     proc.kill()
-    proc.wait()
+    proc.wait(timeout=LIMIT)
     leftovers = list(cache.glob(".tmp-*"))
     for p in leftovers:
         os.utime(p, (time.time() - 60, time.time() - 60))
@@ -303,3 +303,227 @@ def test_out_of_memory_ends_in_one_line(tmp_path):
     r = _shell(f"ulimit -v 500000; BITKNIGHTS_CACHE_DIR={tmp_path} {' '.join(CLI)} solve "
                f"--engine bidir --exact --workers 2 {batch}")  # fmt: skip
     assert "out of memory" in one_line_error(r, 3)
+
+
+# -- every command, every input ---------------------------------------------------------------
+#
+# Every subcommand is fed every hostile input three ways: as FILE, as standard input and as
+# BOARD (the text itself on the command line), in this process (`cli.main` with its standard
+# streams replaced), with the distance table and without one.  Whatever the input, the
+# command ends with a documented status; a failure is one line `bitknights: error: ...` on
+# standard error (after argparse's usage, for an option it refuses) and nothing on standard
+# output; nothing raises.
+
+SWEEP_BOARD = "10110/01*11/10111/01001/00000"
+THIRTEEN_BLACK = "10110/01*11/10111/01001/00001"  # a typo that makes 13 black knights
+ROWS = "10110\n01*11\n10111\n01001\n00000\n"
+
+HOSTILE: dict[str, bytes] = {
+    **{
+        p.stem: p.read_bytes()
+        for p in sorted((Path(__file__).parent / "corpus").glob("[0-9]*.txt"))
+    },
+    "board_slashed": f"{SWEEP_BOARD}\n".encode(),
+    "board_compact": SWEEP_BOARD.replace("/", "").encode(),
+    "board_rows": ROWS.encode(),
+    "board_rows_crlf_bom": b"\xef\xbb\xbf" + ROWS.replace("\n", "\r\n").encode(),
+    "target_rows": str(TARGET).encode(),
+    "thirteen_black": THIRTEEN_BLACK.encode(),
+    "thirteen_black_batch": f"2\n{ROWS}{THIRTEEN_BLACK.replace('/', chr(10))}\n".encode(),
+    "no_black": b"00000/00*00/00000/00000/00000",
+    "twenty_four": b"1011001*1110111010010000",
+    "twenty_six": b"1011001*111011101001000000",
+    "bad_character": b"10110/01*11/10111/01001/0000O",
+    "dashes": b"10110-01*11-10111-01001-00000",
+    "four_rows": b"10110\n01*11\n10111\n01001\n",
+    "six_rows": ROWS.encode() + b"00000\n",
+    "two_boards_no_count": (ROWS + ROWS).encode(),
+    "blank_lines": b"\n\n\n",
+    "one_space": b" ",
+    "count_only": b"1\n",
+    "row_only": b"10110\n",
+    "all_blank": b"*" * 25,
+    "no_blank": b"0" * 25,
+    "knights": "♞♘♞♘♞/♘♞*♞♘/♞♘♞♘♞/♘♞♘♞♘/♞♘♞♘♞".encode(),
+    "surrogates": b"10110/01*11/10111/01001/0000\xed\xa0\x80",
+    "not_utf8": b"\xff\xfe\xfd\n",
+    "long_line": b"0" * 100_000,
+    "many_lines": b"\n".join([b"10110"] * 20_000),
+    "move_words": b"e5 d3 b2\nhint\nundo\n",
+}
+
+# each command's forms with X where the input goes; CACHE: the cache directory
+SWEEP: dict[str, list[list[str]]] = {
+    "solve": [["solve", "X"], ["solve", "--format", "json", "X"], ["solve", "--path", "X"],
+              ["solve", "--count-solutions", "X"], ["solve", "--exact", "X"],
+              ["solve", "--target", "X", str(SAMPLE)]],
+    "hint": [["hint", "X"], ["hint", "--format", "json", "--count-solutions", "X"],
+             ["hint", "--target", "X", SWEEP_BOARD]],
+    "check": [["check", "X", "e5", "d3"], ["check", "--format", "json", "X"],
+              ["check", "--target", "X", SWEEP_BOARD, "e5"]],
+    "play": [["play", "X"], ["play", "--target", "X", SWEEP_BOARD]],
+    "solutions": [["solutions", "--limit", "3", "X"], ["solutions", "--format", "json", "X"],
+                  ["solutions", "--target", "X", SWEEP_BOARD]],
+    "random": [["random", "--distance", "3", "--count", "2", "--seed", "1", "--target", "X"],
+               ["random", "--format", "json", "--distance", "X", "--count", "1"]],
+    "stats": [["stats", "--target", "X"], ["stats", "--format", "json", "--target", "X"]],
+    "table": [["table", "info", "--target", "X"], ["table", "verify", "--target", "X"],
+              ["table", "build", "--target", "X"]],
+}  # fmt: skip
+
+STATUSES = {  # the statuses bitknights/cli/__init__.py documents for each command
+    "solve": {0, 2, 3},
+    "hint": {0, 2, 3},
+    "check": {0, 1, 2, 3},
+    "play": {0, 2, 3},
+    "solutions": {0, 1, 2, 3},
+    "random": {0, 2, 3},
+    "stats": {0, 2, 3},
+    "table": {0, 1, 2, 3},
+}
+PLAY_SCRIPT = b"hint\ne5\nundo\nredo\nsolve\nnew 2\nreset\ntarget\nhelp\nquit\n"
+
+
+def in_process(argv: list[str], stdin: bytes) -> tuple[object, str, str]:
+    """``bitknights ARGV`` run by :func:`bitknights.cli.main` in this process, standard
+    input holding ``stdin``: ``(status, stdout, stderr)``; the status is the traceback's
+    text when something raised."""
+    import io
+    import traceback
+    from unittest import mock
+
+    from bitknights import cli
+
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = {
+        "stdin": io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
+        "stdout": io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+        "stderr": io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace",
+                                   write_through=True),
+    }  # fmt: skip
+    with mock.patch.multiple(sys, **streams):
+        try:
+            status: object = cli.main(argv)
+            sys.stdout.flush()
+        except SystemExit as e:  # argparse's usage errors
+            status = e.code
+        except BaseException:
+            status = traceback.format_exc()
+    return status, out.getvalue().decode("utf-8", "replace"), err.getvalue().decode()
+
+
+def sweep_problem(command: str, status, out: str, err: str) -> str | None:
+    """What is wrong with one run of the sweep, or None."""
+    if not isinstance(status, int):
+        return f"raised {str(status).strip().splitlines()[-1]}"
+    shown = repr(err if len(err) < 300 else err[:297] + "...")
+    if status not in STATUSES[command]:
+        return f"undocumented status {status}: {shown}"
+    if "Traceback" in err:
+        return f"a traceback on standard error: {shown}"
+    lines = err.splitlines()
+    errors = [ln for ln in lines if ": error: " in ln]
+    if status in (2, 3):
+        if len(errors) != 1 or lines[-1] != errors[0]:
+            return f"status {status} without one last error line: {shown}"
+        if not errors[0].startswith(("bitknights: error: ", f"bitknights {command}")):
+            return f"an error line not from bitknights: {shown}"
+        others = lines[:-1]
+        usage = bool(others) and others[0].startswith("usage: ")
+        if not usage and any(not ln.startswith("bitknights: ") for ln in others):
+            return f"more than one line for an error: {shown}"
+        if out and command != "play":
+            return f"standard output written before the error: {out[:200]!r}"
+    elif errors and not (status == 1 and len(errors) == 1):
+        return f"status {status} with error lines: {shown}"
+    return None
+
+
+def sweep_inputs(tmp_path: Path, inputs: dict[str, bytes]) -> list[tuple[str, str, bytes]]:
+    """``(name, X, stdin)``: each hostile input as FILE, as standard input (``-``) and as
+    BOARD, and odd paths as FILE."""
+    files = tmp_path / "inputs"
+    files.mkdir()
+    cases = []
+    for name, data in inputs.items():
+        path = files / f"{name}.txt"
+        path.write_bytes(data)
+        cases.append((f"{name} as FILE", str(path), b""))
+        cases.append((f"{name} on standard input", "-", data))
+        text = data.replace(b"\x00", b"").decode("utf-8", "surrogateescape")  # as argv holds it
+        cases.append((f"{name} as BOARD", text, b""))
+    unreadable = files / "unreadable.txt"
+    unreadable.write_bytes(ROWS.encode())
+    unreadable.chmod(0)
+    for name, path in [("a directory", str(files)), ("a missing file", str(files / "none")),
+                       ("a missing directory", str(files / "no" / "x")), ("/dev/null", "/dev/null"),
+                       ("/dev/zero", "/dev/zero"), ("an empty argument", ""),
+                       ("an unreadable file", str(unreadable)),
+                       ("a path that is not UTF-8", str(files / "\udcff.txt"))]:  # fmt: skip
+        cases.append((name, path, b""))
+    return cases
+
+
+def sweep(command: str, forms: list[list[str]], inputs: dict[str, bytes], cache: Path,
+          tmp_path: Path) -> list[str]:  # fmt: skip
+    """Run ``command`` in each of its ``forms`` on each input as FILE, standard input and
+    BOARD (and ``play`` with each input as its commands); returns the problems found."""
+    empty = tmp_path / "empty-cache"  # `table verify` proves no table here: seconds each
+    blocker = tmp_path / "blocker"  # `table build` must not build: its cache is a file
+    blocker.write_text("")
+    caches = {"build": blocker, "verify": empty}
+    problems = []
+    for name, x, stdin in sweep_inputs(tmp_path, inputs):
+        for form in forms:
+            argv = [x if word == "X" else word for word in form]
+            argv += [
+                "--cache-dir",
+                str(caches.get(form[1], cache) if command == "table" else cache),
+            ]
+            status, out, err = in_process(
+                argv, stdin or PLAY_SCRIPT if command == "play" else stdin
+            )
+            problem = sweep_problem(command, status, out, err)
+            if problem:
+                problems.append(f"{name}: bitknights {_shown(argv)}: {problem}")
+    if command == "play":  # the hostile inputs as the commands of a game
+        for name, data in inputs.items():
+            status, out, err = in_process(["play", SWEEP_BOARD, "--cache-dir", str(cache)], data)
+            problem = sweep_problem(command, status, out, err)
+            if problem:
+                problems.append(f"{name} as play's commands: {problem}")
+    return problems
+
+
+def report(problems: list[str]) -> str:
+    return f"{len(problems)} problems:\n" + "\n".join(p[:400] for p in problems[:40])
+
+
+NEEDS_TABLE = {"random", "stats", "table"}  # they stop at once without it
+
+
+@pytest.mark.parametrize("command", sorted(SWEEP))
+def test_every_command_every_input_no_traceback(command, table_dir, tmp_path):
+    """Each command in its first form on every input made for the sweep and every sixth
+    of tests/corpus (all of it is tests/test_corpus.py's), three ways: without a
+    distance table where the command works without one (search answers), else with it."""
+    inputs = {k: v for i, (k, v) in enumerate(HOSTILE.items()) if k[:1].isalpha() or i % 6 == 0}
+    cache = table_dir if command in NEEDS_TABLE else tmp_path / "no-table"
+    problems = sweep(command, SWEEP[command][:1], inputs, cache, tmp_path)
+    assert not problems, report(problems)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(SWEEP))
+@pytest.mark.parametrize("with_table", [True, False], ids=["table", "no-table"])
+def test_every_command_every_form_every_input_no_traceback(command, with_table, table_dir,
+                                                           tmp_path):  # fmt: skip
+    """The whole sweep: every form of every command, on every input, with the distance
+    table and without one."""
+    cache = table_dir if with_table else tmp_path / "no-table"
+    problems = sweep(command, SWEEP[command], HOSTILE, cache, tmp_path)
+    assert not problems, report(problems)
+
+
+def _shown(argv: list[str]) -> str:
+    return " ".join(repr(a if len(a) < 60 else a[:57] + "...") for a in argv)

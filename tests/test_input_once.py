@@ -72,7 +72,7 @@ def test_pipe_as_dev_stdin(crafted: Path, table_dir: Path, extra: list[str]) -> 
     with open(crafted, "rb") as f:
         cat = subprocess.Popen(["cat"], stdin=f, stdout=subprocess.PIPE)
         done = _run(["solve", "/dev/stdin", *extra], stdin=cat.stdout)
-        cat.wait()
+        cat.wait(timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout == expected
 

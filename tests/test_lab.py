@@ -273,6 +273,7 @@ def script(name, *args):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # the script: up to 600 s
 def test_heuristics_script(classic, lab_dir, tmp_path):
     """The comparison of a batch, a user's heuristic from a file, the pictures."""
     batch = tmp_path / "b.txt"
@@ -309,6 +310,7 @@ def test_heuristics_script(classic, lab_dir, tmp_path):
     ).stat().st_size > 10_000
 
 
+@pytest.mark.timeout(900)  # the script: up to 600 s
 def test_lab_speed_script(tmp_path):
     batch = tmp_path / "b.txt"
     batch.write_text("2\n10110\n01*11\n10111\n01001\n00000\n01011\n110*1\n01110\n01010\n00100\n")

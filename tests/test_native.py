@@ -115,7 +115,7 @@ def test_installed_ida_runs_without_numba(tmp_path):
     )
     env = {k: v for k, v in os.environ.items() if k != native.ENV}
     out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
-                         text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
+                         text=True, cwd=tmp_path, env=env, check=True, timeout=300)  # fmt: skip
     assert out.stdout.split() == ["7", "-1", "native", "False", "0"], out.stderr
     code = (
         "import sys; from bitknights import cli; from bitknights import native; from bitknights.engines import _bidir_search; "
@@ -123,7 +123,7 @@ def test_installed_ida_runs_without_numba(tmp_path):
         "print(native.is_native(_bidir_search._kernels()), 'numba' in sys.modules, status)"
     )
     out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
-                         text=True, cwd=tmp_path, env=env, check=True)  # fmt: skip
+                         text=True, cwd=tmp_path, env=env, check=True, timeout=300)  # fmt: skip
     assert out.stdout.split() == ["7", "18", "True", "False", "0"], out.stderr
 
 

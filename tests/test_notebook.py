@@ -34,6 +34,7 @@ def mimes(cell) -> set[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # the notebook's cells, each bounded at 600 s
 @pytest.mark.parametrize("with_table", [True, False], ids=["table", "no-table"])
 def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
     """With the user's table (here: the tests' own, as the cache directory) the tour uses

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]  # the script: up to 1,500 s
 
 SCRIPT = Path(__file__).parent.parent / "scripts" / "notebook_check.py"
 

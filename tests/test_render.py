@@ -691,7 +691,9 @@ out.append(render.path_text(s, unicode=True))
 heavy = [m for m in ("numba", "matplotlib") if m in sys.modules]
 print(heavy, sum(map(len, out)) > 0)
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
     assert out.stdout.strip() == "[] True"
 
 

@@ -144,7 +144,7 @@ def test_command_line_without_table(tmp_path):
     sample = tmp_path / "sample.txt"
     sample.write_text(SAMPLE)
     run = lambda *a: subprocess.run([sys.executable, "-m", "bitknights", "solve", *map(str, a)],  # noqa: E731
-                                    capture_output=True, text=True, env={**__import__("os").environ, **env})  # fmt: skip
+                                    capture_output=True, text=True, env={**__import__("os").environ, **env}, timeout=300)  # fmt: skip
     r = run(sample)
     assert r.returncode == 0 and r.stdout == "7\n-1\n", r.stderr
     rng = random.Random(5)

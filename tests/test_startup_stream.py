@@ -18,7 +18,9 @@ B2 = "01011\n110*1\n01110\n01010\n00100\n"
 
 def test_import_compiles_nothing():
     code = "import sys, bitknights, bitknights.cli; print('numba' in sys.modules)"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
     assert r.stdout.strip() == "False"
 
 
@@ -27,8 +29,12 @@ def test_second_process_loads_kernels_from_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "NUMBA_DEBUG_CACHE": "1",
            "BITKNIGHTS_NATIVE": "0"}  # fmt: skip
     args = [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", "--workers", "1"]
-    first = subprocess.run(args, input=f"1\n{B1}", capture_output=True, text=True, env=env)
-    second = subprocess.run(args, input=f"1\n{B1}", capture_output=True, text=True, env=env)
+    first = subprocess.run(
+        args, input=f"1\n{B1}", capture_output=True, text=True, env=env, timeout=300
+    )
+    second = subprocess.run(
+        args, input=f"1\n{B1}", capture_output=True, text=True, env=env, timeout=300
+    )
     assert first.stdout.splitlines()[-1] == second.stdout.splitlines()[-1] == "7"
     assert "data saved" in first.stdout and any(tmp_path.rglob("*.nbc"))
     assert "data loaded" in second.stdout and "saved" not in second.stdout
@@ -69,19 +75,22 @@ def test_bad_line_far_down_stops_before_any_output(monkeypatch, capsys, tmp_path
     assert out == ""
     assert (
         err == f"bitknights: error: {f}: line {2 + 5 * n + 1}: board {n + 1}, row 2: "
-        "expected a row of five characters from '0', '1', '*', got '01*1x'\n"
+        "expected a row of five characters from '0', '1', '*', got '01*1x' (character 5 is 'x')\n"
     )
 
 
 def test_timeout_reports_board_as_timed_out():
     # 39 moves away (the farthest): seconds for IDA* even with the pattern databases cached
     far = "000*0/10000/01010/11110/11111"
+    from bitknights.engines.pdb import pattern_tables
+
+    pattern_tables(TARGET.key)  # built or loaded first: a timeout covers the build it waits for
     (s,) = solve_many([far], engine="ida", max_depth=None, timeout=0.05)
     assert s.steps is None and s.status == "timeout" and s.nodes > 0
     r = subprocess.run(
         [sys.executable, "-m", "bitknights", "solve", "--exact", "--timeout", "0.05",
          "--engine", "ida", "--format", "json"],
-        input="1\n" + str(Board(far)) + "\n", capture_output=True, text=True,
+        input="1\n" + str(Board(far)) + "\n", capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert '"status":"timeout"' in r.stdout and '"steps":null' in r.stdout
@@ -109,5 +118,7 @@ def test_import_and_parsing_need_no_numpy():
         "from bitknights.table import probe, store\n"
         "print([m for m in ('numpy', 'numba') if m in sys.modules])\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
     assert out.stdout.strip() == "[]"

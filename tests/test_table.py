@@ -341,7 +341,9 @@ def test_import_stays_numba_free(table_dir):
         "assert 'numba' not in sys.modules, 'numba imported'\n"
     )
     env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(table_dir)}
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0, r.stderr
 
 
@@ -486,7 +488,7 @@ def test_a_table_of_an_older_format_is_said_and_searched_around(table_dir, tmp_p
     and says once why, and how to rebuild."""
     _rewrite_header(_copy(table_dir, tmp_path), 8, "<I", store.FORMAT_VERSION - 1)
     r = subprocess.run([sys.executable, "-m", "bitknights", "solve"], input=SAMPLE, text=True,
-                       capture_output=True, env={**os.environ, store.CACHE_ENV: str(tmp_path)})  # fmt: skip
+                       capture_output=True, env={**os.environ, store.CACHE_ENV: str(tmp_path)}, timeout=300)  # fmt: skip
     assert r.returncode == 0 and r.stdout == "7\n-1\n"
     (line,) = r.stderr.splitlines()
     assert f"format version {store.FORMAT_VERSION - 1}" in line and "table build" in line

@@ -13,7 +13,7 @@ import sys
 
 from ..errors import BitknightsError
 from .commands import COMMANDS, command_module
-from .common import ResourceError, UsageError
+from .common import ResourceError, UsageError, one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +33,8 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = 0, 1, 2, 3
 
 * 0: done.
 * 1: a verdict, not a failure: ``table info``/``verify`` found no valid table; ``check``:
-  the moves do not solve the board.
+  the moves do not solve the board; ``solutions``: the board never reaches the target
+  (one line ``bitknights: no solution: ...`` on standard error says why).
 * 2: bad input or request: the line, path and problem are named (a file that changed
   while it was read included).
 * 3: the system refused: standard output closed or full (ENOSPC, ``ulimit -f``), a
@@ -58,10 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ResourceError as e:
         return _fail(str(e), EXIT_RESOURCES)
     except KeyboardInterrupt:
+        _interrupted()
         # worker threads may be deep in a kernel: leave without waiting for them
-        _say("bitknights: interrupted\n")
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            sys.stdout.flush()
         os._exit(EXIT_INTERRUPTED)
     except Exception as e:
         return _refused(e)
@@ -157,6 +156,31 @@ def _failed_import(e: BaseException) -> str | None:
     return module if module.startswith("bitknights") else module.split(".")[0]
 
 
+def _interrupted() -> None:
+    """Say that Ctrl-C ended the command, on a line of its own on a terminal: the terminal
+    has echoed ``^C`` where its cursor stood (after a prompt, inside a line being
+    written), so a line break goes first, after what standard output still holds."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        if sys.stdout.isatty():
+            sys.stdout.flush()
+    if _isatty(sys.stderr):
+        _say("\nbitknights: interrupted\n")
+    else:
+        if _isatty(sys.stdout):  # the ^C ends its line there; the message goes elsewhere
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                sys.stdout.write("\n")
+        _say("bitknights: interrupted\n")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def _say(text: str) -> None:
     with contextlib.suppress(OSError, ValueError, AttributeError):
         sys.stderr.write(text)
@@ -164,7 +188,7 @@ def _say(text: str) -> None:
 
 
 def _fail(message: str, status: int) -> int:
-    _say(f"bitknights: error: {message}\n")
+    _say(f"bitknights: error: {one_line(message)}\n")
     return status
 
 

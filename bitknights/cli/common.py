@@ -33,6 +33,19 @@ class ResourceError(Exception):
     command line reports it as ``bitknights: error: ...`` with status 3."""
 
 
+def one_line(text: str) -> str:
+    """``text`` with every character that is not printable (a line break, a tab, a control
+    character, an undecodable byte of a file name) written as its escape, so that a
+    message naming what the user typed stays one line.
+
+    >>> print(one_line("cannot read 1\\n10110\\udcff: No such file"))
+    cannot read 1\\n10110\\udcff: No such file
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def refused(e: OSError) -> bool:
     """Whether the system refused ``e``'s operation for want of room (ENOSPC, EDQUOT,
     EFBIG past ``ulimit -f``), memory or file handles: status 3, not a bad path's 2."""
@@ -205,7 +218,8 @@ def board_argument(text: str, *, required: bool = False) -> Board | None:
         return None
     problem = board_problem(text)
     if problem:
-        raise UsageError(f"{text!r} is neither a file nor a board: {problem}")
+        shown = repr(text if len(text) <= 60 else text[:57] + "...")
+        raise UsageError(f"{shown} is neither a file nor a board: {problem}")
     return Board(text)
 
 

@@ -11,6 +11,7 @@ import sys
 
 from .. import __version__
 from .commands import COMMANDS, command_module
+from .common import one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -105,4 +106,4 @@ class _Parser(argparse.ArgumentParser):
         if sys.stderr is not None:
             with contextlib.suppress(OSError, ValueError):
                 (self.print_help if missing else self.print_usage)(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")

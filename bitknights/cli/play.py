@@ -9,7 +9,7 @@ import sys
 
 from .. import progress
 from ..batch import read_board
-from ..board import Board, Move
+from ..board import Board, Move, never_reaches
 from ..cache import CacheError
 from ..errors import BitknightsError, InputError
 from ..render.text import GLYPHS
@@ -27,6 +27,7 @@ from .common import (
     read_source,
     read_target,
 )
+from .lines import CommandLines, interruptible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,8 +44,9 @@ commands:
   new [DISTANCE]  a fresh board DISTANCE moves from the target
   reset           back to the start board
   board           show the board again
+  target          show the target, the board to reach
   help            this list
-  quit            leave (so does the end of the input)"""
+  quit, q, exit   leave (so does the end of the input: Ctrl-D)"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -152,40 +154,28 @@ def _cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
     session = Session(game, out, unicode=unicode)
     if interactive:
         out.write("Move a knight into the blank by naming its square; 'help' lists commands.\n")
-    session.show()
-    while True:
-        try:
-            line = input(PROMPT) if interactive else _read_line(sys.stdin)
-        except EOFError:
-            line = ""
-        except KeyboardInterrupt:
-            if interactive:  # the terminal echoed ^C after the prompt: end that line first
-                out.write("\n")
-                out.flush()
-            raise
-        if line == "":
+    session.start()
+    with interruptible() as wakeup:
+        lines = CommandLines(sys.stdin, 4 * (LINE_LIMIT + 1), wakeup)
+        while True:
             if interactive:
-                out.write("\n")
-            return 0
-        if not session.run(line):
-            return 0
+                out.write(PROMPT)
+                out.flush()
+            line = lines.readline()
+            if line == "":
+                if interactive:  # Ctrl-D: the shell's prompt goes on a line of its own
+                    out.write("\n")
+                return 0
+            if not session.run(line):
+                return 0
 
 
 PROMPT = "play> "
 """What a terminal shows before each command (not ``>``: that marks optimal moves)."""
 
 LINE_LIMIT = 4096
-"""The longest command line read from a pipe; a longer one is refused and skipped."""
-
-
-def _read_line(stream: IO[str]) -> str:
-    """The next command line of a script, at most ``LINE_LIMIT`` characters of it (the
-    rest of a longer line is skipped, and the line refused by :meth:`Session.run`)."""
-    line = stream.readline(LINE_LIMIT + 1)
-    if len(line) > LINE_LIMIT and not line.endswith("\n"):
-        while (more := stream.readline(LINE_LIMIT)) and not more.endswith("\n"):
-            pass
-    return line
+"""The longest command line, in characters; a longer one is refused (and not kept: at most
+four bytes a character of it are read into memory)."""
 
 
 class Session:
@@ -203,6 +193,7 @@ class Session:
             "new": self._new,
             "reset": self._reset,
             "board": lambda _: self.show(),
+            "target": self._target,
             "help": lambda _: self._say(COMMANDS_HELP),
         }
 
@@ -235,18 +226,30 @@ class Session:
     def _say(self, text: str) -> None:
         self.out.write(text + "\n")
 
+    def start(self) -> None:
+        """What a game opens with: the target, once, then the board."""
+        self._target([])
+        self._say("your board:")
+        self.show()
+
     def show(self) -> None:
         """The board with its coordinates, then its distance."""
-        board = self.game.board
+        d = self.game.distance
+        if d is None:
+            verdict = never_reaches(self.game.board, self.game.target) or "never reaches the target"
+        else:
+            verdict = f"distance {d}"
+        self._say(f"{self._drawn(self.game.board)}\n{verdict}")
+        self.out.flush()
+
+    def _drawn(self, board: Board) -> str:
+        """``board`` drawn with its coordinates."""
         files = " ".join(square_name(c)[0] for c in range(SIZE))
         lines = [f"   {files}"]
         for r, row in enumerate(board.rows()):
             cells = " ".join(row.translate(GLYPHS) if self.unicode else row)
             lines.append(f"{square_name(r * SIZE)[1:]:>2} {cells}")
-        d = self.game.distance
-        lines.append("never reaches the target" if d is None else f"distance {d}")
-        self._say("\n".join(lines))
-        self.out.flush()
+        return "\n".join(lines)
 
     def _move(self, move: Move, note: str = "") -> None:
         self._say(f"move {len(self.game.history)}: {move}{note}")
@@ -268,12 +271,18 @@ class Session:
         best = sum(h.optimal for h in hints)
         if self.game.solved:
             lines = ["the board is the target: every move leads away"]
+        elif self.game.distance is None:
+            lines = ["no move helps: this board never reaches the target"]
         else:
             lines = [f"{best} of {plural(len(hints), 'move')} optimal"]
         for h in hints:
             dist = "-" if h.distance is None else str(h.distance)
             lines.append(f"{OPTIMAL_MARK if h.optimal else ' '} {h.move!s:<6} {dist:>3}")
         self._say("\n".join(lines))
+
+    def _target(self, rest: list[str]) -> None:
+        self._no_args(rest, "target")
+        self._say(f"the target:\n{self._drawn(self.game.target)}")
 
     def _undo(self, rest: list[str]) -> None:
         self._no_args(rest, "undo")
@@ -372,8 +381,11 @@ def _cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
                 f"illegal: {result.illegal_reason}\n"
             )
         out.write(f"reaches the target: {'yes' if result.reaches_target else 'no'}\n")
-        best = "never reaches the target" if result.optimum is None else result.optimum
-        out.write(f"length {result.length}, optimum {best}\n")
+        if result.optimum is None:
+            why = never_reaches(board, target) or "never reaches the target"
+            out.write(f"length {result.length}; the board {why}\n")
+        else:
+            out.write(f"length {result.length}, optimum {result.optimum}\n")
         verdict = " (optimal)" if result.optimal else ""
         out.write(f"score {result.score:.4g}{verdict}\n")
     return 0 if result.reaches_target else 1

@@ -7,6 +7,8 @@ import sys
 import time
 
 from .. import progress
+from ..board import never_reaches
+from . import EXIT_INVALID
 from .common import (
     add_format_option,
     add_target_options,
@@ -32,7 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "streamed as they are found, in lexicographic order of the squares the knights "
         "jump from (reading order: a5, b5, ..., e1). From the distance table when there is "
         "one (every distance it reads is confirmed), else by search (IDA*, said once on "
-        "standard error). On a terminal a summary line follows on standard error.",
+        "standard error). On a terminal a summary line follows on standard error. A "
+        "board that never reaches the target (other knight counts) gets one line saying "
+        "why, and exit status 1.",
     )
     p.add_argument(
         "board",
@@ -59,6 +63,10 @@ def _cmd_solutions(args: argparse.Namespace, out: IO[str]) -> int:
     board = read_board_argument(args.board)
     target = read_target(args)
     progress.set_quiet(args.quiet)
+    why = never_reaches(board, target)
+    if why is not None:  # a verdict, said even through a pipe: stdout stays empty
+        sys.stderr.write(f"bitknights: no solution: {'/'.join(board.rows())} {why}\n")
+        return EXIT_INVALID
     t0 = time.perf_counter()
     written, steps = 0, None
     if args.limit != 0:

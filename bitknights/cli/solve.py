@@ -5,14 +5,16 @@ from __future__ import annotations
 import codecs
 import contextlib
 import io
+import sys
 import time
 
 from .. import progress
 from ..batch import BatchReader, classic_lines, json_lines
-from ..board import Board
+from ..board import Board, never_reaches
 from ..engines.options import DEFAULT_MAX_DEPTH
 from ..errors import InputError
 from ..service import ENGINE_CHOICES, DistanceService, service
+from ..squares import FULL_MASK
 from . import streams
 from .common import (
     UsageError,
@@ -33,8 +35,10 @@ from .common import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Sequence
     from typing import IO
+
+    import numpy as np
 
     from ..solution import Solution
 
@@ -161,23 +165,77 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
         and args.timeout is None
         and not args.count_solutions
     )
+    never = _NeverReaches(target, args)
     with _open_input(args) as stream:
         prefix: bytes | None = b""
         if counts_only and (args.engine == "auto" or answers.plain(args.engine)):
             prefix = streams.small_input(stream, args.file)
-            if prefix is not None and _answer_small(prefix, args, answers, max_depth, out):
+            if prefix is not None and _answer_small(prefix, args, answers, max_depth, out, never):
+                never.say()
                 return 0
         engine = answers.choose(max_depth, counts_only=counts_only)
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
         bar = streams.progress_bar(total, args.quiet)
         try:
             if counts_only:
-                _solve_steps(chunks, answers, engine, max_depth, args, out, bar)
+                _solve_steps(chunks, answers, engine, max_depth, args, out, bar, never)
             else:
-                _solve_records(chunks, answers, engine, max_depth, args, out, bar)
+                _solve_records(chunks, answers, engine, max_depth, args, out, bar, never)
         finally:
             bar.close()
+    never.say()
     return 0
+
+
+class _NeverReaches:
+    """The boards of a batch whose knight counts differ from the target's: they never
+    reach it, and are answered ``-1`` like boards beyond the limit.  On a terminal (unless
+    ``--quiet``) one line says why once the answers are out; standard output stays the
+    classic answers, and through a pipe standard error holds errors only."""
+
+    def __init__(self, target: Board, args: argparse.Namespace) -> None:
+        self.target = target
+        self.given = args.board is not None  # the board was the argument: name it so
+        self.active = progress.active(args.quiet or None)
+        self.seen = 0  # boards answered so far
+        self.first: tuple[int, int] | None = None  # (index, key) of the first such board
+        self.count = 0
+
+    def steps(self, keys: Sequence[int] | np.ndarray, steps: Sequence[int] | np.ndarray) -> None:
+        """The next boards' answers."""
+        if self.active:
+            black = self.target.counts[1]
+            for i, d in enumerate(steps):
+                if d == -1 and (int(keys[i]) & FULL_MASK).bit_count() != black:
+                    self._found(self.seen + i, int(keys[i]))
+        self.seen += len(steps)
+
+    def solutions(self, solutions: Iterable[Solution]) -> Iterator[Solution]:
+        """``solutions``, watched as they pass."""
+        from ..results import Status
+
+        for s in solutions:
+            if s.status == Status.UNREACHABLE:
+                self._found(self.seen, s.start.key)
+            self.seen += 1
+            yield s
+
+    def _found(self, index: int, key: int) -> None:
+        self.count += 1
+        if self.first is None:
+            self.first = index, key
+
+    def say(self) -> None:
+        if not (self.active and self.first):
+            return
+        index, key = self.first
+        board = Board.from_key(key)
+        rows = "/".join(board.rows())
+        what = rows if self.given else f"board {index + 1:,} ({rows})"
+        n = self.count - 1
+        more = f"; as {'does' if n == 1 else 'do'} {plural(n, 'more board')}" if n else ""
+        sys.stderr.write(f"bitknights: {what} {never_reaches(board, self.target)}{more}\n")
+        sys.stderr.flush()
 
 
 def _answer_small(
@@ -186,6 +244,7 @@ def _answer_small(
     answers: DistanceService,
     max_depth: int | None,
     out: IO[str],
+    never: _NeverReaches,
 ) -> bool:
     """Answer a small input in plain Python (no numpy): from the distance table, or by
     meeting in the middle where ``auto`` chooses that; False, having written nothing, when
@@ -202,10 +261,11 @@ def _answer_small(
         raise UsageError(f"{where(args.file)}{e}") from None
     steps = answers.steps(keys, max_depth=max_depth, engine=engine)
     out.write("\n".join(map(str, steps)) + "\n")
+    never.steps(keys, steps)
     return True
 
 
-def _solve_steps(chunks, answers, engine, max_depth, args, out, bar) -> None:
+def _solve_steps(chunks, answers, engine, max_depth, args, out, bar, never) -> None:
     """Classic output through the service's batch entry point, written in bulk (the
     search engines in pieces sized to take about ``PIECE_SECONDS`` each)."""
     from ..engines import get_engine
@@ -223,6 +283,7 @@ def _solve_steps(chunks, answers, engine, max_depth, args, out, bar) -> None:
             with progress.writing(out):
                 out.write("\n".join(map(str, steps)) + "\n")
                 out.flush()
+            never.steps(keys, steps)
             bar.update(len(keys))
             lo += len(keys)
             if search:
@@ -242,12 +303,14 @@ def _next_piece(piece: int, done: int, seconds: float) -> int:
     return max(1, min(want, 2 * done, PIECE_MAX))
 
 
-def _solve_records(chunks, answers, engine, max_depth, args, out, bar) -> None:
+def _solve_records(chunks, answers, engine, max_depth, args, out, bar, never) -> None:
     """One Solution per board (JSON Lines, paths or timeouts), in input order."""
     boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
-    solutions = answers.solutions(boards, max_depth=max_depth, timeout=args.timeout,
-                                  workers=args.workers, count_solutions=args.count_solutions,
-                                  engine=engine)  # fmt: skip
+    solutions = never.solutions(
+        answers.solutions(boards, max_depth=max_depth, timeout=args.timeout,
+                          workers=args.workers, count_solutions=args.count_solutions,
+                          engine=engine)
+    )  # fmt: skip
     if args.format == "json":
         lines: Iterator[str] = json_lines(solutions, path=args.path)
     elif args.path:

@@ -8,7 +8,7 @@ import os
 import time
 
 from .. import progress
-from ..board import Board, Move
+from ..board import Board, Move, never_reaches
 from ..errors import BitknightsError, InputError
 from .common import (
     OPTIMAL_MARK,
@@ -302,6 +302,8 @@ def _read_boards(path: str, quiet: bool) -> list[Board]:
     stdin_notice(path, "a board", form, quiet)
     text = read_source(path)
     lines = [s for line in text.splitlines() if (s := line.strip())]
+    if not lines:
+        raise UsageError(f"{where(path)}empty input: expected a board ({form})")
     try:
         if len(lines) == 1:
             return [Board(lines[0])]
@@ -346,7 +348,7 @@ def _hint(board: Board, answers: Any, args: argparse.Namespace, out: IO[str]) ->
         return
     out.write(f"{board}\n")
     if here is None:
-        out.write("never reaches the target (another number of black knights)\n")
+        out.write(f"{never_reaches(board, answers.target) or 'never reaches the target'}\n")
     else:
         best = sum(h.optimal for h in hints)
         tail = "" if here == 0 else f"; {best} of {plural(len(hints), 'move')} optimal"

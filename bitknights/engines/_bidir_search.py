@@ -25,10 +25,13 @@ from .common import parity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
     from collections.abc import Iterator
 
     from ..board import Board
     from .options import StopFlag
+
+    CacheDir = str | os.PathLike[str] | None
 
 # The numba ball starts at this radius (about 0.1 s, 500 k boards for the classic target):
 # a single board under the classic limit then needs at most two start-side layers, and
@@ -116,20 +119,22 @@ class _Ball:
                 self._writer = False
                 self._cond.notify_all()
 
-    def grow(self, radius: int, stop: np.ndarray | None = None) -> None:
+    def grow(self, radius: int, stop: np.ndarray | None = None, cache_dir: CacheDir = None) -> None:
         """Extend the ball to ``radius`` (unless it is there or complete).  With ``stop``,
         the growth runs on a helper thread and this raises :class:`Stopped` as soon as
         ``stop[0]`` is raised: a timeout or Ctrl-C does not wait for a layer that may take
-        seconds (the helper finishes it, and other searches wait for it as usual)."""
+        seconds (the helper finishes it, and other searches wait for it as usual).
+        ``cache_dir``: where the request looks for tables (the notice of a slow growth
+        advises building one only when there is none)."""
         if stop is None:
-            self._grow(radius)
+            self._grow(radius, cache_dir)
             return
         failed: list[BaseException] = []
         done = threading.Event()
 
         def work() -> None:
             try:
-                self._grow(radius)
+                self._grow(radius, cache_dir)
             except BaseException as e:  # handed to the waiting caller
                 failed.append(e)
             finally:
@@ -142,7 +147,7 @@ class _Ball:
         if failed:
             raise failed[0]
 
-    def _grow(self, radius: int) -> None:
+    def _grow(self, radius: int, cache_dir: CacheDir) -> None:
         if self.depth >= radius or not self.front.size:
             return
         with self.writing():
@@ -152,8 +157,7 @@ class _Ball:
                 self._announced = True
                 progress.announce(
                     "growing the bidirectional search's target side for far boards",
-                    "up to 5 s, once per process; `bitknights table build` makes such "
-                    "answers instant",
+                    "up to 5 s, once per process" + _table_advice(self.key, cache_dir),
                 )
             self.table, self.count, self.front, self.depth = _kernels().grow_target(
                 self.table, np.int64(self.count), self.front, np.int64(self.depth),
@@ -162,6 +166,20 @@ class _Ball:
 
     def args(self) -> tuple:
         return (self.table, np.int64(self.count), self.front, np.int64(self.depth))
+
+
+def _table_advice(target_key: int, cache_dir: CacheDir) -> str:
+    """The advice to build the distance table, when there is no table file for the
+    target (advice never suggests what is done; a refused table is said where it is
+    refused)."""
+    from ..board import Board
+    from ..table.store import table_path
+
+    try:
+        there = table_path(Board.from_key(target_key), cache_dir).exists()
+    except (OSError, ValueError):  # no cache directory to speak of: nothing to advise
+        return ""
+    return "" if there else "; `bitknights table build` makes such answers instant"
 
 
 _BALLS: OrderedDict[int, _Ball] = OrderedDict()
@@ -207,12 +225,13 @@ def _search_slot(stop: np.ndarray) -> Iterator[None]:
 
 
 def solve_one(
-    start: Board, target: Board, limit: int, stop: StopFlag
+    start: Board, target: Board, limit: int, stop: StopFlag, cache_dir: CacheDir = None
 ) -> tuple[int, list[int], int]:
     """``(steps, blank squares along one optimal path, start-side boards expanded)`` of
     ``start`` (with the target's knight counts) within ``limit`` moves: ``steps`` is the
     distance or a result code (``OVER_LIMIT``, ``STOPPED`` when ``stop`` was raised,
-    waiting for the ball included).  Growing the shared target side is not counted."""
+    waiting for the ball included).  Growing the shared target side is not counted.
+    ``cache_dir``: the request's (see :meth:`_Ball.grow`)."""
     k = _kernels()
     path = np.empty(DEPTH_CAP + 2, dtype=np.int64)
     ball = target_ball(target)
@@ -233,7 +252,7 @@ def solve_one(
                 nodes += int(n)
                 if steps != GROW:
                     break
-                ball.grow(depth + 1, stop.array)
+                ball.grow(depth + 1, stop.array, cache_dir)
             del side
     except Stopped:
         steps = STOPPED
@@ -241,11 +260,16 @@ def solve_one(
 
 
 def steps_many(
-    keys: np.ndarray, target: Board, limit: int, workers: int, stop: StopFlag
+    keys: np.ndarray,
+    target: Board,
+    limit: int,
+    workers: int,
+    stop: StopFlag,
+    cache_dir: CacheDir = None,
 ) -> np.ndarray:
     """The distance of each board (packed keys) to ``target``, ``-1`` beyond ``limit`` or
     unreachable, ``-2`` for boards left when ``stop`` was raised: one search a board on
-    ``workers`` threads, all sharing the target's ball."""
+    ``workers`` threads, all sharing the target's ball.  ``cache_dir``: the request's."""
     k = _kernels()
     steps = np.full(len(keys), STOPPED, dtype=np.int64)
     nodes = np.zeros(len(keys), dtype=np.int64)
@@ -266,7 +290,7 @@ def steps_many(
                         work, flag,
                     )  # fmt: skip
                 if i < part.size:
-                    ball.grow(depth + 1, flag)
+                    ball.grow(depth + 1, flag, cache_dir)
 
     parallel_chunks(run, len(keys), workers, stop=stop)
     return steps

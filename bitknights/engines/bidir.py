@@ -107,7 +107,8 @@ class BidirEngine:
         if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
             return never
         with StopFlag(stop).arm(options.timeout) as flag:
-            steps, blanks, nodes = solve_one(start, target, depth_limit(options.max_depth), flag)
+            steps, blanks, nodes = solve_one(start, target, depth_limit(options.max_depth), flag,
+                                             options.cache_dir)  # fmt: skip
         seconds = time.perf_counter() - t0
         return searched(start, target, steps, blanks, nodes, seconds, self.name,
                         options.max_depth)  # fmt: skip
@@ -139,7 +140,8 @@ class BidirEngine:
         if limit > NUMPY_RADIUS + NUMPY_LAYERS:
             from . import _bidir_search
 
-            return _bidir_search.steps_many(keys, target, limit, options.workers, stop)
+            return _bidir_search.steps_many(keys, target, limit, options.workers, stop,
+                                            options.cache_dir)  # fmt: skip
         from . import _bidir_numpy
 
         return _bidir_numpy.steps(keys, target, limit, NUMPY_RADIUS, stop)

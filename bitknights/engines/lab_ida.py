@@ -405,9 +405,12 @@ def search_solutions(
 ) -> Iterator[np.ndarray]:
     """Every optimal solution of ``start`` by search (no table): :func:`every_path`
     under the pattern databases when they are cached or the board is far (they are then
-    built, once), else under the nearest-square bound; both are admissible."""
+    built, once), else under the nearest-square bound; both are admissible.  A board whose
+    knight counts differ from the target's has none, known at once."""
     from .pdb import cached_pattern_tables
 
+    if start.counts != target.counts:
+        return
     deep = _nearest_bound(start, target) >= PDB_FROM_BOUND
     use_pdb = deep or cached_pattern_tables(target.key, cache_dir) is not None
     bound = builtin("pdb" if use_pdb else "knight_distance")
