@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from .engines.base import Engine
+    from .engines import Engine
     from .engines.options import StopFlag
     from .solution import Hint, Solution
     from .table.distance_table import DistanceTable

@@ -11,7 +11,8 @@ import bitknights
 import bitknights.service as service_module
 from bitknights import TARGET, Board, api
 from bitknights.engines import ENGINES, get_engine
-from bitknights.engines.base import Capabilities, Engine, SolveOptions
+from bitknights.engines import Engine
+from bitknights.engines.options import Capabilities, SolveOptions
 from bitknights.results import Result, Status
 from bitknights.solution import Solution
 

@@ -65,7 +65,7 @@ USES_PARSER = [*USES, "argparse", "gettext", "locale", "errno"]  # errno: gettex
 # typing and pathlib alone cost a third of Python's start-up; platformdirs 13 ms
 NEVER = ["numpy", "numba", "platformdirs", "tqdm", "hashlib", "tempfile", "shutil", "dataclasses",
          "inspect", "json", "random", "typing", "pathlib", "re", "argparse",
-         "bitknights.solution", "bitknights.table.distance_table", "bitknights.engines.base",
+         "bitknights.solution", "bitknights.table.distance_table",
          "bitknights.cli.parser"]  # fmt: skip
 NEVER_PARSER = [m for m in NEVER if m not in ("argparse", "bitknights.cli.parser", "re")]
 

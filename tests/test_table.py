@@ -19,7 +19,7 @@ from bitknights import SAMPLE, TARGET, BitknightsError, Board
 from bitknights.api import choose_engine
 from bitknights.coords import state_count, unrank
 from bitknights.engines import ENGINES, get_engine
-from bitknights.engines.base import SolveOptions
+from bitknights.engines.options import SolveOptions
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
 from helpers import cache_env, forge, random_board, random_walk, solve_with, steps_with

@@ -1,22 +1,42 @@
-"""The exact engines.  Each keeps the contract of :class:`~bitknights.engines.base.Engine`;
-a search engine's module holds private numba kernels behind a typed wrapper.
+"""The exact engines: the contract every engine keeps (:class:`Engine`, which also does what
+every engine does alike), and the registry.
+
+Each engine is one class in its own module (``ida``, ``bidir``, ``mitm``, ``lookup``,
+``compact``) deriving from :class:`Engine`, whose ``ENGINE`` instance answers two
+questions for one target: :meth:`Engine.solve` (one board: the fewest moves, one optimal
+path, a :class:`~bitknights.solution.Solution`) and :meth:`Engine.steps_many` (a batch of
+packed keys: distances only).  Both read every limit from one
+:class:`~bitknights.engines.options.SolveOptions` and stop when their ``stop`` flag is
+raised; the module holds only its own search (private numba kernels behind it, for most),
+its tuning constants and its memory bound.  What an engine is good at is declared in its
+:class:`~bitknights.engines.options.Capabilities`, which the distance service reads to
+pick one; engines are asked only through the service.
 
 Importing this package imports no engine (and so not numba); :func:`get_engine` imports
-the one asked for on first use.
+the one asked for on first use, and an engine's module imports neither numpy nor numba
+until it answers.
 """
 
 from __future__ import annotations
 
 import importlib
+import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    import os
+    from collections.abc import Iterable, Sequence
     from typing import SupportsInt
+
+    import numpy as np
 
     from ..board import Board
     from ..solution import Solution
-    from .base import Engine
+    from .options import Capabilities, SolveOptions, StopFlag
+
+    Found = tuple[int, Sequence[SupportsInt] | np.ndarray, int]
+    """A search's answer: a distance (or a :class:`~bitknights.results.Result` code), one
+    optimal path as the blank's squares (empty without one), and the work done."""
 
 # Each engine's name (``--engine NAME``) and where its Engine object lives (module:name),
 # in the order people see them; the distance service prefers earlier search engines.
@@ -43,6 +63,82 @@ DEPTH_CAP = 200
 def depth_limit(max_depth: int | None) -> int:
     """The kernels' move limit: ``max_depth`` clamped to ``[0, DEPTH_CAP]`` (``None``: the cap)."""
     return DEPTH_CAP if max_depth is None else max(0, min(int(max_depth), DEPTH_CAP))
+
+
+class Engine:
+    """What every engine does alike.  :meth:`solve` answers at once a board whose knight
+    counts differ from the target's, bounds the search by ``options.timeout`` and the
+    caller's ``stop`` flag (a timed engine), times it, and turns its answer into a
+    :class:`~bitknights.solution.Solution` (:func:`searched`); :meth:`steps_many` hands
+    the batch on with the move limit clamped.  An engine writes only :meth:`_path` and
+    :meth:`_steps`, and declares its ``name`` and ``capabilities``."""
+
+    name = ""
+    capabilities: Capabilities
+    timed = True
+    """Whether a search can take long enough to need the timeout and stop flag armed (a
+    lookup engine answers at once, and arming a flag imports numpy)."""
+
+    def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
+        """Whether it can answer for ``target`` now (a lookup engine: its table is there)."""
+        return True
+
+    def solve(
+        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
+    ) -> Solution:
+        """The fewest moves from ``start`` to ``target`` within ``options.max_depth``, one
+        optimal path and the work done; ``status`` says why there is none (``stopped``
+        when ``stop`` was raised or the timeout passed first)."""
+        t0 = time.perf_counter()
+        if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
+            return never
+        limit = depth_limit(options.max_depth)
+        if self.timed:
+            from ..results import STOPPED
+            from ..threads import Stopped
+            from .options import StopFlag
+
+            with StopFlag(stop).arm(options.timeout) as flag:
+                try:
+                    found = self._path(start, target, limit, options, flag)
+                except Stopped:  # a build it waited for outlasted the flag
+                    found = (STOPPED, (), 0)
+        else:  # an untimed engine is given the caller's flag, if any, as it is
+            found = self._path(start, target, limit, options, stop)  # type: ignore[arg-type]
+        steps, blanks, nodes = found
+        return searched(start, target, steps, blanks, nodes, time.perf_counter() - t0,
+                        self.name, options.max_depth, **self._extra(start, target, steps,
+                                                                    options))  # fmt: skip
+
+    def steps_many(
+        self,
+        keys: np.ndarray | list[int],
+        target: Board,
+        options: SolveOptions,
+        stop: StopFlag | None = None,
+    ) -> np.ndarray | list[int]:
+        """The distance of each board (packed keys) to ``target``: ``-1`` (``OVER_LIMIT``)
+        beyond ``options.max_depth`` or unreachable, ``-2`` (``STOPPED``) for boards left
+        when ``stop`` was raised; an ``int64`` array, or a list from an engine in plain
+        Python (:attr:`~bitknights.engines.options.Capabilities.plain_boards`)."""
+        return self._steps(keys, target, depth_limit(options.max_depth), options, stop)
+
+    def _path(
+        self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
+    ) -> Found:
+        """The engine's search of one board within ``limit`` moves (see :data:`Found`)."""
+        raise NotImplementedError
+
+    def _steps(
+        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
+        stop: StopFlag | None,
+    ) -> np.ndarray | list[int]:  # fmt: skip
+        """The engine's batch of distances within ``limit`` moves."""
+        raise NotImplementedError
+
+    def _extra(self, start: Board, target: Board, steps: int, options: SolveOptions) -> dict:
+        """What a solved result carries besides the path (none but the table's count)."""
+        return {}
 
 
 def get_engine(name: str) -> Engine:
@@ -80,7 +176,7 @@ def searched(
     max_depth: int | None,
     **extra: object,
 ) -> Solution:
-    """An engine's result from its kernel's answer: ``steps`` a distance (one optimal path
+    """An engine's result from its search's answer: ``steps`` a distance (one optimal path
     given as the blank's squares, ``blanks``) or a negative code (no path; the status it
     means).  ``extra`` goes to a solved result only."""
     from ..results import Status

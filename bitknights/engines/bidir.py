@@ -44,19 +44,15 @@ neither numpy nor numba.
 
 from __future__ import annotations
 
-import time
-
-from . import depth_limit, never_arrives, searched
+from . import Engine
 from .options import Capabilities, StopFlag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import os
-
     import numpy as np
 
     from ..board import Board
-    from ..solution import Solution
+    from . import Found
     from .options import SolveOptions
 
 # Radius of the numpy ball that batches under a limit use, and how many start-side layers
@@ -70,8 +66,25 @@ NUMPY_RADIUS = 12
 NUMPY_LAYERS = 5
 
 
-class BidirEngine:
-    """Bidirectional search as an :class:`~bitknights.engines.base.Engine`."""
+class BidirEngine(Engine):
+    """Bidirectional search as an :class:`~bitknights.engines.Engine`: ``nodes`` counts
+    the boards expanded on the start side.
+
+    >>> from bitknights import TARGET, Board
+    >>> from bitknights.engines.options import SolveOptions
+    >>> s = ENGINE.solve(Board("10110/01*11/10111/01001/00000"), TARGET, SolveOptions())
+    >>> s.steps, s.status, len(s.boards)
+    (7, 'solved', 8)
+    >>> far = Board("01011/110*1/01110/01010/00100")
+    >>> ENGINE.solve(far, TARGET, SolveOptions()).status
+    'over_limit'
+    >>> ENGINE.solve(far, TARGET, SolveOptions(max_depth=None)).steps
+    18
+    >>> import numpy as np
+    >>> keys = [Board("10110/01*11/10111/01001/00000").key, TARGET.key]
+    >>> ENGINE.steps_many(np.array(keys), TARGET, SolveOptions()).tolist()
+    [7, 0]
+    """
 
     name = "bidir"
     capabilities = Capabilities(
@@ -81,62 +94,23 @@ class BidirEngine:
         counts_solutions=False,
     )
 
-    def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        return True
-
-    def solve(
-        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
-    ) -> Solution:
-        """The fewest moves from ``start`` to ``target`` within ``options.max_depth``, one
-        optimal path, and in ``nodes`` the boards expanded on the start side.
-
-        >>> from bitknights import TARGET, Board
-        >>> from bitknights.engines.options import SolveOptions
-        >>> s = ENGINE.solve(Board("10110/01*11/10111/01001/00000"), TARGET, SolveOptions())
-        >>> s.steps, s.status, len(s.boards)
-        (7, 'solved', 8)
-        >>> far = Board("01011/110*1/01110/01010/00100")
-        >>> ENGINE.solve(far, TARGET, SolveOptions()).status
-        'over_limit'
-        >>> ENGINE.solve(far, TARGET, SolveOptions(max_depth=None)).steps
-        18
-        """
+    def _path(
+        self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
+    ) -> Found:
         from ._bidir_search import solve_one
 
-        t0 = time.perf_counter()
-        if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
-            return never
-        with StopFlag(stop).arm(options.timeout) as flag:
-            steps, blanks, nodes = solve_one(start, target, depth_limit(options.max_depth), flag,
-                                             options.cache_dir)  # fmt: skip
-        seconds = time.perf_counter() - t0
-        return searched(start, target, steps, blanks, nodes, seconds, self.name,
-                        options.max_depth)  # fmt: skip
+        return solve_one(start, target, limit, stop, options.cache_dir)
 
-    def steps_many(
-        self,
-        keys: np.ndarray | list[int],
-        target: Board,
-        options: SolveOptions,
-        stop: StopFlag | None = None,
-    ) -> np.ndarray:
-        """The distance of each board (packed keys) to ``target``, ``-1`` beyond
-        ``options.max_depth`` or unreachable, ``-2`` for boards left when ``stop`` was
-        raised.  Under a small limit (the classic 15) numpy answers the whole batch;
-        otherwise the numba search runs on ``options.workers`` threads.
-
-        >>> import numpy as np
-        >>> from bitknights import TARGET, Board
-        >>> from bitknights.engines.options import SolveOptions
-        >>> keys = [Board("10110/01*11/10111/01001/00000").key, TARGET.key]
-        >>> ENGINE.steps_many(np.array(keys), TARGET, SolveOptions()).tolist()
-        [7, 0]
-        """
+    def _steps(
+        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
+        stop: StopFlag | None,
+    ) -> np.ndarray:  # fmt: skip
+        """Under a small limit (the classic 15) numpy answers the whole batch; otherwise
+        the numba search runs on ``options.workers`` threads."""
         import numpy as np
 
         keys = np.ascontiguousarray(keys, dtype=np.int64)
         stop = stop or StopFlag()
-        limit = depth_limit(options.max_depth)
         if limit > NUMPY_RADIUS + NUMPY_LAYERS:
             from . import _bidir_search
 

@@ -12,9 +12,7 @@ answer is a walk to the target, confirmed on the way.  Memory: the table (17 MB)
 
 from __future__ import annotations
 
-import time
-
-from . import depth_limit, never_arrives, searched
+from . import Engine
 from .options import Capabilities, StopFlag
 
 TYPE_CHECKING = False
@@ -24,8 +22,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..board import Board
-    from ..solution import Solution
     from ..table.compact import CompactTable
+    from . import Found
     from .options import SolveOptions
 
 FROM_DEPTH = 21
@@ -33,8 +31,11 @@ FROM_DEPTH = 21
 none at all): below that the other engines answer at once without loading 17 MB."""
 
 
-class CompactEngine:
-    """The compact distance table as an :class:`~bitknights.engines.base.Engine`."""
+class CompactEngine(Engine):
+    """The compact distance table as an :class:`~bitknights.engines.Engine`: every answer
+    a walk down the table (``nodes``: the codes read); it waits for the table's build,
+    when it must be built, as long as ``timeout`` and ``stop`` allow (a batch: all ``-2``
+    when ``stop`` was raised first)."""
 
     name = "compact"
     capabilities = Capabilities(
@@ -50,43 +51,21 @@ class CompactEngine:
         process, or a file whose header checks; a refused file is said once)."""
         return available(target, cache_dir)
 
-    def solve(
-        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
-    ) -> Solution:
-        """The exact fewest moves from ``start`` to ``target`` if at most
-        ``options.max_depth``, with the path walked; waits for the table's build, when it
-        must be built, as long as ``timeout`` and ``stop`` allow."""
-        from ..results import OVER_LIMIT, STOPPED
-        from ..threads import Stopped
+    def _path(
+        self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
+    ) -> Found:
+        from ..results import OVER_LIMIT
 
-        t0 = time.perf_counter()
-        if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
-            return never
-        steps, probes = STOPPED, 0
-        blanks: list[int] = []
-        with StopFlag(stop).arm(options.timeout) as flag:
-            try:
-                table = compact_table(target, options.cache_dir, flag)
-            except Stopped:
-                pass
-            else:
-                steps, blanks, probes = table.walk(start.black, start.blank)
-        seconds = time.perf_counter() - t0
-        if steps > depth_limit(options.max_depth):
-            steps = OVER_LIMIT
-        return searched(start, target, steps, blanks, probes, seconds, self.name,
-                        options.max_depth)  # fmt: skip
+        steps, blanks, probes = compact_table(target, options.cache_dir, stop).walk(
+            start.black, start.blank
+        )
+        return (OVER_LIMIT, (), probes) if steps > limit else (steps, blanks, probes)
 
-    def steps_many(
-        self,
-        keys: np.ndarray | list[int],
-        target: Board,
-        options: SolveOptions,
-        stop: StopFlag | None = None,
-    ) -> np.ndarray | list[int]:
-        """The exact distance of each board (packed keys), ``-1`` beyond
-        ``options.max_depth`` or unreachable, each walked: a list for a list, an array
-        for an array; all ``-2`` when ``stop`` was raised while the table was built."""
+    def _steps(
+        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
+        stop: StopFlag | None,
+    ) -> np.ndarray | list[int]:  # fmt: skip
+        """A list for a list, an array for an array."""
         from ..results import STOPPED
         from ..threads import Stopped
 
@@ -95,7 +74,7 @@ class CompactEngine:
         except Stopped:
             steps = [STOPPED] * len(keys)
         else:
-            steps = table.distances(keys, depth_limit(options.max_depth))
+            steps = table.distances(keys, limit)
         if isinstance(keys, list):
             return steps
         import numpy as np

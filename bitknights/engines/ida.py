@@ -20,10 +20,8 @@ pattern databases (10 MB) when they are used.
 
 from __future__ import annotations
 
-import time
-
 from .. import progress
-from . import depth_limit, never_arrives, searched
+from . import Engine
 from .options import Capabilities, StopFlag
 
 TYPE_CHECKING = False
@@ -34,7 +32,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..board import Board
-    from ..solution import Solution
+    from . import Found
     from .options import SolveOptions
 
 PDB_AFTER_NODES = 1 << 25
@@ -98,8 +96,8 @@ def heuristic(board: Board, target: Board) -> int:
     return h + ((h ^ square_color(board.blank) ^ square_color(target.blank)) & 1)
 
 
-class IdaEngine:
-    """IDA* as an :class:`~bitknights.engines.base.Engine`.  ``use_pdb`` picks the bound
+class IdaEngine(Engine):
+    """IDA* as an :class:`~bitknights.engines.Engine`.  ``use_pdb`` picks the bound
     for every search: ``True`` the pattern databases, ``False`` the nearest-square sum,
     ``None`` (the default) as the module's ``PDB_*`` constants say."""
 
@@ -111,55 +109,34 @@ class IdaEngine:
     def __init__(self, use_pdb: bool | None = None) -> None:
         self.use_pdb = use_pdb
 
-    def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        return True
-
-    def solve(
-        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
-    ) -> Solution:
-        """The fewest moves from ``start`` to ``target`` within ``options.max_depth``, one
-        optimal path and the nodes expanded; ``timeout`` covers any pattern-database
-        build the search waits for."""
+    def _path(
+        self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
+    ) -> Found:
+        """``timeout`` covers any pattern-database build the search waits for."""
         import numpy as np
 
-        from ..results import OVER_BUDGET, STOPPED
-        from ..threads import Stopped
+        from ..results import OVER_BUDGET
 
-        t0 = time.perf_counter()
-        if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
-            return never
-        limit = depth_limit(options.max_depth)
         path = np.empty(limit + 2, dtype=np.int64)
-        nodes, steps = 0, STOPPED
-        with StopFlag(stop).arm(options.timeout) as flag:
-            try:
-                use_pdb = self._choose_bound([start.key], target, limit, options.cache_dir, flag)
-                for pdb in (False, True) if use_pdb is None else (use_pdb,):
-                    bounds = _bounds(target, pdb, options.cache_dir, flag)
-                    budget = NO_BUDGET if pdb or use_pdb is not None else PDB_AFTER_NODES
-                    steps, more = _kernels().ida_one(
-                        np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
-                        np.int64(limit), *_tables(), *bounds, np.int64(budget), path, flag.array,
-                    )  # fmt: skip
-                    nodes += more
-                    if steps != OVER_BUDGET:
-                        break
-            except Stopped:
-                steps = STOPPED
-        seconds = time.perf_counter() - t0
-        return searched(start, target, int(steps), path[: steps + 1], nodes, seconds,
-                        self.name, options.max_depth)  # fmt: skip
+        nodes = 0
+        use_pdb = self._choose_bound([start.key], target, limit, options.cache_dir, stop)
+        for pdb in (False, True) if use_pdb is None else (use_pdb,):
+            bounds = _bounds(target, pdb, options.cache_dir, stop)
+            budget = NO_BUDGET if pdb or use_pdb is not None else PDB_AFTER_NODES
+            steps, more = _kernels().ida_one(
+                np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
+                np.int64(limit), *_tables(), *bounds, np.int64(budget), path, stop.array,
+            )  # fmt: skip
+            nodes += more
+            if steps != OVER_BUDGET:
+                break
+        return int(steps), path[: steps + 1] if steps >= 0 else (), nodes
 
-    def steps_many(
-        self,
-        keys: np.ndarray | list[int],
-        target: Board,
-        options: SolveOptions,
-        stop: StopFlag | None = None,
-    ) -> np.ndarray:
-        """The distance of each board (packed keys) to ``target``: ``-1`` beyond
-        ``options.max_depth`` or unreachable, ``-2`` for boards left when ``stop`` was
-        raised; searched on ``options.workers`` threads."""
+    def _steps(
+        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
+        stop: StopFlag | None,
+    ) -> np.ndarray:  # fmt: skip
+        """Searched on ``options.workers`` threads."""
         import numpy as np
 
         from ..coords import KEY_SHIFT
@@ -171,7 +148,6 @@ class IdaEngine:
         steps = np.full(len(keys), STOPPED, dtype=np.int64)
         nodes = np.zeros(len(keys), dtype=np.int64)
         stop = stop or StopFlag()
-        limit = depth_limit(options.max_depth)
         try:
             use_pdb = self._choose_bound(keys.tolist(), target, limit, options.cache_dir, stop)
             bounds = _bounds(target, bool(use_pdb), options.cache_dir, stop)

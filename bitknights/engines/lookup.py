@@ -11,10 +11,8 @@ payload (68 MB for the classic target) for batches that touch most of it.
 
 from __future__ import annotations
 
-import time
-
 from ..table import store
-from . import DEPTH_CAP, depth_limit, never_arrives, searched
+from . import DEPTH_CAP, Engine
 from .options import Capabilities
 
 TYPE_CHECKING = False
@@ -25,59 +23,59 @@ if TYPE_CHECKING:
 
     from ..board import Board
     from ..solution import Solution
+    from . import Found
     from .options import SolveOptions, StopFlag
 
 
-class TableEngine:
-    """The :class:`~bitknights.engines.base.Engine` that reads the distance table."""
+class TableEngine(Engine):
+    """The :class:`~bitknights.engines.Engine` that reads the distance table: one
+    optimal path walked to the target (microseconds: ``timeout`` and ``stop`` never
+    apply); with ``options.count_solutions`` a solved result's ``optimal_solutions`` too
+    (the only step that needs numba).  A batch is one table read a board, with numpy
+    alone."""
 
     name = "table"
     capabilities = Capabilities(
         lookup=True, exact_at_any_depth=True, numpy_depth=DEPTH_CAP, counts_solutions=True
     )
+    timed = False
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        """Whether a usable table of ``target`` is in the cache directory (its header, size,
-        trust and sanity checked once per process and file; its payload as it is read)."""
+        """Whether a usable table of ``target`` is in the cache directory (checked and
+        proved once per process and file; its payload checksummed as it is read)."""
         return store.available(target, cache_dir)
 
     def solve(
         self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
     ) -> Solution:
-        """The exact fewest moves from ``start`` to ``target`` if at most
-        ``options.max_depth``, with one optimal path walked to the target (a table answer
-        takes microseconds: ``timeout`` and ``stop`` never apply); with
-        ``options.count_solutions`` a solved result's ``optimal_solutions`` too (the only
-        step that needs numba)."""
+        store.load(target, options.cache_dir)  # no table: its error, whatever the board
+        return super().solve(start, target, options, stop)
+
+    def _path(
+        self, start: Board, target: Board, limit: int, options: SolveOptions,
+        stop: StopFlag | None,
+    ) -> Found:  # fmt: skip
         from ..table import probe
 
-        t0 = time.perf_counter()
-        file = store.load(target, options.cache_dir)
-        if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
-            return never
-        limit = depth_limit(options.max_depth)
-        steps, blanks, probes = probe.walk(file, start.black, start.blank, limit)
-        counted = None
-        if steps >= 0 and options.count_solutions:
-            from ..table import load_table
+        return probe.walk(store.load(target, options.cache_dir), start.black, start.blank,
+                          limit)  # fmt: skip
 
-            counted = load_table(target, cache_dir=options.cache_dir).count_solutions(start)
-        return searched(start, target, steps, blanks, probes, time.perf_counter() - t0,
-                        self.name, options.max_depth, optimal_solutions=counted)  # fmt: skip
+    def _extra(self, start: Board, target: Board, steps: int, options: SolveOptions) -> dict:
+        if steps < 0 or not options.count_solutions:
+            return {}
+        from ..table import load_table
 
-    def steps_many(
-        self,
-        keys: np.ndarray | list[int],
-        target: Board,
-        options: SolveOptions,
-        stop: StopFlag | None = None,
-    ) -> np.ndarray:
-        """The distance of each board (packed keys) to ``target``, ``-1`` beyond
-        ``options.max_depth`` or unreachable: one table read a board, with numpy alone."""
+        table = load_table(target, cache_dir=options.cache_dir)
+        return {"optimal_solutions": table.count_solutions(start)}
+
+    def _steps(
+        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
+        stop: StopFlag | None,
+    ) -> np.ndarray:  # fmt: skip
         from ..table import probe
 
         file = store.load(target, options.cache_dir)
-        return probe.distances_array(file, keys, depth_limit(options.max_depth))  # type: ignore[arg-type]
+        return probe.distances_array(file, keys, limit)  # type: ignore[arg-type]
 
 
 ENGINE = TableEngine()

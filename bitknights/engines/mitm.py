@@ -41,24 +41,23 @@ from __future__ import annotations
 
 import os
 import struct
-import time
 import zlib
 from array import array
 from bisect import bisect_left
 
 from .. import cache
-from ..board import Board
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
-from . import depth_limit, never_arrives
-from .options import Capabilities, StopFlag, check_limit
+from . import Engine
+from .options import Capabilities, check_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ..solution import Solution
-    from .options import SolveOptions
+    from ..board import Board
+    from . import Found
+    from .options import SolveOptions, StopFlag
 
 RADIUS = 10
 """Radius of the balls this engine computes and of the one it ships."""
@@ -321,8 +320,9 @@ def _valid(key: int, black_count: int) -> bool:
     return blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == black_count
 
 
-class MitmEngine:
-    """Meeting in the middle as an :class:`~bitknights.engines.base.Engine`."""
+class MitmEngine(Engine):
+    """Meeting in the middle as an :class:`~bitknights.engines.Engine`, in plain
+    Python on the calling thread: ``nodes`` counts the forward boards looked up."""
 
     name = "mitm"
     capabilities = Capabilities(
@@ -335,22 +335,12 @@ class MitmEngine:
         max_limit=MAX_DEPTH,
     )
 
-    def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        return True
-
-    def steps_many(
-        self,
-        keys: Iterable[int],
-        target: Board,
-        options: SolveOptions,
-        stop: StopFlag | None = None,
-    ) -> list[int]:
-        """The exact distance of each board (packed keys; a list or an integer array) to
-        ``target``, ``-1`` beyond ``options.max_depth`` or unreachable, ``-2`` for boards
-        left when ``stop`` was raised; in plain Python on the calling thread."""
+    def _steps(
+        self, keys: Iterable[int], target: Board, limit: int, options: SolveOptions,
+        stop: StopFlag | None,
+    ) -> list[int]:  # fmt: skip
         check_limit(self.name, self.capabilities, options.max_depth)
         ball = ball_of(target)
-        limit = depth_limit(options.max_depth)
         k = target.counts[1]
         out = []
         try:
@@ -363,30 +353,19 @@ class MitmEngine:
             out += [STOPPED] * (len(keys) - len(out))  # type: ignore[arg-type]
         return out
 
-    def solve(
-        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
-    ) -> Solution:
-        """The fewest moves from ``start`` to ``target`` within ``options.max_depth``, one
-        optimal path, and the forward boards looked up as ``nodes``."""
-        from ..results import STOPPED, Status
-        from ..solution import Solution
+    def _path(
+        self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
+    ) -> Found:
+        from ..results import STOPPED
 
         check_limit(self.name, self.capabilities, options.max_depth)
-        t0 = time.perf_counter()
-        if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
-            return never
         ball = ball_of(target)
-        with StopFlag(stop).arm(options.timeout) as flag:
-            try:
-                steps, meet, nodes, parents = _search(
-                    start.key, ball, depth_limit(options.max_depth), flag
-                )
-            except _Stopped:
-                steps, nodes = STOPPED, 0
+        try:
+            steps, meet, nodes, parents = _search(start.key, ball, limit, stop)
+        except _Stopped:
+            return STOPPED, (), 0
         if steps < 0:
-            return Solution(start, target, None, nodes=nodes, seconds=time.perf_counter() - t0,
-                            engine=self.name, max_depth=options.max_depth,
-                            status=Status.of(steps))  # fmt: skip
+            return steps, (), nodes
         path = [meet]
         while path[-1] != start.key:
             path.append(parents[path[-1]])
@@ -395,9 +374,7 @@ class MitmEngine:
         for want in range(ball.get(meet) - 1, -1, -1):  # type: ignore[operator]
             key = next(c for c in _neighbours(key) if ball.get(c) == want)
             path.append(key)
-        boards = [Board.from_key(k) for k in path]
-        return Solution(start, target, steps, boards, nodes, time.perf_counter() - t0,
-                        self.name, options.max_depth)  # fmt: skip
+        return steps, [key >> NUM_SQUARES for key in path], nodes
 
 
 ENGINE = MitmEngine()

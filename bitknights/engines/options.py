@@ -1,6 +1,6 @@
 """How an engine is asked (:class:`SolveOptions`, :class:`StopFlag`) and what it declares
 it can do (:class:`Capabilities`): the run-time half of the engine contract, whose
-methods :class:`~bitknights.engines.base.Engine` describes.
+methods :class:`~bitknights.engines.Engine` describes.
 
 Importing this module imports neither numpy nor numba, nor ``typing``, ``dataclasses`` or
 ``threading``: the classic small-input path passes through here.
