@@ -40,6 +40,9 @@ UNREACHABLE = int(Result.UNREACHABLE)
 OVER_BUDGET = int(Result.OVER_BUDGET)
 GROW = int(Result.GROW)
 
+NO_BUDGET = 1 << 62
+"""An IDA* node budget that never runs out."""
+
 UNSEEN = 255
 """A distance byte nothing has reached: breadth-first builds start every entry here, and
 in a finished table it marks the boards that never reach the target."""

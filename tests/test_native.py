@@ -18,7 +18,7 @@ from bitknights import SAMPLE, TARGET, Board, native
 from bitknights.coords.arrays import SQUARE_COLOR
 from bitknights.engines import _ida_kernels, ida
 from bitknights.engines.options import StopFlag
-from bitknights.results import STOPPED
+from bitknights.results import NO_BUDGET, STOPPED
 from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from helpers import random_walk, solve_with, steps_with
 
@@ -37,7 +37,7 @@ def test_a_fresh_build_is_current_and_agrees_with_jit(tmp_path):
     the JIT kernels do."""
     module = native.load_from(native.build(tmp_path), "ida")
     assert module is not None and native.is_native(module)
-    args = (*_args(random_walk(TARGET, 20, random.Random(3)), 15, False), ida.NO_BUDGET)
+    args = (*_args(random_walk(TARGET, 20, random.Random(3)), 15, False), NO_BUDGET)
     got = module.ida_one(*args, np.zeros(17, np.int64), np.zeros(1, np.int64))
     assert got == _ida_kernels.ida_one(*args, np.zeros(17, np.int64), np.zeros(1, np.int64))
 
@@ -59,8 +59,8 @@ def test_one_board_agrees_with_jit_node_for_node(compiled):
                 want_path = np.zeros(limit + 2, np.int64)
                 stop = np.zeros(1, np.int64)
                 args = _args(board, limit, pdb)
-                got = compiled.ida_one(*args, ida.NO_BUDGET, got_path, stop)
-                want = _ida_kernels.ida_one(*args, ida.NO_BUDGET, want_path, stop)
+                got = compiled.ida_one(*args, NO_BUDGET, got_path, stop)
+                want = _ida_kernels.ida_one(*args, NO_BUDGET, want_path, stop)
                 assert got == want, (board, pdb, limit)
                 if got[0] >= 0:
                     assert (got_path[: got[0] + 1] == want_path[: got[0] + 1]).all()
@@ -89,7 +89,7 @@ def test_kernel_releases_the_gil(compiled):
     board = Board("00000/10001/1*010/01101/11111")  # far from the target
     path = np.zeros(202, np.int64)
     with StopFlag().arm(0.05) as stop:
-        steps, _ = compiled.ida_one(*_args(board, 200, False), ida.NO_BUDGET, path, stop.array)
+        steps, _ = compiled.ida_one(*_args(board, 200, False), NO_BUDGET, path, stop.array)
     assert steps == STOPPED
 
 

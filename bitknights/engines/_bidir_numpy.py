@@ -20,6 +20,7 @@ from ..coords import KEY_SHIFT
 from ..coords.arrays import popcount
 from ..results import STOPPED
 from ..squares import FULL_MASK, KNIGHT_NEIGHBORS
+from .common import CACHED_TARGETS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,9 +29,6 @@ if TYPE_CHECKING:
 
 PIECE = 1024
 """Boards whose start sides grow together (bounds the layer arrays)."""
-
-CACHED_TARGETS = 2
-"""How many targets' balls are kept (the least recently used is dropped)."""
 
 
 def _neighbours(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

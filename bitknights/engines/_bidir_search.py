@@ -21,7 +21,7 @@ from ..results import GROW, STOPPED
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from ..threads import POLL_SECONDS, Stopped, default_workers, parallel_chunks
 from . import DEPTH_CAP
-from .common import parity
+from .common import CACHED_TARGETS, parity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,9 +59,6 @@ TARGET_MAX_ENTRIES = (1 << 25) * 3 // 4
 # median at 39: B=1 53.7 / 0.8 / 2.7, B=4 20.7 / 0.8 / 0.77, B=16 17.9 / 1.7 / 0.98,
 # B=64 15.0 / 3.4 / 0.71.  16 keeps a lone board cheap and a batch near the best.
 TARGET_BIAS = 16
-
-# How many targets' balls the process keeps (the least recently used is dropped).
-CACHED_TARGETS = 2
 
 _FULL_LAYER = 0
 

@@ -12,11 +12,10 @@ from numba import njit
 
 from ..coords.kernels import pattern_rank as mask_rank
 from ..coords.kernels import popcount
-from ..results import OVER_BUDGET, OVER_LIMIT, STOPPED
+from ..results import NO_BUDGET, OVER_BUDGET, OVER_LIMIT, STOPPED
 from ..squares import NUM_SQUARES
 
 POLL = 1 << 16  # nodes between looks at the stop flag
-NO_BUDGET = 1 << 62
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -12,6 +12,10 @@ import numpy as np
 from ..board import Board
 from ..squares import KNIGHT_DISTANCE, NUM_SQUARES, square_color
 
+CACHED_TARGETS = 2
+"""How many targets' balls the bidirectional search keeps, numba's and numpy's alike (the
+least recently used is dropped)."""
+
 
 @lru_cache(maxsize=16)
 def nearest_target_distance(target_key: int) -> tuple[np.ndarray, np.ndarray]:

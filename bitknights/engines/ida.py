@@ -58,7 +58,6 @@ once: they are cached on disk) instead of after ``PDB_AFTER_NODES`` nodes: witho
 distance-32 board takes 3-5 s, a batch of them ten times that."""
 
 PDB_BUILD_SECONDS = 3
-NO_BUDGET = 1 << 62
 
 
 def _kernels() -> ModuleType | SimpleNamespace:
@@ -115,7 +114,7 @@ class IdaEngine(Engine):
         """``timeout`` covers any pattern-database build the search waits for."""
         import numpy as np
 
-        from ..results import OVER_BUDGET
+        from ..results import NO_BUDGET, OVER_BUDGET
 
         path = np.empty(limit + 2, dtype=np.int64)
         nodes = 0
