@@ -10,8 +10,7 @@ import pytest
 import bitknights
 import bitknights.service as service_module
 from bitknights import TARGET, Board, api
-from bitknights.engines import ENGINES, get_engine
-from bitknights.engines import Engine
+from bitknights.engines import ENGINES, Engine, get_engine
 from bitknights.engines.options import Capabilities, SolveOptions
 from bitknights.results import Result, Status
 from bitknights.solution import Solution
