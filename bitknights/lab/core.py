@@ -171,11 +171,10 @@ def _bounds(heuristics: Mapping[str, Heuristic] | Sequence[Heuristic] | str) -> 
 
 
 def _truth(target: Board, cache_dir: str | os.PathLike[str] | None) -> DistanceTable | None:
-    from ..table import load_table, store
+    """The (proved) distance table, from the distance service, when there is one."""
+    from ..service import service
 
-    if not store.available(target, cache_dir):
-        return None
-    return load_table(target, cache_dir=cache_dir)
+    return service(target, cache_dir=cache_dir).table()
 
 
 def compare(
