@@ -13,8 +13,10 @@ the kernels run just in time):
 * ``engines/_lab_native``: IDA* under the heuristic lab's built-in bounds
   (:mod:`._lab_kernels`), also every optimal solution by search;
 * ``table/_table_native``: the distance table's build, batch queries and solution
-  counting (:mod:`bitknights.table.kernels`), every optimal solution
-  (:mod:`bitknights.table.solution_kernels`) and ranking (:mod:`bitknights.coords.kernels`).
+  counting (:mod:`bitknights.table.kernels`), walks down either table and the edges
+  counting follows (:mod:`bitknights.table.walk_kernels`), every optimal solution and its
+  text (:mod:`bitknights.table.solution_kernels`) and ranking
+  (:mod:`bitknights.coords.kernels`).
 
 pycc cannot compile ``prange``, so the parallel kernels are written as ``nogil`` kernels
 over a range of blocks, driven by Python threads
@@ -95,7 +97,8 @@ EXTENSIONS = {
     ),
     "table": Extension(
         "table", "table", "_table_native", "table.kernels",
-        ("table.kernels", "coords.kernels", "table.solution_kernels"), "distance table", 10,
+        ("table.kernels", "coords.kernels", "table.walk_kernels", "table.solution_kernels"),
+        "distance table", 10,
     ),
     "lab": Extension(
         "lab", "engines", "_lab_native", "engines._lab_kernels",
@@ -223,9 +226,12 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
     from .coords import kernels as rank
     from .table import kernels as bfs
     from .table import solution_kernels as sol
+    from .table import walk_kernels as down
 
     dist = t.Array(u8, 1, "C")
     ro_dist = t.Array(u8, 1, "C", readonly=True)
+    ro_i8 = t.Array(t.int8, 1, "C", readonly=True)
+    ro_cells = t.Array(u8, 2, "C", readonly=True)
     ranking = (mat, part, ro_vec)  # binom, rank_byte, popcount8
     walk = (i8, i8, nbr, ro_vec, *ranking)  # ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     return {
@@ -242,9 +248,20 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
                              i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
         "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),
         "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
-        "optimal_paths": (sol.optimal_paths, i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec,
-                                                part, ro_vec, vec, t.Array(i8, 2, "C"), vec,
-                                                t.Array(t.int8, 2, "C"))),
+        "walk": (down.walk, i8(ro_dist, b1, i8, i8, i8, i8, i8, i8, i8, nbr, ro_vec, part, ro_vec,
+                               vec)),
+        "compact_distances": (down.distances, i8(ro_dist, ro_vec, i8, i8, i8, i8, i8, i8, nbr,
+                                                 ro_vec, part, ro_vec, vec)),
+        "graph_edges": (down.nearer_edges, t.Tuple((vec, vec))(
+            ro_dist, b1, ro_vec, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
+        "branch_graph": (sol.branch_graph, t.Tuple((vec, vec, vec, dist, dist))(
+            ro_vec, ro_vec, ro_i8)),
+        "label_text": (sol.label_text, dist(ro_vec, ro_vec, ro_dist, ro_dist, ro_cells)),
+        "optimal_lines": (sol.optimal_lines, i8(ro_vec, ro_vec, ro_vec, ro_dist, ro_dist, i8, i8,
+                                                i8, i8, i8, vec, t.Array(i8, 2, "C"), dist, dist,
+                                                dist)),
+        "format_paths": (sol.format_paths, i8(t.Array(t.int8, 2, "C", readonly=True), ro_cells,
+                                              i8, i8, dist, dist)),
     }  # fmt: skip
 
 

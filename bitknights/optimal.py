@@ -20,7 +20,7 @@ from .board import TARGET, Board, Move, as_board
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     import numpy as np
 
@@ -32,7 +32,7 @@ def solution_paths(
     target: Board | str = TARGET,
     cache_dir: str | os.PathLike[str] | None = None,
     quiet: bool = False,
-) -> tuple[str, Iterator[np.ndarray]]:
+) -> tuple[str, Iterable[np.ndarray]]:
     """``(source, chunks)``: every optimal path of ``board`` (the first ``limit``) as
     chunks of the blank's squares, from the table (``source`` ``'table'``) when a usable
     one for ``target`` is present, else by search (``'search'``; said once per process

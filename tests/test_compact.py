@@ -13,6 +13,7 @@ import subprocess
 import sys
 import zlib
 
+import numpy as np
 import pytest
 
 import bitknights as bk
@@ -21,6 +22,7 @@ from bitknights import TARGET, Board, cache
 from bitknights.coords import rank
 from bitknights.engines import compact as compact_engine
 from bitknights.errors import BitknightsError
+from bitknights.results import OVER_LIMIT
 from bitknights.service import DistanceService, far
 from bitknights.table import compact
 from helpers import random_walk, solve_with, steps_with
@@ -41,24 +43,90 @@ def fresh(monkeypatch):
     monkeypatch.setattr(compact_engine, "_TABLES", {})
 
 
-def test_every_board_of_a_small_target_walks_to_its_exact_distance(tmp_path, small_ball, fresh):
+def replayed(board, blanks):
+    """The boards along a path given as the blank's squares, each move checked legal."""
+    boards = [board]
+    for sq in blanks[1:]:
+        assert sq in [m.from_square for m in boards[-1].moves()], (board, blanks)
+        boards.append(boards[-1].play(sq))
+    return boards
+
+
+def test_every_board_of_a_small_target_walks_to_its_exact_distance(
+    tmp_path, small_ball, fresh, monkeypatch
+):
+    """Against the naive BFS: every board's walk, compiled and in plain Python (the same
+    path, replayed to the target), and batches walked both ways."""
     table = compact.build(SMALL, tmp_path)
     assert compact.load(SMALL, tmp_path).max_distance == max(small_ball.values())
-    for text, d in small_ball.items():
+    for i, (text, d) in enumerate(small_ball.items()):
         b = Board(text)
-        steps, blanks, _ = table.walk(b.black, b.blank)
-        assert steps == d
-        path = [b]
-        for sq in blanks[1:]:
-            path.append(path[-1].play(sq))
-        assert len(path) == d + 1 and path[-1] == SMALL
+        steps, blanks = table.walk(b.black, b.blank)
+        assert (steps, blanks) == table.walk_plain(b.black, b.blank)
+        assert steps == d and len(blanks) == d + 1
+        if i % 8 == 0:
+            assert replayed(b, blanks)[-1] == SMALL
+        if d > 3 and i % 16 == 0:
+            assert table.walk(b.black, b.blank, 3) == table.walk_plain(b.black, b.blank, 3)
+            assert table.walk(b.black, b.blank, 3) == (OVER_LIMIT, [])
     keys = [Board(t).key for t in small_ball]
-    assert table.distances(keys, 1000) == list(small_ball.values())
-    assert table.distances(keys, 5) == [d if d <= 5 else -1 for d in small_ball.values()]
+    want = list(small_ball.values())
+    assert len(keys) > compact.PLAIN_BOARDS  # the compiled kernel
+    assert table.distances(keys, 1000) == want
+    assert table.distances(np.array(keys), 5).tolist() == [d if d <= 5 else -1 for d in want]
+    monkeypatch.setattr(compact, "PLAIN_BOARDS", len(keys))  # in plain Python
+    assert table.distances(keys[::4], 1000) == want[::4]
+    assert table.distances(keys[1::4], 5) == [d if d <= 5 else -1 for d in want[1::4]]
     other = Board("11100/00000/00*00/00000/00000")  # 3 black knights: never arrives
     assert table.distances([other.key], 1000) == [-1]
+    assert table.distances(np.array([other.key, SMALL.key]), 1000).tolist() == [-1, 0]
     s = solve_with("compact", other, SMALL, None, cache_dir=tmp_path)
     assert s.status == "unreachable"
+
+
+@pytest.fixture(scope="module")
+def classic_pair(table_dir, classic_compact):
+    """The classic distance table and its compact table."""
+    return bk.table.load_table(cache_dir=table_dir), classic_compact
+
+
+def every_distance(full, per_distance):
+    """Boards drawn uniformly at each distance from the target to the farthest."""
+    return [
+        b
+        for d in range(full.max_distance + 1)
+        for b in full.random_boards(d, min(per_distance, full.layers[d]), seed=d)
+    ]
+
+
+def test_the_compact_table_agrees_with_the_distance_table_at_every_distance(classic_pair):
+    """Boards at every distance, 0 to 39: the same distances, one board at a time
+    (compiled and plain: the same path as the distance table's, replayed) and in
+    batches under several limits."""
+    full, table = classic_pair
+    boards = every_distance(full, 8)
+    want = [full.distance(b) for b in boards]
+    assert sorted(set(want)) == list(range(40))
+    for b, d in zip(boards, want):
+        steps, blanks = table.walk(b.black, b.blank)
+        assert (steps, blanks) == table.walk_plain(b.black, b.blank)
+        assert (steps, blanks) == full.walk(b)[:2]  # first neighbour one nearer, both
+        assert steps == d and replayed(b, blanks)[-1] == TARGET
+    keys = np.array([b.key for b in boards])
+    for limit in (0, 15, 30, 200):
+        capped = [d if d <= limit else -1 for d in want]
+        assert table.distances(keys, limit).tolist() == capped
+        assert table.distances(keys.tolist(), limit) == capped
+    assert len(keys) <= compact.PLAIN_BOARDS
+
+
+@pytest.mark.slow
+def test_the_compact_table_counts_as_the_distance_table_does(classic_pair):
+    """How many optimal move sequences, a board at every distance."""
+    full, table = classic_pair
+    for b in every_distance(full, 1):
+        assert table.count_solutions(b) == full.count_solutions(b)
+    assert table.count_solutions(TARGET) == 1
 
 
 @pytest.mark.slow
@@ -108,18 +176,33 @@ def _set_code(board):
     return edit
 
 
-def test_a_forged_code_is_refused_never_answered(tmp_path, small_ball, fresh):
+def test_a_forged_code_gives_a_path_or_an_error_never_too_few_moves(tmp_path, small_ball, fresh):
+    """The walks take a table's codes as exact (a table is proved whole before its first
+    answer); what they still guarantee by themselves, whatever the codes: an answer is
+    a path to the target, so never too small, and a walk that finds no next board is an
+    error."""
     compact.build(SMALL, tmp_path)
     path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
-    board = Board(next(t for t, d in small_ball.items() if d == 9))
-    _rewrite(path, _set_code(board))
-    table = compact.load(SMALL, tmp_path)  # the checksums match: it loads
-    with pytest.raises(BitknightsError, match="inconsistent"):
-        table.walk(board.black, board.blank)
-    # every board whose walk passes the forged one, or that neighbours it, is refused
-    for n in (c for _, c in board.children()):
-        with pytest.raises(BitknightsError, match="inconsistent"):
-            table.walk(n.black, n.blank)
+    pristine = path.read_bytes()
+    rng = random.Random(5)
+    near = [t for t, d in small_ball.items() if 7 <= d <= 12]
+    errors = 0
+    for board in [Board(t) for t, d in small_ball.items() if d == 9][:2]:
+        path.write_bytes(pristine)
+        _rewrite(path, _set_code(board))
+        table = compact.load(SMALL, tmp_path)  # the checksums match: it loads
+        around = {c.compact for _, c in board.children()} | {board.compact}
+        for text in sorted(around) + rng.sample(near, 300):
+            b, d = Board(text), small_ball[text]
+            try:
+                steps, blanks = table.walk(b.black, b.blank)
+            except BitknightsError as e:
+                assert "inconsistent" in str(e)
+                errors += 1
+                continue
+            assert (steps, blanks) == table.walk_plain(b.black, b.blank)
+            assert steps >= d and replayed(b, blanks)[-1] == SMALL and len(blanks) == steps + 1
+    assert errors
 
 
 def test_files_that_fail_their_checks_are_rebuilt_or_refused(tmp_path, fresh, monkeypatch):

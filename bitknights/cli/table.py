@@ -113,8 +113,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="For a board, each legal move, the board it makes and that board's "
         f"distance; optimal moves are marked '{OPTIMAL_MARK}'. A batch file (T, then T "
         "boards) is hinted board by board. Distances come from the distance table, or "
-        "without one from exact search (said on a terminal); --count-solutions needs the "
-        "table.",
+        "without one from exact search (said on a terminal); --count-solutions counts "
+        "from the table, else from the compact table (built once when needed).",
     )
     p.add_argument(
         "file",
@@ -140,12 +140,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 # -- shared helpers ---------------------------------------------------------------------
-
-
-def _load(args: argparse.Namespace, target: Board | None = None) -> Any:
-    from ..table import load_table
-
-    return load_table(target or read_target(args), cache_dir=args.cache_dir)
 
 
 def _rows(board: Board) -> str:
@@ -334,9 +328,7 @@ def _cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
     progress.set_quiet(args.quiet)
     boards = _read_boards(args.file, args.quiet)
     answers = service(read_target(args), cache_dir=args.cache_dir)
-    if args.count_solutions:
-        _load(args)  # counting needs the table: without one, its error says the fix
-    elif answers.source != "table":
+    if answers.source != "table":
         progress.announce(answers.describe())
     for i, board in enumerate(boards):
         if args.format == "text" and i:

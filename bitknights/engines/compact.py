@@ -3,11 +3,13 @@ distance table (:mod:`bitknights.table.compact`: every board's distance modulo 3
 for the classic target), which it builds the first time it needs it (about 3 s, once,
 announced on a terminal) and keeps in the cache directory, like the pattern databases.
 
-It answers any board in a fraction of a millisecond, however far, so ``auto`` sends it
-the far boards of exact requests when there is no distance table: boards the other
-engines take seconds on (see :meth:`bitknights.service.DistanceService.choose`).  Every
-answer is a walk to the target, confirmed on the way.  Memory: the table (17 MB), and
-68 MB while it is built.  Importing this module imports neither numpy nor numba.
+It answers any board in microseconds, however far, so ``auto`` sends it the far boards
+of exact requests when there is no distance table: boards the other engines take seconds
+on (see :meth:`bitknights.service.DistanceService.choose`), and requests that count
+optimal solutions.  Every answer is a walk to the target in a compiled kernel
+(:mod:`bitknights.table.walk_kernels`; a batch on parallel threads); ``nodes`` counts
+the boards walked.  Memory: the table (17 MB), and 68 MB while it is built.  Importing
+this module imports neither numpy nor numba.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class CompactEngine:
         lookup=True,
         exact_at_any_depth=True,
         numpy_depth=-1,
-        counts_solutions=False,
+        counts_solutions=True,
         from_depth=FROM_DEPTH,
     )
 
@@ -54,15 +56,17 @@ class CompactEngine:
         self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
     ) -> Solution:
         """The exact fewest moves from ``start`` to ``target`` if at most
-        ``options.max_depth``, with the path walked; waits for the table's build, when it
-        must be built, as long as ``timeout`` and ``stop`` allow."""
-        from ..results import OVER_LIMIT, STOPPED
+        ``options.max_depth``, with the path walked (and with
+        ``options.count_solutions`` a solved result's ``optimal_solutions``); waits for
+        the table's build, when it must be built, as long as ``timeout`` and ``stop``
+        allow."""
+        from ..results import STOPPED
         from ..threads import Stopped
 
         t0 = time.perf_counter()
         if (never := never_arrives(start, target, self.name, options.max_depth)) is not None:
             return never
-        steps, probes = STOPPED, 0
+        steps, counted = STOPPED, None
         blanks: list[int] = []
         with StopFlag(stop).arm(options.timeout) as flag:
             try:
@@ -70,12 +74,11 @@ class CompactEngine:
             except Stopped:
                 pass
             else:
-                steps, blanks, probes = table.walk(start.black, start.blank)
-        seconds = time.perf_counter() - t0
-        if steps > depth_limit(options.max_depth):
-            steps = OVER_LIMIT
-        return searched(start, target, steps, blanks, probes, seconds, self.name,
-                        options.max_depth)  # fmt: skip
+                steps, blanks = table.walk(start.black, start.blank, depth_limit(options.max_depth))
+                if steps >= 0 and options.count_solutions:
+                    counted = table.count_solutions(start)
+        return searched(start, target, steps, blanks, len(blanks), time.perf_counter() - t0,
+                        self.name, options.max_depth, optimal_solutions=counted)  # fmt: skip
 
     def steps_many(
         self,
@@ -85,22 +88,21 @@ class CompactEngine:
         stop: StopFlag | None = None,
     ) -> np.ndarray | list[int]:
         """The exact distance of each board (packed keys), ``-1`` beyond
-        ``options.max_depth`` or unreachable, each walked: a list for a list, an array
-        for an array; all ``-2`` when ``stop`` was raised while the table was built."""
+        ``options.max_depth`` or unreachable, each walked in a compiled kernel: a list for
+        a list, an array for an array; all ``-2`` when ``stop`` was raised while the
+        table was built."""
         from ..results import STOPPED
         from ..threads import Stopped
 
         try:
             table = compact_table(target, options.cache_dir, stop or StopFlag())
         except Stopped:
-            steps = [STOPPED] * len(keys)
-        else:
-            steps = table.distances(keys, depth_limit(options.max_depth))
-        if isinstance(keys, list):
-            return steps
-        import numpy as np
+            if isinstance(keys, list):
+                return [STOPPED] * len(keys)
+            import numpy as np
 
-        return np.array(steps, dtype=np.int64)
+            return np.full(len(keys), STOPPED, dtype=np.int64)
+        return table.distances(keys, depth_limit(options.max_depth))
 
 
 ENGINE = CompactEngine()

@@ -28,9 +28,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .store import TableFile
 
-# path counts at or above this switch to Python ints (8 of them must not overflow int64)
-_INT64_SAFE = (1 << 63) // 8
-
 
 class DistanceTable:
     """Exact distances to one target, from a verified table file.
@@ -116,41 +113,26 @@ class DistanceTable:
 
     def count_solutions(self, board: Board) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` when it cannot reach it, ``1`` for the target itself).
+        (``0`` when it cannot reach it, ``1`` for the target itself), over its
+        shortest-path graph (:mod:`.path_graph`), every board's byte confirmed."""
+        from .path_graph import path_graph
 
-        Dynamic programming over the shortest-path graph, one distance at a time: the
-        boards ``i`` moves along some optimal path, each with the number of optimal
-        move sequences reaching it.  Counts are ``int64`` while they cannot overflow, then
-        Python integers.
-        """
         d = self.distance(board)
         if d is None:
             return 0
-        ranks = np.array([board_rank(board.black, board.blank)], dtype=np.int64)
-        counts: np.ndarray = np.ones(1, dtype=np.int64)
-        for step in range(d, 0, -1):
+
+        def edges(ranks: np.ndarray, want: int) -> tuple[np.ndarray, np.ndarray]:
             src, dst, bad = native.kernels("table").nearer_edges(
-                self._payload,
-                ranks,
-                np.int64(step - 1),
-                np.int64(self.black_count),
-                np.int64(self._ncomb),
-                *self._truth,
-                *self._consts,
-                BINOM,
-                RANK_BYTE,
-                POPCOUNT8,
-            )
+                self._payload, ranks, np.int64(want), np.int64(self.black_count),
+                np.int64(self._ncomb), *self._truth, *self._consts, BINOM, RANK_BYTE, POPCOUNT8,
+            )  # fmt: skip
             if bad >= 0:
                 raise probe.inconsistent(self.file)
-            # a board has at most 8 predecessors, so sums stay below 8 * max(counts)
-            if counts.dtype != object and int(counts.max()) >= _INT64_SAFE:
-                counts = counts.astype(object)
-            ranks, inverse = np.unique(dst, return_inverse=True)
-            nxt = np.zeros(ranks.shape[0], dtype=counts.dtype)
-            np.add.at(nxt, inverse, counts[src])
-            counts = nxt
-        return int(counts[0])
+            return src, dst
+
+        target = board_rank(self.target.black, self.target.blank)
+        return path_graph(board_rank(board.black, board.blank), d, edges, self._ncomb, target,
+                          lambda: probe.inconsistent(self.file)).total  # fmt: skip
 
     # -- many boards ------------------------------------------------------------------
 
