@@ -444,8 +444,9 @@ class DistanceService:
         file = self.file()
         if file is not None:
             return "table", table_paths(board, file, limit=limit)
-        why = "the board is near; far boards build the compact table, once"
+        why = f"the {self.engine} engine was asked for"
         if self.engine in ("auto", "compact"):
+            why = "the board is near; far boards build the compact table, once"
             compact = get_engine(FAR_ENGINE)
             if (
                 self.engine == "compact"
@@ -471,9 +472,8 @@ class DistanceService:
     def _compact(self) -> CompactTable:
         """The compact table of the target: kept, loaded, or built once (announced)."""
         from .engines.compact import compact_table
-        from .engines.options import StopFlag
 
-        return compact_table(self.target, self.cache_dir, StopFlag())
+        return compact_table(self.target, self.cache_dir)
 
     @property
     def farthest(self) -> int | None:

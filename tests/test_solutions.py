@@ -338,6 +338,27 @@ def test_solution_paths_come_from_the_compact_table_without_the_distance_table(t
     assert answers.count_solutions(board) == len(searched)
 
 
+def test_search_says_why_when_no_table_can_be_built(tmp_path, monkeypatch, capfd):
+    """IDA* lists them when the compact table cannot be built, and says why once."""
+    from bitknights.engines import compact as compact_engine
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(compact_engine, "compact_table", no_memory)
+    monkeypatch.setattr(compact_engine, "_TABLES", {})
+    service_module._SAID_SEARCHING.clear()
+    board = Board("10000/00000/00000/00000/0001*")
+    answers = service_module.DistanceService(SMALL, engine="compact", cache_dir=tmp_path)
+    source, chunks = answers.solution_paths(board)
+    assert source == "search" and len(np.concatenate(list(chunks))) > 0
+    err = capfd.readouterr().err
+    assert err.count("by search (IDA*: the compact table cannot be built here: out of memory") == 1
+    service_module._SAID_SEARCHING.clear()
+    source, _ = service_module.DistanceService(SMALL, engine="ida").solution_paths(board)
+    assert source == "search" and "the ida engine was asked for" in capfd.readouterr().err
+
+
 @pytest.mark.slow
 def test_a_distance_39_board_streams_every_sequence(classic, classic_compact):
     """468,648 sequences of 39 moves from either table: the same, all distinct, in

@@ -95,7 +95,7 @@ class CompactEngine:
         from ..threads import Stopped
 
         try:
-            table = compact_table(target, options.cache_dir, stop or StopFlag())
+            table = compact_table(target, options.cache_dir, stop)
         except Stopped:
             if isinstance(keys, list):
                 return [STOPPED] * len(keys)
@@ -134,12 +134,13 @@ def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) ->
 
 
 def compact_table(
-    target: Board, cache_dir: str | os.PathLike[str] | None, stop: StopFlag
+    target: Board, cache_dir: str | os.PathLike[str] | None, stop: StopFlag | None = None
 ) -> CompactTable:
     """The compact table of ``target``: kept from earlier in this process, loaded from the
     cache directory (checked as :func:`bitknights.table.compact.load` says), or built once
     however many searches ask at the same time (announced), each waiting as long as its
-    ``stop`` allows (raises :class:`~bitknights.threads.Stopped`).  A file that fails its
+    ``stop`` allows (raises :class:`~bitknights.threads.Stopped`; ``None``: as long as it
+    takes).  A file that fails its
     checks or may not be trusted is said once and built afresh (kept in memory only when
     the directory cannot take it)."""
     from .. import cache, progress
@@ -168,6 +169,7 @@ def compact_table(
             )
             return compact.build(target, cache_dir)
 
-        table = wait(shared(("compact table", key), build), lambda: stop.raised)
+        table = wait(shared(("compact table", key), build),
+                     lambda: stop is not None and stop.raised)  # fmt: skip
     _TABLES[key] = table
     return table

@@ -227,7 +227,7 @@ class CompactTable:
         far = self.max_distance
         fixed = (np.int64(self.black_count), np.int64(max(0, min(int(limit), far))),
                  np.int64(far), *tables)  # fmt: skip
-        kernel, codes, piece = native.kernels("table").compact_distances, self.codes(), 1 << 14
+        kernel, codes, piece = native.kernels("table").compact_distances, self.codes(), 256
         bad = parallel_blocks(
             lambda b0, b1: kernel(codes, array[b0 * piece : b1 * piece], *fixed,
                                   out[b0 * piece : b1 * piece]),
