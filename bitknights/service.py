@@ -483,8 +483,12 @@ class DistanceService:
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
-        from the target (the table; raises :class:`~bitknights.table.store.TableError`
-        without it), each confirmed."""
+        from the target: from the distance table, each confirmed, or without it (for
+        ``auto`` and ``compact``) from the compact table, built once when needed
+        (announced; a rare distance raises :class:`~bitknights.table.store.TableError`
+        naming the distance table).  Other engines raise it without the distance table."""
+        if self.engine in ("auto", "compact") and self.table() is None:
+            return self._compact().random_boards(distance, count, seed)
         from .table import load_table
 
         return load_table(self.target, cache_dir=self.cache_dir).random_boards(

@@ -118,6 +118,9 @@ def test_the_compact_table_agrees_with_the_distance_table_at_every_distance(clas
         assert table.distances(keys, limit).tolist() == capped
         assert table.distances(keys.tolist(), limit) == capped
     assert len(keys) <= compact.PLAIN_BOARDS
+    for d in (20, 30, 35):
+        drawn = table.random_boards(d, 20, seed=d)
+        assert len(set(drawn)) == 20 and {full.distance(b) for b in drawn} == {d}
 
 
 @pytest.mark.slow
@@ -310,3 +313,38 @@ def test_a_few_boards_are_walked_without_numpy(tmp_path, fresh):
     want = [compact.load(SMALL, tmp_path).walk_plain(Board(b).black, Board(b).blank)[0]
             for b in boards]  # fmt: skip
     assert r.stdout.split() == [*map(str, want), "False", "False", "0"], r.stderr
+
+
+def test_random_boards_from_the_compact_table(tmp_path, small_ball, fresh, monkeypatch):
+    """Drawn uniformly by rejection: distinct, exactly that far (the naive BFS), the same
+    for the same seed, a whole layer when asked; a draw that runs out says so, naming the
+    distance table; the command line draws from it without the distance table."""
+    table = compact.build(SMALL, tmp_path)
+    by_distance: dict[int, set[str]] = {}
+    for text, d in small_ball.items():
+        by_distance.setdefault(d, set()).add(text)
+    for d in (0, 1, 7, 12, max(by_distance)):
+        count = min(20, len(by_distance[d]))
+        boards = table.random_boards(d, count, seed=d)
+        assert len(set(boards)) == count and {b.compact for b in boards} <= by_distance[d]
+        assert table.random_boards(d, count, seed=d) == boards
+    every = table.random_boards(3, len(by_distance[3]), seed=1)
+    assert {b.compact for b in every} == by_distance[3]
+    monkeypatch.setattr(compact, "RANDOM_DRAWS", compact.RANDOM_BATCH)
+    with pytest.raises(BitknightsError, match="distance table, which lists them"):
+        table.random_boards(3, len(by_distance[3]) + 1, seed=1)
+    with pytest.raises(BitknightsError, match="no board lies"):
+        table.random_boards(max(by_distance) + 1, 1)
+    target = tmp_path / "target.txt"
+    target.write_text("\n".join(SMALL.rows()) + "\n")
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path)}
+    r = subprocess.run([*CLI, "random", "--distance", "9", "--count", "4", "--seed", "2",
+                        "--format", "json", "--target", str(target)],
+                       capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    for rec in map(json.loads, r.stdout.splitlines()):
+        board = Board(rec["board"])
+        assert small_ball[board.compact] == rec["distance"] == 9 == len(rec["moves"])
+        for move in rec["moves"]:
+            board = board.play(move)
+        assert board == SMALL

@@ -87,11 +87,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "random",
-        help="a batch of random boards at an exact distance (needs the table)",
+        help="a batch of random boards at an exact distance",
         description="Print a classic batch (T, then the boards) of N distinct boards "
-        "drawn uniformly from those exactly D moves from the target. Needs the distance "
-        "table (bitknights table build, about 3 s once): a uniform draw needs every board "
-        "at that distance.",
+        "drawn uniformly from those exactly D moves from the target: from the distance "
+        "table, else from the compact table (built once when needed, said on a terminal), "
+        "which draws at random until it has them; the rarest distances need the distance "
+        "table (bitknights table build, about 3 s once), which lists every board at each.",
     )
     p.add_argument(
         "--distance", type=non_negative, required=True, metavar="D", help="moves to the target"
@@ -283,7 +284,7 @@ def _cmd_random(args: argparse.Namespace, out: IO[str]) -> int:
         raise UsageError("--count must be at least 1")
     from ..service import service
 
-    answers = service(read_target(args), engine="table", cache_dir=args.cache_dir)
+    answers = service(read_target(args), cache_dir=args.cache_dir)
     boards = answers.random_boards(args.distance, args.count, args.seed)
     if args.format == "json":
         for b in boards:

@@ -62,6 +62,12 @@ if TYPE_CHECKING:
 MAGIC = b"BKNMOD3T"
 FORMAT_VERSION = 1
 BLOCK_BITS = 12
+RANDOM_BATCH = 1 << 14
+RANDOM_DRAWS = 1 << 20
+"""Random boards are drawn :data:`RANDOM_BATCH` ranks at a time, at most this many in all
+(about 2 s on two cores): enough for 100 boards at any distance of the classic target up
+to 36 (one rank in 4,000 lies 36 moves away; 3,978 boards lie farther, which the distance
+table lists)."""
 PLAIN_BOARDS = 512
 """Lists of up to this many boards are walked in plain Python (:meth:`CompactTable.walk_plain`):
 numpy and the compiled kernels take longer to load than that many walks."""
@@ -236,6 +242,56 @@ class CompactTable:
         if any(b >= 0 for b in bad):
             raise inconsistent(self.path)
         return out.tolist() if isinstance(keys, list) else out
+
+    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
+        """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
+        from the target; the same ``seed`` gives the same boards.  By rejection: uniform
+        ranks, walked in a compiled batch, kept when their distance is right and they are
+        new.  The compact table does not say how many boards lie at each distance, so a
+        draw that has not found them all within :data:`RANDOM_DRAWS` ranks (a rare
+        distance, or more boards than lie there) raises :class:`TableError` naming the
+        distance table, which lists each distance's boards."""
+        import numpy as np
+
+        from .. import native
+        from ..board import Board
+        from ..coords import KEY_SHIFT, comb_count, pack
+        from ..coords.kernels import unrank_many
+        from ..errors import BitknightsError
+
+        for name, value in (("distance", distance), ("count", count)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"random_boards: {name} is an integer, got {value!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise BitknightsError(f"a seed is a non-negative integer, got {seed!r}")
+        if not 0 <= distance <= self.max_distance:
+            raise BitknightsError(
+                f"no board lies {distance} moves from the target (the farthest lie "
+                f"{self.max_distance} away)"
+            )
+        rng = np.random.default_rng(seed)
+        states, k = NUM_SQUARES * comb_count(self.black_count), self.black_count
+        chosen: dict[int, None] = {}
+        draws = 0
+        while len(chosen) < count:
+            if draws >= RANDOM_DRAWS:
+                raise TableError(
+                    f"found {len(chosen)} of {count} boards {distance} moves from the target "
+                    f"in {draws:,} random draws from the compact table: boards that far are "
+                    "rare; `bitknights table build` makes the distance table, which lists them"
+                )
+            ranks = rng.integers(0, states, size=RANDOM_BATCH, dtype=np.int64)
+            blacks, blanks = unrank_many(ranks, k, kernel=native.kernels("table").unrank_many)
+            found = self.distances(blacks | blanks << KEY_SHIFT, distance) == distance
+            for r in ranks[found].tolist():
+                if r not in chosen:
+                    chosen[r] = None
+                    if len(chosen) == count:
+                        break
+            draws += RANDOM_BATCH
+        blacks, blanks = unrank_many(np.array(list(chosen), dtype=np.int64), k,
+                                     kernel=native.kernels("table").unrank_many)  # fmt: skip
+        return [Board.from_key(pack(int(b), int(s))) for b, s in zip(blacks, blanks)]
 
     def count_solutions(self, board: Board) -> int:
         """How many distinct optimal move sequences lead from ``board`` (the target's
