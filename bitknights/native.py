@@ -13,8 +13,10 @@ the kernels run just in time):
 * ``engines/_lab_native``: IDA* under the heuristic lab's built-in bounds
   (:mod:`._lab_kernels`), also every optimal solution by search;
 * ``table/_table_native``: the distance table's build, batch queries and solution
-  counting (:mod:`bitknights.table.kernels`), every optimal solution
-  (:mod:`bitknights.table.solution_kernels`) and ranking (:mod:`bitknights.coords.kernels`).
+  counting (:mod:`bitknights.table.kernels`), walks down either table and the edges
+  counting follows (:mod:`bitknights.table.walk_kernels`), every optimal solution and its
+  text (:mod:`bitknights.table.solution_kernels`) and ranking
+  (:mod:`bitknights.coords.kernels`).
 
 pycc cannot compile ``prange``, so the parallel kernels are written as ``nogil`` kernels
 over a range of blocks, driven by Python threads
@@ -36,7 +38,6 @@ version range.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import hashlib
 import importlib
@@ -51,6 +52,7 @@ from types import ModuleType, SimpleNamespace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Callable, Iterator, Sequence
 
 ENV = "BITKNIGHTS_NATIVE"
@@ -95,7 +97,8 @@ EXTENSIONS = {
     ),
     "table": Extension(
         "table", "table", "_table_native", "table.kernels",
-        ("table.kernels", "coords.kernels", "table.solution_kernels"), "distance table", 10,
+        ("table.kernels", "coords.kernels", "table.walk_kernels", "table.solution_kernels"),
+        "distance table", 10,
     ),
     "lab": Extension(
         "lab", "engines", "_lab_native", "engines._lab_kernels",
@@ -116,22 +119,39 @@ def _module_file(dotted: str) -> str | None:
 def _top_level_imports(name: str) -> set[str]:
     """The bitknights modules (dotted, under ``bitknights``) that the module in file
     ``name`` imports at its top level: what its compiled code can read constants from.
-    Imports inside functions and under ``if TYPE_CHECKING`` do not reach a kernel."""
+    Imports inside functions and under ``if TYPE_CHECKING`` (indented) do not reach a
+    kernel.  The ``from ... import ...`` statements at the start of a line are read with
+    a pattern, not by parsing the module (a twentieth of the time, and every process
+    that loads kernels does it; a test holds it equal to a parse of every module)."""
+    import re
+
     package = name.rsplit("/", 1)[0].replace("/", ".") if "/" in name else ""
     if name.endswith("/__init__.py"):
         package = name[: -len("/__init__.py")].replace("/", ".")
     found: set[str] = set()
-    for node in ast.parse((_ROOT / name).read_bytes()).body:
-        if isinstance(node, ast.ImportFrom) and node.level:
+    text = (_ROOT / name).read_text(encoding="utf-8")
+    for dots, module, names in _from_imports().findall(text):
+        if dots:
             parts = package.split(".") if package else []
-            base = parts[: len(parts) - node.level + 1]
-            module = ".".join(base + ([node.module] if node.module else []))
-            for alias in node.names:
-                sub = f"{module}.{alias.name}" if module else alias.name
-                found.add(sub if _module_file(sub) else module)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bitknights."):
-            found.add(node.module.removeprefix("bitknights."))  # type: ignore[union-attr]
+            base = parts[: len(parts) - len(dots) + 1]
+            module = ".".join(base + ([module] if module else []))
+            for alias in re.sub(r"#[^\n]*", "", names).strip("() \t\n").split(","):
+                alias = alias.split(" as ")[0].strip()
+                if alias:
+                    sub = f"{module}.{alias}" if module else alias
+                    found.add(sub if _module_file(sub) else module)
+        elif module.startswith("bitknights."):
+            found.add(module.removeprefix("bitknights."))
     return {m for m in found if m and _module_file(m)}
+
+
+@cache
+def _from_imports() -> re.Pattern[str]:
+    """``from DOTS MODULE import NAMES`` at the start of a line (NAMES in parentheses may
+    run over several lines)."""
+    import re
+
+    return re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 
 
 @cache
@@ -223,9 +243,12 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
     from .coords import kernels as rank
     from .table import kernels as bfs
     from .table import solution_kernels as sol
+    from .table import walk_kernels as down
 
     dist = t.Array(u8, 1, "C")
     ro_dist = t.Array(u8, 1, "C", readonly=True)
+    ro_i8 = t.Array(t.int8, 1, "C", readonly=True)
+    ro_cells = t.Array(u8, 2, "C", readonly=True)
     ranking = (mat, part, ro_vec)  # binom, rank_byte, popcount8
     walk = (i8, i8, nbr, ro_vec, *ranking)  # ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     return {
@@ -235,15 +258,24 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         "count": (bfs._count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
         "first": (bfs._first, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
         "distances": (bfs._distances, t.void(ro_dist, ro_vec, i8, i8, i8, part, ro_vec, vec)),
-        "nearer_edges": (bfs._nearer_edges, t.Tuple((vec, vec))(
-            ro_dist, ro_vec, i8, i8, i8, nbr, ro_vec, *ranking)),
         "consistent_block": (bfs._consistent_block,
                              i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
         "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),
         "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
-        "optimal_paths": (sol.optimal_paths, i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec,
-                                                part, ro_vec, vec, t.Array(i8, 2, "C"), vec,
-                                                t.Array(t.int8, 2, "C"))),
+        "walk": (down.walk, i8(ro_dist, b1, i8, i8, i8, i8, i8, i8, i8, nbr, ro_vec, part, ro_vec,
+                               vec)),
+        "compact_distances": (down.distances, i8(ro_dist, ro_vec, i8, i8, i8, i8, i8, i8, nbr,
+                                                 ro_vec, part, ro_vec, vec)),
+        "graph_edges": (down.nearer_edges, t.Tuple((vec, vec))(
+            ro_dist, b1, ro_vec, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
+        "branch_graph": (sol.branch_graph, t.Tuple((vec, vec, vec, dist, dist))(
+            ro_vec, ro_vec, ro_i8)),
+        "label_text": (sol.label_text, dist(ro_vec, ro_vec, ro_dist, ro_dist, ro_cells)),
+        "optimal_lines": (sol.optimal_lines, i8(ro_vec, ro_vec, ro_vec, ro_dist, ro_dist, i8, i8,
+                                                i8, i8, i8, vec, t.Array(i8, 2, "C"), dist, dist,
+                                                dist)),
+        "format_paths": (sol.format_paths, i8(t.Array(t.int8, 2, "C", readonly=True), ro_cells,
+                                              i8, i8, dist, dist)),
     }  # fmt: skip
 
 

@@ -81,6 +81,7 @@ class _NoBar:
     """What :func:`bar` gives when nothing is shown: the same calls, doing nothing."""
 
     n: float = 0
+    total: float | None = None
 
     def update(self, n: float = 1) -> None:
         self.n += n

@@ -32,6 +32,10 @@ class Result(IntEnum):
     """IDA* expanded more nodes than its budget allowed (it restarts with a better bound)."""
     GROW = -5
     """The bidirectional search wants the target's side grown by a layer before it goes on."""
+    INCONSISTENT = -6
+    """A walk down a table found no next board, or went past the farthest distance: the
+    file changed under a running process (tables are proved before use); no answer, the
+    caller raises an error naming the file."""
 
 
 OVER_LIMIT = int(Result.OVER_LIMIT)
@@ -39,6 +43,7 @@ STOPPED = int(Result.STOPPED)
 UNREACHABLE = int(Result.UNREACHABLE)
 OVER_BUDGET = int(Result.OVER_BUDGET)
 GROW = int(Result.GROW)
+INCONSISTENT = int(Result.INCONSISTENT)
 
 NO_BUDGET = 1 << 62
 """An IDA* node budget that never runs out."""

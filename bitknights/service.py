@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from .engines import Engine
     from .engines.options import StopFlag
     from .solution import Hint, Solution
+    from .table.compact import CompactTable
     from .table.distance_table import DistanceTable
     from .table.store import TableFile
 
@@ -211,7 +212,8 @@ class DistanceService:
             counting = [n for n in ENGINES if get_engine(n).capabilities.counts_solutions]
             raise BitknightsError(
                 f"counting optimal solutions needs the {' or '.join(counting)} engine "
-                "(the distance table: `bitknights table build`)"
+                "(a distance table: `bitknights table build`; the compact table is built "
+                "once when needed)"
             )
         return engine
 
@@ -280,6 +282,9 @@ class DistanceService:
         )  # fmt: skip
         options = options._replace(workers=worker_count(workers))
         name = engine or self.choose(max_depth)
+        counts = get_engine(name).capabilities.counts_solutions
+        if count_solutions and self.engine == "auto" and not counts:
+            name = FAR_ENGINE  # its table counts them: built once when needed
         chosen = self._engine(name, options)
         return self._solutions(boards, chosen, self._far_engine(name, max_depth), options,
                                StopFlag())  # fmt: skip
@@ -399,41 +404,67 @@ class DistanceService:
 
     def count_solutions(self, board: Board | str) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` if none, ``1`` from the target itself); exact, from the distance table
-        (raises :class:`~bitknights.table.store.TableError` without one)."""
+        (``0`` if none, ``1`` from the target itself); exact, from the distance table, or
+        without one (for ``auto`` and ``compact``) from the compact table, built once when
+        needed (announced).  Other engines raise
+        :class:`~bitknights.table.store.TableError` without the distance table."""
+        board = as_board(board)
+        if self.engine in ("auto", "compact") and self.table() is None:
+            return self._compact().count_solutions(board)
         from .table import load_table
 
         table = load_table(self.target, cache_dir=self.cache_dir)  # raises the fix if none
-        return table.count_solutions(as_board(board))
+        return table.count_solutions(board)
 
     def solution_paths(
         self, board: Board | str, *, limit: int | None = None, quiet: bool = False
-    ) -> tuple[str, Iterator[np.ndarray]]:
+    ) -> tuple[str, Iterable[np.ndarray]]:
         """``(source, chunks)``: every optimal path of ``board`` (the first ``limit``), as
         chunks of the blank's squares (one path a row), in the order
         :func:`bitknights.optimal_solutions` documents: from the distance table
-        (``source`` ``'table'``) when there is one,
-        else by search (``'search'``: IDA* listing every solution at the optimal
-        threshold; said once per process and target on standard error unless
-        ``quiet``).  Memory stays bounded whatever the count."""
+        (``source`` ``'table'``) when there is one; else, for ``auto`` and ``compact``,
+        from the compact table (``'compact'``) when it is at hand or the board is far
+        (:func:`far`: it is built once, announced); else by search (``'search'``: IDA*
+        listing every solution at the optimal threshold, quick for near boards; said
+        once per process and target on standard error unless ``quiet``, with why).
+        Memory stays bounded whatever the count."""
         from .table.solutions import check_limit, table_paths
 
         check_limit(limit)
         board = as_board(board)
-        table = self.table()
-        if table is not None:
-            return "table", table_paths(board, table, limit=limit)
+        file = self.file()
+        if file is not None:
+            return "table", table_paths(board, file, limit=limit)
+        why = f"the {self.engine} engine was asked for"
+        if self.engine in ("auto", "compact"):
+            why = "the board is near; far boards build the compact table, once"
+            compact = get_engine(FAR_ENGINE)
+            if (
+                self.engine == "compact"
+                or compact.ready(self.target, self.cache_dir)
+                or far(board, self.target)
+            ):
+                try:
+                    return "compact", table_paths(board, self._compact(), limit=limit)
+                except MemoryError:
+                    why = "the compact table cannot be built here: out of memory"
         if not quiet and self.target.key not in _SAID_SEARCHING:
             _SAID_SEARCHING.add(self.target.key)
             import sys
 
             sys.stderr.write(
                 "bitknights: no distance table for this target: optimal solutions by "
-                "search (IDA*; `bitknights table build` makes them instant)\n"
+                f"search (IDA*: {why}; `bitknights table build` makes them instant)\n"
             )
         from .engines.lab_ida import search_paths
 
         return "search", search_paths(board, self.target, limit=limit, cache_dir=self.cache_dir)
+
+    def _compact(self) -> CompactTable:
+        """The compact table of the target: kept, loaded, or built once (announced)."""
+        from .engines.compact import compact_table
+
+        return compact_table(self.target, self.cache_dir)
 
     @property
     def farthest(self) -> int | None:
@@ -443,8 +474,12 @@ class DistanceService:
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
-        from the target (the table; raises :class:`~bitknights.table.store.TableError`
-        without it)."""
+        from the target: from the distance table, or without it (for
+        ``auto`` and ``compact``) from the compact table, built once when needed
+        (announced; a rare distance raises :class:`~bitknights.table.store.TableError`
+        naming the distance table).  Other engines raise it without the distance table."""
+        if self.engine in ("auto", "compact") and self.table() is None:
+            return self._compact().random_boards(distance, count, seed)
         from .table import load_table
 
         return load_table(self.target, cache_dir=self.cache_dir).random_boards(

@@ -5,6 +5,7 @@ and kept when its distance is wanted and it is new, until every distance has its
 A sidecar ``FILE.dist`` lists each board's exact distance (one per line).
 
     python scripts/make_batch.py bench-out/hard.txt --distances 14-18 --per-distance 400
+    python scripts/make_batch.py bench-out/first200.txt --distances 10-15 --total 200
 """
 
 from __future__ import annotations
@@ -22,10 +23,17 @@ def parse_range(text: str) -> list[int]:
     return list(range(int(lo), int(hi or lo) + 1))
 
 
-def make_batch(distances: list[int], per_distance: int, seed: int) -> list[tuple[Board, int]]:
-    """``per_distance`` distinct boards at each distance, shuffled, with their distances."""
+def make_batch(
+    distances: list[int], per_distance: int, seed: int, total: int | None = None
+) -> list[tuple[Board, int]]:
+    """``per_distance`` distinct boards at each distance (or ``total`` spread over them as
+    evenly as can be, the nearer first), shuffled, with their distances."""
     rng = random.Random(seed)
-    want = {d: per_distance for d in distances}
+    if total is None:
+        want = {d: per_distance for d in distances}
+    else:
+        share, extra = divmod(total, len(distances))
+        want = {d: share + (i < extra) for i, d in enumerate(distances)}
     seen: set[Board] = set()
     out: list[tuple[Board, int]] = []
     top = max(distances)
@@ -55,9 +63,10 @@ def main() -> None:
     ap.add_argument(
         "--per-distance", type=int, default=400, help="boards per distance (default 400)"
     )
+    ap.add_argument("--total", type=int, help="this many boards in all, instead")
     ap.add_argument("--seed", type=int, default=2005, help="random seed (default 2005)")
     args = ap.parse_args()
-    boards = make_batch(parse_range(args.distances), args.per_distance, args.seed)
+    boards = make_batch(parse_range(args.distances), args.per_distance, args.seed, args.total)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(f"{len(boards)}\n" + "".join(f"{b}\n" for b, _ in boards))
     Path(f"{args.out}.dist").write_text("".join(f"{d}\n" for _, d in boards))

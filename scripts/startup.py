@@ -3,7 +3,7 @@
 Runs `python -c pass`, `bitknights solve FILE` (the console script of this Python's
 environment) and any --reference programs (which read FILE on standard input) in
 interleaved rounds, and prints the median wall time of each and its ratio to
-`python -c pass`.  Every command must print the same answers.
+`python -c pass` and to each reference.  Every command must print the same answers.
 
 Inputs: the 2-board sample (always), a seeded batch of N random boards for each --boards N
 (random walks of 10-150 moves from the target, so most answers are -1: the slow case for a
@@ -22,6 +22,9 @@ run (--no-compile skips that).
 
     python scripts/startup.py --table-dir ~/.cache/bitknights --runs 21
     python scripts/startup.py --boards 10 50 200 --reference path/to/seed_ida
+    python scripts/make_batch.py bench-out/first200.txt --distances 10-15 --total 200
+    python scripts/startup.py bench-out/first200.txt --boards --runs 21 \\
+        --reference /tmp/bitknights-reference/peer_ida    # a first run's classic batch
 """
 
 from __future__ import annotations
@@ -145,9 +148,12 @@ def main() -> None:
             shown = outs.pop().split() if outs else []
             shown = " ".join(shown[:12]) + (" ..." if len(shown) > 12 else "")
             print(f"\n{label}: {args.runs} interleaved runs, medians (answers: {shown})")
+            refs = [Path(ref).name for ref in args.reference]
+            print(f"  {'':<46} {'':>10} {'/ pass':>7}" + "".join(f" {'/ ' + r:>12}" for r in refs))
             for name, ts in times.items():
                 m = statistics.median(ts)
-                print(f"  {name:<46} {m * 1000:7.1f} ms  {m / floor:5.2f}x")
+                against = "".join(f" {m / statistics.median(times[r]):11.2f}x" for r in refs)
+                print(f"  {name:<46} {m * 1000:7.1f} ms  {m / floor:5.2f}x{against}")
 
 
 if __name__ == "__main__":

@@ -37,3 +37,15 @@ def ball8() -> dict[str, int]:
 def ball11() -> dict[str, int]:
     """Exact distances (naive BFS) of every board within 11 moves of the classic target."""
     return naive.bfs(naive.TARGET, 11)
+
+
+@pytest.fixture(scope="session")
+def classic_compact(table_dir):
+    """The classic compact table in memory, packed from the distance table (as a build
+    packs its breadth-first distances)."""
+    from bitknights.table import compact, load_table
+
+    full = load_table(TARGET, cache_dir=table_dir)
+    payload = compact.pack(full.file.payload).tobytes()
+    return compact.CompactTable("packed", TARGET, full.max_distance + 1, full.file.unreachable,
+                                payload)  # fmt: skip

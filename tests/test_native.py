@@ -432,3 +432,71 @@ def test_fingerprints_cover_what_the_kernels_import_and_nothing_else():
     assert "engines/hashset.py" in native.EXTENSIONS["bidir"].sources
     assert "engines/_pdb_kernels.py" in native.EXTENSIONS["ida"].sources
     assert "table/kernels.py" in native.EXTENSIONS["table"].sources
+    assert {"table/walk_kernels.py", "table/solution_kernels.py"} <= set(
+        native.EXTENSIONS["table"].sources
+    )
+
+
+def test_the_import_pattern_reads_what_a_parse_of_every_module_finds():
+    """Fingerprints follow the imports a pattern reads from each module: the same as a
+    full parse (top-level ``from`` imports only, relative or ``bitknights.``), for every
+    module of the package."""
+    import ast
+
+    root = Path(native.__file__).parent
+
+    def parsed(name):
+        package = name.rsplit("/", 1)[0].replace("/", ".") if "/" in name else ""
+        if name.endswith("/__init__.py"):
+            package = name[: -len("/__init__.py")].replace("/", ".")
+        found = set()
+        for node in ast.parse((root / name).read_bytes()).body:
+            if isinstance(node, ast.ImportFrom) and node.level:
+                parts = package.split(".") if package else []
+                module = ".".join(parts[: len(parts) - node.level + 1]
+                                  + ([node.module] if node.module else []))  # fmt: skip
+                for alias in node.names:
+                    sub = f"{module}.{alias.name}" if module else alias.name
+                    found.add(sub if native._module_file(sub) else module)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bitknights."):
+                found.add(node.module.removeprefix("bitknights."))
+        return {m for m in found if m and native._module_file(m)}
+
+    names = sorted(str(p.relative_to(root)) for p in root.rglob("*.py"))
+    assert len(names) > 60
+    for name in names:
+        assert native._top_level_imports(name) == parsed(name), name
+
+
+def test_walk_and_listing_kernels_agree_with_jit(table_native, small_ball, monkeypatch, tmp_path):
+    """The compact table's walks and batches, the path graphs of both tables, the
+    listing as paths and as lines, compiled and JIT: the same, and the distances the
+    naive BFS's."""
+    from bitknights.table import build, compact, solutions
+
+    rng = random.Random(6)
+    sample = rng.sample(sorted(small_ball), 200)
+    keys = np.array([Board(t).key for t in sample], np.int64)
+    far = max(sample, key=lambda t: small_ball[t])
+    out = {}
+    for name, module in _backends("table", table_native):
+        with monkeypatch.context() as m:
+            _use(m, "table", module)
+            m.setattr(compact, "PLAIN_BOARDS", 0)
+            packed = compact.build(SMALL, tmp_path / name)
+            full = build(SMALL, cache_dir=tmp_path / name, quiet=True)
+            walks = [packed.walk(Board(t).black, Board(t).blank) for t in sample[:50]]
+            batch = packed.distances(keys, 1000).tolist()
+            assert batch == [small_ball[t] for t in sample], name
+            counts = [packed.count_solutions(Board(t)) for t in sample[:30]]
+            listed = []
+            for table in (full, packed):
+                listing = solutions.table_paths(Board(far), table)
+                listed.append(np.concatenate(list(listing)).tolist())
+                for json in (False, True):
+                    writer = solutions.LineWriter(json=json)
+                    listed.append(b"".join(bytes(x) for x, _, _ in writer.write_all(
+                        solutions.table_paths(Board(far), table))))  # fmt: skip
+            text = bytes(solutions.LineWriter().lines(np.array(listed[0], dtype=np.int8)))
+            out[name] = (walks, batch, counts, listed, text)
+    assert out["native"] == out["jit"]

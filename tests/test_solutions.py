@@ -1,8 +1,9 @@
 """Every optimal solution (bitknights.optimal_solutions, bitknights.table.optimal_solutions,
 `bitknights solutions`):
 each listed sequence replayed by the naive reference, the whole list against a naive
-enumeration and against count_solutions, the table and the search giving the same list,
-and forged tables refused before they list anything."""
+enumeration and against count_solutions, the distance table, the compact table and the
+search giving the same list, the command line's lines replayed, and forged tables refused
+before they list anything."""
 
 import json
 import os
@@ -206,20 +207,19 @@ def check_forgeries(tmp_path, small_ball, sample=None):
         try:
             table = load_table(SMALL, cache_dir=tmp_path)  # refused at open, or listed
             for chunk in solutions.table_paths(Board(start), table):
-                for row in chunk.tolist():
-                    got.append(pairs(solutions.moves_of(row)))
+                got += [solutions.moves_of(row) for row in chunk.tolist()]
         except store.TableError as e:
             assert "inconsistent" in str(e) or "not exact" in str(e)
             errors += 1
             assert got == [], (r, value)
         else:
-            assert got == truth, (r, value)
+            assert [pairs(seq) for seq in got] == truth, (r, value)
     assert errors == len(cases), (len(cases), errors)
     path.write_bytes(pristine)
     store._loaded.clear()
 
 
-def test_forged_tables_end_in_an_error_never_a_wrong_sequence(tmp_path, small_ball):
+def test_forged_tables_are_refused_before_they_list_anything(tmp_path, small_ball):
     check_forgeries(tmp_path, small_ball, sample=150)
 
 
@@ -228,27 +228,145 @@ def test_every_forgery_near_a_far_board(tmp_path, small_ball):
     check_forgeries(tmp_path, small_ball)
 
 
-@pytest.mark.slow
-def test_a_distance_39_board_streams_every_sequence(classic, table_dir):
-    """468,648 sequences of 39 moves: all distinct, in order, each a legal path to the
-    target (replayed on bitboards, a sample by the naive reference), and as many as
-    count_solutions says; memory stays at a chunk."""
+def replay_paths(board: Board, paths: np.ndarray, block: int = 1 << 18) -> None:
+    """Every path (rows of the blank's squares) replayed on bitboards, a block of rows
+    at a time: each step a knight's jump into the blank, ending on the target; all
+    distinct, in the documented order (lexicographic in the squares the knights jump
+    from)."""
     from bitknights.squares import KNIGHT_MASKS
 
+    for lo in range(0, len(paths), block):
+        rows = paths[lo : lo + block].astype(np.int64)
+        assert (rows[:, 0] == board.blank).all() and (rows[:, -1] == TARGET.blank).all()
+        black = np.full(len(rows), board.black, dtype=np.int64)
+        for t in range(rows.shape[1] - 1):
+            b, n = rows[:, t], rows[:, t + 1]
+            assert ((KNIGHT_MASKS[b] >> n) & 1).all()  # a knight's jump into the blank
+            black ^= ((black >> n) & 1) * ((1 << n) | (1 << b))
+        assert (black == TARGET.black).all()
+    if paths.shape[1] > 1:  # in order, so distinct when each row follows the one before
+        later = paths[1:] != paths[:-1]
+        first = later.argmax(axis=1)
+        assert later.any(axis=1).all()
+        at = np.arange(len(first))
+        assert (paths[1:][at, first] > paths[:-1][at, first]).all()
+
+
+def paths_of_text(text: bytes, board: Board, moves: int) -> np.ndarray:
+    """The paths (rows of the blank's squares) of the command line's text lines for
+    ``board``, each ``moves`` moves written ``e5-c4`` and separated by single spaces."""
+    if moves == 0:
+        assert set(text) <= {10}
+        return np.full((len(text), 1), board.blank, dtype=np.int64)
+    cells = np.frombuffer(text, dtype=np.uint8).reshape(-1, moves, 6)
+    assert (cells[:, :-1, 5] == ord(" ")).all() and (cells[:, -1, 5] == ord("\n")).all()
+    assert (cells[:, :, 2] == ord("-")).all()
+
+    def square(file, rank):
+        assert (
+            (file >= ord("a")) & (file <= ord("e")) & (rank >= ord("1")) & (rank <= ord("5"))
+        ).all()
+        return (file.astype(np.int64) - ord("a")) + 5 * (ord("5") - rank.astype(np.int64))
+
+    froms, tos = square(cells[:, :, 0], cells[:, :, 1]), square(cells[:, :, 3], cells[:, :, 4])
+    assert (tos[:, 1:] == froms[:, :-1]).all()  # each move into the blank the last one left
+    assert (tos[:, 0] == board.blank).all()
+    return np.concatenate([tos[:, :1], froms], axis=1)
+
+
+def test_the_compact_table_lists_what_the_distance_table_lists(classic, classic_compact):
+    """Boards from 0 to 36 moves away: the same paths, in the same order, from the
+    compact table as from the distance table, each replayed; as many as the counts say;
+    the first ``limit`` when given."""
+    boards = [b for d in (1, 5, 12, 19, 26, 30, 33, 36)
+              for b in classic.random_boards(d, 2, seed=d)] + [GUEST, TARGET]  # fmt: skip
+    for b in boards:
+        listing = solutions.table_paths(b, classic_compact)
+        got = np.concatenate(list(listing))
+        want = np.concatenate(list(solutions.table_paths(b, classic)))
+        assert got.shape == want.shape and (got == want).all(), b
+        replay_paths(b, got)
+        assert len(got) == listing.count == classic_compact.count_solutions(b)
+        assert len(got) == classic.count_solutions(b)
+        for limit in (1, 2, 300):
+            some = np.concatenate(list(solutions.table_paths(b, classic_compact, limit=limit)))
+            assert (some == got[:limit]).all()
+    thirteen = Board("11111/01111/00*11/00001/00001")  # never reaches the target
+    assert list(solutions.table_paths(thirteen, classic_compact)) == []
+
+
+def test_lines_are_the_moves_of_the_paths(classic, classic_compact):
+    """The lines a table's listing writes itself are those of its paths written one by
+    one, text and JSON, from either table."""
+    from bitknights.table.solutions import LineWriter
+
+    for b in [GUEST, *classic.random_boards(31, 2, seed=5), TARGET]:
+        paths = np.concatenate(list(solutions.table_paths(b, classic)))
+        for json_lines in (False, True):
+            one = LineWriter(json=json_lines)
+            want = b"".join(one.line(p) for p in paths.tolist())
+            for table in (classic, classic_compact):
+                got = b"".join(bytes(x) for x, _, _ in
+                               LineWriter(json=json_lines).write_all(solutions.table_paths(b, table)))  # fmt: skip
+                assert got == want
+            chunked = LineWriter(json=json_lines)
+            assert b"".join(bytes(chunked.lines(c)) for c in np.array_split(paths, 3)) == want
+        text = b"".join(LineWriter().line(p) for p in paths.tolist())
+        assert (paths_of_text(text, b, paths.shape[1] - 1) == paths).all()
+        for i, line in enumerate(want.decode().splitlines()):
+            assert json.loads(line) == {"moves": [str(m) for m in solutions.moves_of(paths[i])],
+                                        "index": i}  # fmt: skip
+
+
+def test_solution_paths_come_from_the_compact_table_without_the_distance_table(tmp_path):
+    """Without the distance table: from the compact table when it is there (or the board
+    is far: it is built), else by search; the same sequences either way."""
+    service_module._SAID_SEARCHING.clear()
+    board = Board("10000/00000/00000/00000/0001*")
+    source, chunks = optimal.solution_paths(board, target=SMALL, cache_dir=tmp_path)
+    searched = np.concatenate(list(chunks))
+    assert source == "search" and not list(tmp_path.iterdir())
+    service_module._services.clear()
+    answers = service_module.DistanceService(SMALL, engine="compact", cache_dir=tmp_path)
+    source, chunks = answers.solution_paths(board)
+    assert source == "compact" and list(tmp_path.glob("*.bk3"))  # built once
+    assert (np.concatenate(list(chunks)) == searched).all()
+    source, chunks = optimal.solution_paths(board, target=SMALL, cache_dir=tmp_path)
+    assert source == "compact" and (np.concatenate(list(chunks)) == searched).all()
+    assert answers.count_solutions(board) == len(searched)
+
+
+def test_search_says_why_when_no_table_can_be_built(tmp_path, monkeypatch, capfd):
+    """IDA* lists them when the compact table cannot be built, and says why once."""
+    from bitknights.engines import compact as compact_engine
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(compact_engine, "compact_table", no_memory)
+    monkeypatch.setattr(compact_engine, "_TABLES", {})
+    service_module._SAID_SEARCHING.clear()
+    board = Board("10000/00000/00000/00000/0001*")
+    answers = service_module.DistanceService(SMALL, engine="compact", cache_dir=tmp_path)
+    source, chunks = answers.solution_paths(board)
+    assert source == "search" and len(np.concatenate(list(chunks))) > 0
+    err = capfd.readouterr().err
+    assert err.count("by search (IDA*: the compact table cannot be built here: out of memory") == 1
+    service_module._SAID_SEARCHING.clear()
+    source, _ = service_module.DistanceService(SMALL, engine="ida").solution_paths(board)
+    assert source == "search" and "the ida engine was asked for" in capfd.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_distance_39_board_streams_every_sequence(classic, classic_compact):
+    """468,648 sequences of 39 moves from either table: the same, all distinct, in
+    order, each a legal path to the target (replayed on bitboards, a sample by the naive
+    reference), and as many as count_solutions says; memory stays at a chunk."""
     board = Board("0*00010000010101110111111")
     paths = np.concatenate(list(solutions.table_paths(board, classic))).astype(np.int64)
     assert paths.shape == (classic.count_solutions(board), 40) == (468_648, 40)
-    assert (paths[:, 0] == board.blank).all() and (paths[:, -1] == TARGET.blank).all()
-    black = np.full(len(paths), board.black, dtype=np.int64)
-    for t in range(39):
-        b, n = paths[:, t], paths[:, t + 1]
-        assert ((KNIGHT_MASKS[b] >> n) & 1).all()  # a knight's jump into the blank
-        black ^= ((black >> n) & 1) * ((1 << n) | (1 << b))
-    assert (black == TARGET.black).all()
-    keys = paths[:, 1:][:, ::-1]  # lexicographic order of the jumping squares
-    order = np.lexsort(keys.T)
-    assert (order == np.arange(len(paths))).all()
-    assert len(np.unique(paths, axis=0)) == len(paths)
+    replay_paths(board, paths)
+    assert (np.concatenate(list(solutions.table_paths(board, classic_compact))) == paths).all()
     for i in range(0, len(paths), 9973):
         replay(board.compact, solutions.moves_of(paths[i]))
 
@@ -300,13 +418,45 @@ def test_cli_head_ends_quietly(table_dir):
     assert p.stdout.count("\n") == 2 and p.stderr == ""
 
 
-def test_cli_on_a_terminal_streams_and_sums_up(table_dir):
-    """On a terminal the lines come, then one summary line on standard error."""
+@pytest.mark.parametrize("limit", [None, 4])
+def test_cli_on_a_terminal_streams_and_sums_up(table_dir, limit):
+    """On a terminal the lines come, a progress line counts them against how many there
+    are (gone at the end), then one summary line on standard error."""
+    want = [" ".join(map(str, s)) for s in optimal_solutions(GUEST, cache_dir=table_dir)]
+    want = want[:limit]
     status, seen = terminal.on_terminal(
-        ["solutions", GUEST.compact, "--limit", "4"], env={store.CACHE_ENV: str(table_dir)}
+        ["solutions", GUEST.compact, *(["--limit", str(limit)] if limit else [])],
+        env={store.CACHE_ENV: str(table_dir), "BITKNIGHTS_PROGRESS_DELAY": "0"},
     )
     assert status == 0
-    lines = seen.replace("\r", "").splitlines()
-    assert len(lines) == 5 and all(len(x.split()) == 36 for x in lines[:4])
-    assert lines[4].startswith("bitknights: 4 optimal move sequences of 36 moves (--limit 4")
-    assert "from the distance table" in lines[4]
+    shown = terminal.kept(seen)
+    lines = terminal.wrapped("\n".join(want))
+    assert shown[: len(lines)] == lines
+    summary = seen.rstrip().split("\r")[-1]  # the last line, after the progress line's
+    assert shown[len(lines) :] == terminal.wrapped(summary)
+    assert summary.startswith(f"bitknights: {len(want):,} optimal move sequences of 36 moves")
+    assert ("(--limit 4; there may be more)" in summary) == bool(limit)
+    assert "from the distance table" in summary
+    total = len(want)
+    assert f"{total}/{total} [" in seen  # the progress line, against the count
+
+
+@pytest.mark.slow
+def test_cli_lists_the_farthest_board_from_either_table(table_dir, classic, tmp_path):
+    """The board with the most optimal sequences, 39 moves away (1,944,639 of them, 455
+    MB of text): the command line's lines from the distance table and from the compact
+    table (built), byte for byte the same, every one replayed."""
+    board = Board("1000010100110000111*11011")
+    full = subprocess.run([sys.executable, "-m", "bitknights", "solutions", board.compact],
+                          capture_output=True, env={**os.environ, store.CACHE_ENV: str(table_dir)},
+                          timeout=600)  # fmt: skip
+    assert full.returncode == 0 and full.stderr == b""
+    paths = paths_of_text(full.stdout, board, 39)
+    assert len(paths) == classic.count_solutions(board) == 1_944_639
+    replay_paths(board, paths)
+    del paths
+    compact = subprocess.run([sys.executable, "-m", "bitknights", "solutions", board.compact],
+                             capture_output=True, env={**os.environ, store.CACHE_ENV: str(tmp_path)},
+                             timeout=600)  # fmt: skip
+    assert compact.returncode == 0 and compact.stdout == full.stdout
+    assert list(tmp_path.glob("*.bk3")) and not list(tmp_path.glob("*.bkt"))

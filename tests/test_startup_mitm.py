@@ -4,6 +4,7 @@ naive BFS and the other engines, paths, and when ``auto`` chooses it."""
 import random
 import subprocess
 import sys
+import zlib
 
 import numpy as np
 import pytest
@@ -33,6 +34,26 @@ def test_shipped_ball_is_the_computed_one():
     assert shipped.radius == built.radius == mitm.RADIUS
     assert shipped.keys == built.keys and shipped.dists == built.dists
     assert mitm.parse_ball(mitm.ball_bytes(built)).keys == built.keys
+    # the checksum the fast path trusts is the computed ball's; the checks it spares
+    # hold for it
+    assert zlib.crc32(built.payload()) == mitm.SHIPPED_CRC
+    assert list(built.keys) == sorted(built.keys)
+    assert tuple(built.dists.count(d) for d in range(mitm.RADIUS + 1)) == mitm.CLASSIC_LAYERS
+    with pytest.raises(mitm.BallError, match="not the ball this version ships"):
+        mitm._diagnose(built)
+
+
+def test_a_ball_with_other_distances_is_refused():
+    """A payload that passes every structural check but is not the shipped ball (a board
+    9 moves away and one 10 away given each other's distance: the keys in order, as many
+    at each distance): refused all the same."""
+    built = mitm.build_ball(TARGET)
+    dists = bytearray(built.dists)
+    at9, at10 = dists.index(9), dists.index(10)
+    dists[at9], dists[at10] = 10, 9
+    forged = mitm.Ball(built.target_key, built.radius, built.keys, bytes(dists))
+    with pytest.raises(mitm.BallError, match="not the ball this version ships"):
+        mitm.read_ball(mitm.ball_bytes(forged))
 
 
 def test_ball_matches_naive_bfs(ball8):
@@ -154,3 +175,20 @@ def test_command_line_without_table(tmp_path):
     want = steps_with("ida", np.array([b.key for b in boards]), TARGET, 15, workers=1).tolist()
     r = run(long, "--engine", "mitm")
     assert r.returncode == 0 and r.stdout.split() == [str(d) for d in want], r.stderr
+
+
+def test_every_distance_against_the_table(table_dir):
+    """Boards drawn at every distance up to 19 (the distance table's), under limits on
+    both sides of the ball's radius and of each parity: the distances, and paths
+    replayed."""
+    from bitknights.table import load_table
+
+    table = load_table(TARGET, cache_dir=table_dir)
+    boards = [b for d in range(1, 20) for b in table.random_boards(d, 6, seed=d)] + [TARGET]
+    want = [table.distance(b) for b in boards]
+    keys = [b.key for b in boards]
+    for limit in (0, 9, 10, 11, 12, 15, 16, 17, 18):
+        assert steps_with("mitm", keys, TARGET, limit) == [d if d <= limit else -1 for d in want]
+    for b, d in list(zip(boards, want))[::5]:
+        got = checked(solve_with("mitm", b, TARGET, 17), b)
+        assert got.steps == (d if d <= 17 else None)

@@ -230,11 +230,11 @@ def test_count_solutions_against_brute_force(classic, ball11):
 
 def test_count_solutions_overflow_path(classic, ball11, monkeypatch):
     """With the int64 guard forced low, the Python-int path gives the same counts."""
-    from bitknights.table import distance_table
+    from bitknights.table import path_graph
 
     paths = brute_counts(ball11)
     far = [t for t, d in ball11.items() if d == 11][:20]
-    monkeypatch.setattr(distance_table, "_INT64_SAFE", 1)
+    monkeypatch.setattr(path_graph, "_INT64_SAFE", 1)
     for text in far:
         assert classic.count_solutions(Board(text)) == paths(text)
     ex = classic.example()
@@ -630,5 +630,5 @@ def test_solve_many_counts_solutions(classic, table_dir):
         assert all(s.optimal_solutions >= 1 for s in sols)
         assert bitknights.solve(boards[0], engine="table").optimal_solutions is None
         assert "optimal_solutions" not in bitknights.solve(boards[0]).to_dict()
-        with pytest.raises(ValueError, match="needs the table engine"):
+        with pytest.raises(ValueError, match="needs the table or compact engine"):
             bitknights.solve_many(boards, engine="ida", count_solutions=True)

@@ -150,13 +150,37 @@ def test_solve_without_table(tmp_path):
     r = run(["solve", "--format", "json"], tmp_path, stdin=SAMPLE)
     assert r.returncode == 0
     assert json.loads(r.stdout.splitlines()[0])["engine"] != "table"
-    r = run(["solve", "--format", "json", "--count-solutions"], tmp_path, stdin=SAMPLE)
-    assert_usage_error(r, "table build")
-    # --count-solutions says why not in the same terms everywhere: no table yet
-    for cmd in (["solve", "--count-solutions"], ["hint", "--count-solutions"]):
-        assert_usage_error(run(cmd, tmp_path, stdin=SAMPLE), "no distance table", "table build")
+    r = run(["solve", "--count-solutions", "--engine", "ida"], tmp_path, stdin=SAMPLE)
+    assert_usage_error(r, "--count-solutions needs --engine table or compact")
     assert_usage_error(run(["stats"], tmp_path), "no distance table", "table build")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_counting_without_the_table_builds_the_compact_table(tmp_path):
+    """--count-solutions without a distance table counts from the compact table, built
+    once when needed: the same counts as the distance table's (a small target's)."""
+    target = tmp_path / "target.txt"
+    target.write_text(SMALL)
+    boards = ["10000/00000/00000/00000/0001*", "00000/01000/1*000/00000/00000"]
+    batch = f"{len(boards)}\n" + "".join(b.replace("/", "\n") + "\n" for b in boards)
+    table = build_table_of(Board(SMALL), tmp_path / "full")
+    want = [table.count_solutions(Board(b)) for b in boards]
+    cache = tmp_path / "cache"
+    args = ["--target", str(target), "--count-solutions"]
+    r = run(["solve", "--exact", "--format", "json", *args], cache, stdin=batch)
+    assert r.returncode == 0, r.stderr
+    records = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [x["optimal_solutions"] for x in records] == want
+    assert {x["engine"] for x in records} == {"compact"}
+    r = run(["hint", "--format", "json", *args], cache, stdin=batch)
+    assert [json.loads(x)["optimal_solutions"] for x in r.stdout.splitlines()] == want
+    assert [p.suffix for p in cache.iterdir()] == [".bk3"]
+
+
+def build_table_of(target, cache_dir):
+    from bitknights.table import build
+
+    return build(target, cache_dir=cache_dir, quiet=True)
 
 
 def test_hint_without_table_answers_by_search(tmp_path, table_dir):

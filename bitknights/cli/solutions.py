@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     import argparse
     from typing import IO
 
-    import numpy as np
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``solutions`` to the command line's subparsers."""
@@ -33,10 +31,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="List every distinct optimal move sequence from BOARD to the target, "
         "streamed as they are found, in lexicographic order of the squares the knights "
         "jump from (reading order: a5, b5, ..., e1). From the distance table when there is "
-        "one (every distance it reads is confirmed), else by search (IDA*, said once on "
-        "standard error). On a terminal a summary line follows on standard error. A "
-        "board that never reaches the target (other knight counts) gets one line saying "
-        "why, and exit status 1.",
+        "one, else from the compact table when it is there or the board is far (it is "
+        "built once, said on a terminal), else by search (IDA*, said once on standard "
+        "error). On a terminal a progress line shows how many so far of how many, and a "
+        "summary line follows on standard error. A board that never reaches the target "
+        "(other knight counts) gets one line saying why, and exit status 1.",
     )
     p.add_argument(
         "board",
@@ -70,20 +69,55 @@ def _cmd_solutions(args: argparse.Namespace, out: IO[str]) -> int:
     t0 = time.perf_counter()
     written, steps = 0, None
     if args.limit != 0:
+        from ..table.solutions import LineWriter
+
         source, chunks = solution_paths(board, limit=args.limit, target=target,
                                         cache_dir=args.cache_dir, quiet=args.quiet)  # fmt: skip
-        form = _json_block if args.format == "json" else _text_block
-        for chunk in chunks:
-            steps = chunk.shape[1] - 1
-            with progress.writing(out):
-                out.write(form(chunk, written))
-                out.flush()
-            written += len(chunk)
+        with _Progress(chunks, args) as shown:
+            for data, rows, moves in LineWriter(json=args.format == "json").write_all(chunks):
+                with progress.writing(out):
+                    _write(out, data)
+                written, steps = written + rows, moves
+                shown.update(rows)
     else:
         source = "--limit 0"
     if progress.active(args.quiet or None):
         _summary(written, steps, args.limit, source, time.perf_counter() - t0)
     return 0
+
+
+def _write(out: IO[str], data: bytes | memoryview) -> None:
+    """Write ASCII bytes to ``out`` in one call: to its binary buffer when it has one."""
+    binary = getattr(out, "buffer", None)
+    if binary is None:
+        out.write(bytes(data).decode("ascii"))
+        return
+    out.flush()
+    binary.write(data)
+    binary.flush()
+
+
+class _Progress:
+    """On a terminal (standard error), a progress line while a listing runs: sequences
+    so far, of how many there are once a table has counted them (it does as it starts,
+    after the first line); gone at the end."""
+
+    def __init__(self, chunks: object, args: argparse.Namespace) -> None:
+        self._chunks = chunks
+        self._limit = args.limit
+        self._bar = progress.bar(None, " sequences", "listing", quiet=args.quiet or None)
+
+    def update(self, n: int) -> None:
+        count = getattr(self._chunks, "count", None)
+        if count is not None and self._bar.total is None:
+            self._bar.total = count if self._limit is None else min(count, self._limit)
+        self._bar.update(n)
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._bar.close()
 
 
 def _summary(
@@ -97,56 +131,7 @@ def _summary(
         what = f"{plural(written, 'optimal move sequence')} of {plural(steps, 'move')}"
         if limit is not None and written == limit:
             what += f" (--limit {limit}; there may be more)"
-    from_ = {"table": "from the distance table", "search": "by search"}.get(source, source)
+    from_ = {"table": "from the distance table", "compact": "from the compact distance table",
+             "search": "by search"}.get(source, source)  # fmt: skip
     sys.stderr.write(f"bitknights: {what}, {from_}, {seconds:.2f} s\n")
     sys.stderr.flush()
-
-
-def _cells(chunk: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """``table[code]`` for every move of every path: (paths, moves, width) bytes."""
-    import numpy as np
-
-    codes = chunk[:, 1:].astype(np.intp) * 25 + chunk[:, :-1]
-    return table[codes]  # type: ignore[no-any-return]
-
-
-def _move_bytes(template: str) -> np.ndarray:
-    """One row of bytes per move code (``from * 25 + to``): ``template`` with ``{}``
-    replaced by the move's name."""
-    import numpy as np
-
-    from ..board import Move
-
-    rows = [template.format(Move(f, t)).encode() for f in range(25) for t in range(25)]
-    return np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(625, -1)
-
-
-_TEXT: list[np.ndarray] = []
-_JSON: list[np.ndarray] = []
-
-
-def _text_block(chunk: np.ndarray, first: int) -> str:
-    """The text lines of a chunk of paths: moves separated by spaces, one path a line."""
-    m, steps = chunk.shape[0], chunk.shape[1] - 1
-    if steps == 0:
-        return "\n" * m
-    if not _TEXT:
-        _TEXT.append(_move_bytes("{} "))
-    cells = _cells(chunk, _TEXT[0]).reshape(m, -1)
-    cells[:, -1] = ord("\n")
-    return cells.tobytes().decode("ascii")
-
-
-def _json_block(chunk: np.ndarray, first: int) -> str:
-    """The JSON Lines of a chunk of paths, indexed from ``first``."""
-    m, steps = chunk.shape[0], chunk.shape[1] - 1
-    if steps == 0:
-        return "".join(f'{{"moves":[],"index":{first + i}}}\n' for i in range(m))
-    if not _JSON:
-        _JSON.append(_move_bytes('"{}",'))
-    width = steps * 8
-    text = _cells(chunk, _JSON[0]).tobytes().decode("ascii")
-    return "".join(
-        f'{{"moves":[{text[i * width : (i + 1) * width - 1]}],"index":{first + i}}}\n'
-        for i in range(m)
-    )

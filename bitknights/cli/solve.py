@@ -121,8 +121,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--count-solutions",
         action="store_true",
-        help="also count each board's distinct optimal move sequences (needs the "
-        "distance table): after each answer in text, optimal_solutions in JSON",
+        help="also count each board's distinct optimal move sequences (from the distance "
+        "table, else from the compact table, built once when needed): after each answer "
+        "in text, optimal_solutions in JSON",
     )
     p.add_argument(
         "--path", action="store_true", help="follow each answer with one optimal move sequence"
@@ -149,10 +150,8 @@ def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
     args.board = board_argument(args.file)
     if args.board is None:
         stdin_notice(args.file, "boards", STDIN_FORM, args.quiet)
-    if args.count_solutions:
-        if args.engine not in ("auto", "table"):
-            raise UsageError("--count-solutions needs --engine table (or auto)")
-        args.engine = "table"  # which raises a clear error when there is no table
+    if args.count_solutions and args.engine not in ("auto", "table", "compact"):
+        raise UsageError("--count-solutions needs --engine table or compact (or auto)")
     return _solve(args, target, out)
 
 

@@ -87,11 +87,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "random",
-        help="a batch of random boards at an exact distance (needs the table)",
+        help="a batch of random boards at an exact distance",
         description="Print a classic batch (T, then the boards) of N distinct boards "
-        "drawn uniformly from those exactly D moves from the target. Needs the distance "
-        "table (bitknights table build, about 3 s once): a uniform draw needs every board "
-        "at that distance.",
+        "drawn uniformly from those exactly D moves from the target: from the distance "
+        "table, else from the compact table (built once when needed, said on a terminal), "
+        "which draws at random until it has them; the rarest distances need the distance "
+        "table (bitknights table build, about 3 s once), which lists every board at each.",
     )
     p.add_argument(
         "--distance", type=non_negative, required=True, metavar="D", help="moves to the target"
@@ -113,8 +114,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="For a board, each legal move, the board it makes and that board's "
         f"distance; optimal moves are marked '{OPTIMAL_MARK}'. A batch file (T, then T "
         "boards) is hinted board by board. Distances come from the distance table, or "
-        "without one from exact search (said on a terminal); --count-solutions needs the "
-        "table.",
+        "without one from exact search (said on a terminal); --count-solutions counts "
+        "from the table, else from the compact table (built once when needed).",
     )
     p.add_argument(
         "file",
@@ -140,12 +141,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 # -- shared helpers ---------------------------------------------------------------------
-
-
-def _load(args: argparse.Namespace, target: Board | None = None) -> Any:
-    from ..table import load_table
-
-    return load_table(target or read_target(args), cache_dir=args.cache_dir)
 
 
 def _rows(board: Board) -> str:
@@ -273,7 +268,7 @@ def _cmd_random(args: argparse.Namespace, out: IO[str]) -> int:
         raise UsageError("--count must be at least 1")
     from ..service import service
 
-    answers = service(read_target(args), engine="table", cache_dir=args.cache_dir)
+    answers = service(read_target(args), cache_dir=args.cache_dir)
     boards = answers.random_boards(args.distance, args.count, args.seed)
     if args.format == "json":
         for b in boards:
@@ -320,9 +315,7 @@ def _cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
     progress.set_quiet(args.quiet)
     boards = _read_boards(args.file, args.quiet)
     answers = service(read_target(args), cache_dir=args.cache_dir)
-    if args.count_solutions:
-        _load(args)  # counting needs the table: without one, its error says the fix
-    elif answers.source != "table":
+    if answers.source != "table":
         progress.announce(answers.describe())
     for i, board in enumerate(boards):
         if args.format == "text" and i:

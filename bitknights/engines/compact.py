@@ -3,11 +3,13 @@ distance table (:mod:`bitknights.table.compact`: every board's distance modulo 3
 for the classic target), which it builds the first time it needs it (about 3 s, once,
 announced on a terminal) and keeps in the cache directory, like the pattern databases.
 
-It answers any board in a fraction of a millisecond, however far, so ``auto`` sends it
-the far boards of exact requests when there is no distance table: boards the other
-engines take seconds on (see :meth:`bitknights.service.DistanceService.choose`).  Every
-answer is a walk to the target, confirmed on the way.  Memory: the table (17 MB), and
-68 MB while it is built.  Importing this module imports neither numpy nor numba.
+It answers any board in microseconds, however far, so ``auto`` sends it the far boards
+of exact requests when there is no distance table: boards the other engines take seconds
+on (see :meth:`bitknights.service.DistanceService.choose`), and requests that count
+optimal solutions.  Every answer is a walk to the target in a compiled kernel
+(:mod:`bitknights.table.walk_kernels`; a batch on parallel threads); ``nodes`` counts
+the boards walked.  Memory: the table (17 MB), and 68 MB while it is built.  Importing
+this module imports neither numpy nor numba.
 """
 
 from __future__ import annotations
@@ -33,16 +35,17 @@ none at all): below that the other engines answer at once without loading 17 MB.
 
 class CompactEngine(Engine):
     """The compact distance table as an :class:`~bitknights.engines.Engine`: every answer
-    a walk down the table (``nodes``: the codes read); it waits for the table's build,
-    when it must be built, as long as ``timeout`` and ``stop`` allow (a batch: all ``-2``
-    when ``stop`` was raised first)."""
+    a walk down the table in a compiled kernel (``nodes``: the boards walked; with
+    ``options.count_solutions`` a solved result's ``optimal_solutions`` too); it waits for
+    the table's build, when it must be built, as long as ``timeout`` and ``stop`` allow (a
+    batch: all ``-2`` when ``stop`` was raised first)."""
 
     name = "compact"
     capabilities = Capabilities(
         lookup=True,
         exact_at_any_depth=True,
         numpy_depth=-1,
-        counts_solutions=False,
+        counts_solutions=True,
         from_depth=FROM_DEPTH,
     )
 
@@ -54,32 +57,35 @@ class CompactEngine(Engine):
     def _path(
         self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
     ) -> Found:
-        from ..results import OVER_LIMIT
-
-        steps, blanks, probes = compact_table(target, options.cache_dir, stop).walk(
-            start.black, start.blank
+        steps, blanks = compact_table(target, options.cache_dir, stop).walk(
+            start.black, start.blank, limit
         )
-        return (OVER_LIMIT, (), probes) if steps > limit else (steps, blanks, probes)
+        return steps, blanks, len(blanks)
+
+    def _extra(self, start: Board, target: Board, steps: int, options: SolveOptions) -> dict:
+        if steps < 0 or not options.count_solutions:
+            return {}
+        table = compact_table(target, options.cache_dir)
+        return {"optimal_solutions": table.count_solutions(start)}
 
     def _steps(
         self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
         stop: StopFlag | None,
     ) -> np.ndarray | list[int]:  # fmt: skip
-        """A list for a list, an array for an array."""
+        """Each board walked in a compiled kernel: a list for a list, an array for an
+        array."""
         from ..results import STOPPED
         from ..threads import Stopped
 
         try:
-            table = compact_table(target, options.cache_dir, stop or StopFlag())
+            table = compact_table(target, options.cache_dir, stop)
         except Stopped:
-            steps = [STOPPED] * len(keys)
-        else:
-            steps = table.distances(keys, limit)
-        if isinstance(keys, list):
-            return steps
-        import numpy as np
+            if isinstance(keys, list):
+                return [STOPPED] * len(keys)
+            import numpy as np
 
-        return np.array(steps, dtype=np.int64)
+            return np.full(len(keys), STOPPED, dtype=np.int64)
+        return table.distances(keys, limit)
 
 
 ENGINE = CompactEngine()
@@ -111,12 +117,13 @@ def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) ->
 
 
 def compact_table(
-    target: Board, cache_dir: str | os.PathLike[str] | None, stop: StopFlag
+    target: Board, cache_dir: str | os.PathLike[str] | None, stop: StopFlag | None = None
 ) -> CompactTable:
     """The compact table of ``target``: kept from earlier in this process, loaded from the
     cache directory (checked as :func:`bitknights.table.compact.load` says), or built once
     however many searches ask at the same time (announced), each waiting as long as its
-    ``stop`` allows (raises :class:`~bitknights.threads.Stopped`).  A file that fails its
+    ``stop`` allows (raises :class:`~bitknights.threads.Stopped`; ``None``: as long as it
+    takes).  A file that fails its
     checks or may not be trusted is said once and built afresh (kept in memory only when
     the directory cannot take it)."""
     from .. import cache, progress
@@ -145,6 +152,7 @@ def compact_table(
             )
             return compact.build(target, cache_dir)
 
-        table = wait(shared(("compact table", key), build), lambda: stop.raised)
+        table = wait(shared(("compact table", key), build),
+                     lambda: stop is not None and stop.raised)  # fmt: skip
     _TABLES[key] = table
     return table

@@ -6,21 +6,22 @@ engine uses neither numpy nor numba.  It meets in the middle:
 - the **ball**: every board within ``radius`` moves of the target, with its exact
   distance (a breadth-first search from the target; moves are reversible).  For the
   classic target the radius-10 ball (57,427 boards) ships as package data,
-  ``data/classic-ball.bkb``: 290 KB, read and checked (every byte under a CRC-32, and
-  what the ball must be: :func:`read_ball`) in about 2 ms, where computing it takes
-  about 50 ms (:func:`write_ball` makes it; a test checks it against a fresh
-  computation).  A shipped file that fails a check is said once on standard error and
+  ``data/classic-ball.bkb``: 290 KB, read and checked (every byte under a CRC-32, the
+  payload the one this version ships: :func:`read_ball`) in under a millisecond, where
+  computing it takes about 50 ms (:func:`write_ball` makes it; a test checks it against
+  a fresh computation).  A shipped file that fails a check is said once on standard error and
   computed instead.  For another target the ball is computed once per process.
-- a **forward search** from each board: complete breadth-first layers, at most
-  ``limit - radius`` of them, each board of each layer looked up in the ball.
+- a **forward search** from each board: breadth-first layers, at most ``limit - radius``
+  of them, looked up in the ball until a board of one lies in it.
 
-Why it is exact: let ``d`` be the board's distance, ``d <= limit``.  The board ``max(0, d -
-radius)`` moves along an optimal path lies in forward layer ``max(0, d - radius) <= limit -
-radius`` and in the ball.  Let ``i`` be the first layer with any board ``s`` in the ball: then
-``d <= i + ball[s] <= i + radius``, so the optimal path's board in layer ``i`` is in the ball
-too, and the least ``i + ball[s]`` over layer ``i`` is ``d``.  No hit in the last layer
-means ``d > limit``.  Within the classic limit (15) that is at most 5 layers, a few hundred
-boards: about 0.3 ms a board.
+Why it is exact (:func:`_search`): a board in the ball answers at once.  Else let ``i``
+be the first forward layer with a board in the ball: every board of the layers before
+lies farther than ``radius``, so the distance ``d`` is at least ``radius + i``, and the
+board met lies ``radius`` away, so ``d`` is exactly ``radius + i``; no board of the last
+layer in the ball means ``d > limit``.  Every move changes the colour of the blank's
+square, so half of the layers cannot meet the ball and are only made, not looked up, and
+the first board met ends the search.  Within the classic limit (15) that is at most 5
+layers, a hundred boards or so: about 0.1 ms a board.
 
 The forward search grows about 2.5× a move past ``radius + 5``, so the engine answers
 limits up to :data:`MAX_DEPTH` (about a second and tens of MB a board at worst) and
@@ -47,7 +48,7 @@ from bisect import bisect_left
 
 from .. import cache
 from ..errors import BitknightsError
-from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
+from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES, square_color
 from . import Engine
 from .options import Capabilities, check_limit
 
@@ -96,6 +97,12 @@ CLASSIC_LAYERS = (1, 8, 14, 38, 148, 368, 1001, 2440, 6468, 14116, 32825)
 """How many boards are 0, 1, ..., 10 moves from the classic target (a test recomputes
 them): a shipped ball must have exactly these."""
 
+SHIPPED_CRC = 0xFE19BFC4
+"""The CRC-32 of the shipped ball's payload: the one ball of the classic target of radius
+:data:`RADIUS` (a test computes it afresh).  A file whose checksums match and whose
+payload has this checksum is that ball, so its keys' order, its boards at each distance
+and the rest need no checking when it is read (they were when it was made)."""
+
 _FIELDS = struct.Struct("<QIII")
 MAX_BALL_BYTES = 1 << 20
 """The shipped file is about 290 KB; anything larger is refused before it is read."""
@@ -130,11 +137,22 @@ class Ball:
         return cache.u32_bytes(self.keys) + bytes(self.dists)
 
 
+_MOVES = tuple(
+    tuple((1 << n, (1 << n) | (1 << blank), n << NUM_SQUARES) for n in KNIGHT_TARGETS[blank])
+    for blank in range(NUM_SQUARES)
+)
+"""``_MOVES[blank]``: for each square ``n`` a knight's jump from the blank, ``(bit of n,
+the bits that flip when a black knight jumps from n into the blank, n as a key's blank)``."""
+
+
+_COLOR = tuple(square_color(sq) for sq in range(NUM_SQUARES))
+"""Each square's colour: a move takes the blank to a square of the other colour."""
+
+
 def _neighbours(key: int) -> Iterable[int]:
-    black, blank = key & FULL_MASK, key >> NUM_SQUARES
-    for n in KNIGHT_TARGETS[blank]:
-        nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
-        yield nb | n << NUM_SQUARES
+    black = key & FULL_MASK
+    for bit, flip, shifted in _MOVES[key >> NUM_SQUARES]:
+        yield (black ^ flip if black & bit else black) | shifted
 
 
 def _next_layer(frontier: list[int], seen: dict[int, int], mark: int | None = None) -> list[int]:
@@ -175,9 +193,11 @@ def ball_bytes(ball: Ball) -> bytes:
 def read_ball(data: bytes) -> Ball:
     """The classic target's ball a file holds, every check passed, else :class:`BallError`
     naming the first that fails: header (magic, version, size, checksum), the payload's
-    size and checksum, and what the ball must be: the classic target's, of radius
-    :data:`RADIUS`, keys in order, :data:`CLASSIC_LAYERS` boards at each distance, the
-    target at 0 and its neighbours at 1 (about 1.5 ms, most of it the keys' order)."""
+    size and checksum, the classic target's, of radius :data:`RADIUS`, and the very
+    ball this version ships (:data:`SHIPPED_CRC`, about 0.2 ms in all).  Any other ball
+    is refused, saying what is wrong with it: keys out of order, other than
+    :data:`CLASSIC_LAYERS` boards at each distance, the target not at 0 or its
+    neighbours not at 1, or else another payload."""
     from ..board import TARGET
 
     fields = cache.unpack_header(data, MAGIC, VERSION, BallError)
@@ -195,17 +215,26 @@ def read_ball(data: bytes) -> Ball:
         raise BallError(f"has radius {radius}, not {RADIUS}")
     keys = cache.u32_array(memoryview(data)[size : size + 4 * count])
     ball = Ball(key, radius, keys, data[size + 4 * count :])
-    listed = keys.tolist()
+    if crc != SHIPPED_CRC or count != sum(CLASSIC_LAYERS):
+        _diagnose(ball)
+    return ball
+
+
+def _diagnose(ball: Ball) -> None:
+    """Raise :class:`BallError` saying what is wrong with a ball that is not the one this
+    version ships."""
+    listed = ball.keys.tolist()
     if listed != sorted(listed):  # binary search needs them in order
         raise BallError("is inconsistent (its keys are not in order)")
+    radius = ball.radius
     if tuple(ball.dists.count(d) for d in range(radius + 1)) != CLASSIC_LAYERS[: radius + 1] or (
-        count != sum(CLASSIC_LAYERS[: radius + 1])
+        len(ball) != sum(CLASSIC_LAYERS[: radius + 1])
     ):
         raise BallError("is inconsistent (its boards at each distance are not the classic ones)")
-    near = [ball.get(n) for n in _neighbours(key)]
-    if ball.get(key) != 0 or near != [1] * len(near):
+    near = [ball.get(n) for n in _neighbours(ball.target_key)]
+    if ball.get(ball.target_key) != 0 or near != [1] * len(near):
         raise BallError("is inconsistent (wrong distances next to the target)")
-    return ball
+    raise BallError("is not the ball this version ships (its payload checksum differs)")
 
 
 def parse_ball(data: bytes) -> Ball | None:
@@ -286,27 +315,51 @@ def _search(
 ) -> tuple[int, int, int, dict[int, int]]:
     """``(distance or -1 beyond limit, the forward board where the halves meet, boards
     looked up, each forward board's predecessor)``.  Raises :class:`_Stopped` when
-    ``stop`` is raised, :class:`BitknightsError` past :data:`MAX_FORWARD` boards."""
+    ``stop`` is raised, :class:`BitknightsError` past :data:`MAX_FORWARD` boards.
+
+    Layer ``i`` holds the boards first reached ``i`` moves from ``start``.  When no board
+    of layers ``0 .. i - 1`` lies in the ball, ``d >= radius + i`` (the board ``i - 1``
+    moves along an optimal path would), so a board of layer ``i`` in the ball lies
+    exactly ``radius`` away and ``d = radius + i``: the first one found ends the search,
+    and only the ball's outermost layer can hold it.  Every move changes the colour of
+    the blank's square, so ``d`` has the parity the colours give: layers where ``radius
+    + i`` has the other parity cannot meet the ball and are not looked up (the last such
+    layer is not even made)."""
     keys, dists, find = ball.keys, ball.dists, bisect_left
-    n = len(keys)
-    layers = max(0, limit - ball.radius)
+    n, radius = len(keys), ball.radius
+    at = find(keys, start)
+    if at < n and keys[at] == start:
+        return (dists[at] if dists[at] <= limit else -1), start, 1, {start: start}
+    parity = _COLOR[start >> NUM_SQUARES] ^ _COLOR[ball.target_key >> NUM_SQUARES]
     frontier = [start]
     parents = {start: start}
-    nodes = 0
-    for i in range(layers + 1):
-        best, meet = -1, -1
+    nodes = 1
+    moves = _MOVES
+    for i in range(1, limit - radius + 1):
+        look = (radius + i - parity) % 2 == 0
+        last = i == limit - radius
+        if last and not look:
+            break
+        nxt: list[int] = []
+        add = nxt.append
         for j, key in enumerate(frontier):
             if not j % _POLL and stop is not None and stop.raised:
                 raise _Stopped
-            at = find(keys, key)
-            if at < n and keys[at] == key and (best < 0 or i + dists[at] < best):
-                best, meet = i + dists[at], key
-        nodes += len(frontier)
-        if best >= 0:
-            return (best if best <= limit else -1), meet, nodes, parents
-        if i == layers:
-            break
-        frontier = _next_layer(frontier, parents)
+            black = key & FULL_MASK
+            for bit, flip, shifted in moves[key >> NUM_SQUARES]:
+                child = (black ^ flip if black & bit else black) | shifted
+                if child in parents:
+                    continue
+                if look:
+                    nodes += 1
+                    at = find(keys, child)
+                    if at < n and keys[at] == child:
+                        parents[child] = key
+                        return radius + i, child, nodes, parents
+                if not last:
+                    parents[child] = key
+                    add(child)
+        frontier = nxt
         if len(parents) > MAX_FORWARD:
             raise BitknightsError(
                 f"the mitm engine's forward search passed {MAX_FORWARD:,} boards (its "

@@ -159,10 +159,10 @@ def optimal_solutions(
 ) -> Iterator[tuple[Move, ...]]:
     """Every distinct optimal move sequence from ``board`` to ``target`` (each a tuple of
     :class:`~bitknights.Move`), streamed in lexicographic order of the squares the knights
-    jump from (reading order, ``a5`` first); the first ``limit`` when given.  Every
-    distance read is confirmed: a table that contradicts itself raises
-    :class:`TableError`, never gives a wrong sequence.  Memory stays bounded whatever the
-    count (:mod:`bitknights.table.solutions`).  :func:`bitknights.optimal_solutions` does
+    jump from (reading order, ``a5`` first); the first ``limit`` when given, read from
+    the board's shortest-path graph in the table (a board with no next board raises
+    :class:`TableError`).  Memory stays bounded whatever the count
+    (:mod:`bitknights.table.solutions`).  :func:`bitknights.optimal_solutions` does
     the same by search when there is no table."""
     from .solutions import check_limit, moves_of_chunks, table_paths
 

@@ -6,8 +6,9 @@ Exact answers need less.  Two neighbouring boards are exactly one move apart in 
 ``d - 1`` are exactly those whose distance modulo 3 is ``(d - 1) mod 3``: walking down,
 one such neighbour at a time, reaches the target in exactly ``d`` moves.  Two bits a board
 (17 MB for the classic target) therefore answer every exact question a walk can: a
-board's distance (a walk of a few hundred probes, about 0.2 ms in plain Python), an
-optimal path (the walk itself), hints.
+board's distance (a walk of about a hundred probes, a microsecond or two in the compiled
+kernels of :mod:`.walk_kernels`), an optimal path (the walk itself), hints, every
+optimal move sequence (:mod:`.solutions`) and how many there are.
 
 The search engines need it for boards far from the target, where IDA* can take seconds to
 minutes and the bidirectional search grows its target side for seconds in every process:
@@ -16,10 +17,9 @@ without the distance table meets such a board (the same breadth-first search as
 ``bitknights table build``, about 3 s, announced), keeps it in the cache directory like
 the pattern databases, and answers from it from then on, in microseconds.
 
-Every answer is confirmed as the distance table's are (:mod:`.probe`): the board's code
-against its neighbours' (all one nearer or one farther, one nearer unless it is the
-target), and the walk itself, which must reach the target within the farthest distance
-the header gives.  A walk is a path, so an answer is never too small.
+The walks take the codes as exact (a table is proved whole before its first answer); a
+walk that finds no next board, or goes on past the farthest distance the header gives,
+raises :class:`TableError`.  A walk is a path, so an answer is never too small.
 
 File layout (little-endian), through :mod:`bitknights.cache` (checked header, atomic
 writes, the trust rule)::
@@ -45,23 +45,32 @@ from math import comb
 
 from .. import cache
 from ..coords import KEY_SHIFT, ranker
-from ..results import UNREACHABLE
+from ..results import INCONSISTENT, OVER_LIMIT, UNREACHABLE
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
+from .compact_layout import LOST
 from .store import TableError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Sequence
 
     import numpy as np
 
     from ..board import Board
+    from .path_graph import PathGraph
 
 MAGIC = b"BKNMOD3T"
 FORMAT_VERSION = 1
 BLOCK_BITS = 12
-LOST = 3
-"""The code of a board that never reaches the target."""
+RANDOM_BATCH = 1 << 14
+RANDOM_DRAWS = 1 << 20
+"""Random boards are drawn :data:`RANDOM_BATCH` ranks at a time, at most this many in all
+(about 2 s on two cores): enough for 100 boards at any distance of the classic target up
+to 36 (one rank in 4,000 lies 36 moves away; 3,978 boards lie farther, which the distance
+table lists)."""
+PLAIN_BOARDS = 512
+"""Lists of up to this many boards are walked in plain Python (:meth:`CompactTable.walk_plain`):
+numpy and the compiled kernels take longer to load than that many walks."""
 BUILD_SECONDS = 4
 _FIELDS = struct.Struct("<QIIQQI")  # target, k, layers, states, unreachable, block bits
 
@@ -80,8 +89,9 @@ def path_of(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> s
 class CompactTable:
     """A compact table in memory: ``code(black, blank)`` reads a board's code, checking
     the payload block it lies in against its checksum the first time (``crcs``; ``None``:
-    a table built here, nothing to check); :meth:`walk` answers with a confirmed exact
-    distance and path."""
+    a table built here, nothing to check); :meth:`codes` is the whole payload for the
+    kernels, every block checked; :meth:`walk`, :meth:`distances` and
+    :meth:`count_solutions` answer from it."""
 
     def __init__(
         self,
@@ -101,6 +111,8 @@ class CompactTable:
         self._crcs = crcs
         self._checked = bytearray(b"\1" if crcs is None else b"\0") * _blocks(len(payload))
         self._rank: Callable[[int, int], int] = ranker(self.black_count)
+        self._codes: np.ndarray | None = None
+        self._consts: tuple | None = None
 
     def code(self, black: int, blank: int) -> int:
         r = self._rank(black, blank)
@@ -116,71 +128,188 @@ class CompactTable:
             raise _fail(self.path, f"is corrupt (payload checksum mismatch in block {block})")
         self._checked[block] = 1
 
-    def walk(self, black: int, blank: int) -> tuple[int, list[int], int]:
-        """``(distance, blank squares along one optimal path, probes)`` of the board
-        (black mask, blank square) with the target's knight counts; the result code
-        ``UNREACHABLE`` (:mod:`bitknights.results`) when it never reaches the target.
-        Raises :class:`TableError` when the codes disagree with each other (a damaged or
-        forged file)."""
-        code = self.code
+    def codes(self) -> np.ndarray:
+        """The payload as a read-only ``uint8`` array for the kernels, every block checked
+        against its checksum first (once: about 15 ms for the classic target)."""
+        if self._codes is None:
+            import numpy as np
+
+            for block, checked in enumerate(self._checked):
+                if not checked:
+                    self._check(block)
+            self._codes = np.frombuffer(self._payload, dtype=np.uint8)
+        return self._codes
+
+    def _kernel_tables(self) -> tuple:
+        """What every walk kernel takes after its own arguments: the target, the rank
+        and knight tables."""
+        if self._consts is None:
+            import numpy as np
+
+            from ..coords import comb_count
+            from ..coords.arrays import POPCOUNT8, RANK_BYTE
+            from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+
+            target = self.target
+            self._consts = (np.int64(target.black), np.int64(target.blank),
+                            np.int64(comb_count(self.black_count)), KNIGHT_NEIGHBORS,
+                            KNIGHT_COUNTS, RANK_BYTE, POPCOUNT8)  # fmt: skip
+        return self._consts
+
+    def walk(self, black: int, blank: int, cap: int | None = None) -> tuple[int, list[int]]:
+        """``(distance, blank squares along one optimal path)`` of the board (black mask,
+        blank square) with the target's knight counts, walked in a compiled kernel
+        (:func:`~bitknights.table.walk_kernels.walk`); the result code ``UNREACHABLE``
+        when it never reaches the target, ``OVER_LIMIT`` when it is more than ``cap``
+        moves away (:mod:`bitknights.results`; the path is then empty).  Raises
+        :class:`TableError` when the walk finds no next board."""
+        import numpy as np
+
+        from .. import native
+
+        far = self.max_distance
+        limit = far if cap is None else max(0, min(int(cap), far))
+        path = np.empty(far + 1, dtype=np.int64)
+        d = native.kernels("table").walk(
+            self.codes(), True, np.int64(black), np.int64(blank), np.int64(limit), np.int64(far),
+            *self._kernel_tables(), path,
+        )  # fmt: skip
+        if d == INCONSISTENT:
+            raise inconsistent(self.path)
+        return int(d), path[: d + 1].tolist() if d >= 0 else []
+
+    def walk_plain(self, black: int, blank: int, cap: int | None = None) -> tuple[int, list[int]]:
+        """:meth:`walk` in plain Python, the same path: for a few boards in a process
+        that has not loaded numpy and the kernels, which takes longer than a thousand
+        walks (about 0.1 ms each)."""
+        code, target = self.code, self.target
         c = code(black, blank)
-        probes = 1
-        target = self.target
         if c == LOST:
-            if not self.unreachable:
-                raise inconsistent(self.path)
-            for n in KNIGHT_TARGETS[blank]:
-                nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
-                probes += 1
-                if code(nb, n) != LOST:
-                    raise inconsistent(self.path)
-            return UNREACHABLE, [], probes
-        nearer_code, farther_code = (c + 2) % 3, (c + 1) % 3
-        at_target = black == target.black and blank == target.blank
-        nearer = at_target
-        if at_target and c != 0:
-            raise inconsistent(self.path)
-        for n in KNIGHT_TARGETS[blank]:  # the board's own code against its neighbours'
-            nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
-            e = code(nb, n)
-            probes += 1
-            if e == nearer_code:
-                nearer = True
-            elif e != farther_code:
-                raise inconsistent(self.path)
-        if not nearer:
-            raise inconsistent(self.path)
+            return UNREACHABLE, []
+        far = self.max_distance
+        limit = far if cap is None else max(0, min(int(cap), far))
         blanks = [blank]
-        while not (black == target.black and blank == target.blank):
-            if len(blanks) > self.max_distance:
-                raise inconsistent(self.path)  # a walk longer than the farthest board
-            want = (c + 2) % 3
+        while black != target.black or blank != target.blank:
+            if len(blanks) > limit:
+                if limit < far:
+                    return OVER_LIMIT, []
+                raise inconsistent(self.path)
+            c = (c + 2) % 3
             for n in KNIGHT_TARGETS[blank]:
                 nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
-                probes += 1
-                if code(nb, n) == want:
-                    black, blank, c = nb, n, want
+                if code(nb, n) == c:
+                    black, blank = nb, n
                     blanks.append(n)
                     break
             else:
                 raise inconsistent(self.path)
-        if c != 0:
-            raise inconsistent(self.path)
-        return len(blanks) - 1, blanks, probes
+        return len(blanks) - 1, blanks
 
-    def distances(self, keys: Iterable[int], limit: int) -> list[int]:
+    def distances(self, keys: np.ndarray | list[int], limit: int) -> np.ndarray | list[int]:
         """The exact distance of each board (packed keys), ``-1`` beyond ``limit`` or when
-        it never reaches the target (other knight counts included); each walked."""
-        out = []
-        k = self.black_count
-        for key in keys:
-            black, blank = int(key) & FULL_MASK, int(key) >> KEY_SHIFT
-            if blank >= NUM_SQUARES or black >> blank & 1 or black.bit_count() != k:
-                out.append(-1)
-                continue
-            d = self.walk(black, blank)[0]
-            out.append(d if 0 <= d <= limit else -1)
-        return out
+        it never reaches the target (other knight counts included): a list for a list
+        (up to :data:`PLAIN_BOARDS` walked in plain Python), an ``int64`` array for an
+        array, walked in a compiled kernel on parallel threads.  Raises
+        :class:`TableError` when a walk finds no next board."""
+        if isinstance(keys, list) and len(keys) <= PLAIN_BOARDS:
+            steps = []
+            for key in keys:
+                black, blank = key & FULL_MASK, key >> KEY_SHIFT
+                valid = blank < NUM_SQUARES and not black >> blank & 1
+                d = self.walk_plain(black, blank, limit)[0] if valid and (
+                    black.bit_count() == self.black_count) else -1  # fmt: skip
+                steps.append(max(d, -1))
+            return steps
+        import numpy as np
+
+        from .. import native
+        from ..threads import parallel_blocks
+
+        array = np.ascontiguousarray(keys, dtype=np.int64)
+        out = np.empty(array.shape[0], dtype=np.int64)
+        if not len(array):
+            return [] if isinstance(keys, list) else out
+        tables = self._kernel_tables()
+        far = self.max_distance
+        fixed = (np.int64(self.black_count), np.int64(max(0, min(int(limit), far))),
+                 np.int64(far), *tables)  # fmt: skip
+        kernel, codes, piece = native.kernels("table").compact_distances, self.codes(), 256
+        bad = parallel_blocks(
+            lambda b0, b1: kernel(codes, array[b0 * piece : b1 * piece], *fixed,
+                                  out[b0 * piece : b1 * piece]),
+            -(-len(array) // piece),
+        )  # fmt: skip
+        if any(b >= 0 for b in bad):
+            raise inconsistent(self.path)
+        return out.tolist() if isinstance(keys, list) else out
+
+    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
+        """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
+        from the target; the same ``seed`` gives the same boards.  By rejection: uniform
+        ranks, walked in a compiled batch, kept when their distance is right and they are
+        new.  The compact table does not say how many boards lie at each distance, so a
+        draw that has not found them all within :data:`RANDOM_DRAWS` ranks (a rare
+        distance, or more boards than lie there) raises :class:`TableError` naming the
+        distance table, which lists each distance's boards."""
+        import numpy as np
+
+        from .. import native
+        from ..board import Board
+        from ..coords import KEY_SHIFT, comb_count, pack
+        from ..coords.kernels import unrank_many
+        from ..errors import BitknightsError
+
+        for name, value in (("distance", distance), ("count", count)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"random_boards: {name} is an integer, got {value!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise BitknightsError(f"a seed is a non-negative integer, got {seed!r}")
+        if not 0 <= distance <= self.max_distance:
+            raise BitknightsError(
+                f"no board lies {distance} moves from the target (the farthest lie "
+                f"{self.max_distance} away)"
+            )
+        rng = np.random.default_rng(seed)
+        states, k = NUM_SQUARES * comb_count(self.black_count), self.black_count
+        chosen: dict[int, None] = {}
+        draws = 0
+        while len(chosen) < count:
+            if draws >= RANDOM_DRAWS:
+                raise TableError(
+                    f"found {len(chosen)} of {count} boards {distance} moves from the target "
+                    f"in {draws:,} random draws from the compact table: boards that far are "
+                    "rare; `bitknights table build` makes the distance table, which lists them"
+                )
+            ranks = rng.integers(0, states, size=RANDOM_BATCH, dtype=np.int64)
+            blacks, blanks = unrank_many(ranks, k, kernel=native.kernels("table").unrank_many)
+            found = self.distances(blacks | blanks << KEY_SHIFT, distance) == distance
+            for r in ranks[found].tolist():
+                if r not in chosen:
+                    chosen[r] = None
+                    if len(chosen) == count:
+                        break
+            draws += RANDOM_BATCH
+        blacks, blanks = unrank_many(np.array(list(chosen), dtype=np.int64), k,
+                                     kernel=native.kernels("table").unrank_many)  # fmt: skip
+        return [Board.from_key(pack(int(b), int(s))) for b, s in zip(blacks, blanks)]
+
+    def count_solutions(self, board: Board) -> int:
+        """How many distinct optimal move sequences lead from ``board`` (the target's
+        knight counts) to the target: ``0`` when it never gets there, ``1`` from the
+        target itself (over its shortest-path graph, :mod:`.path_graph`)."""
+        d = self.walk(board.black, board.blank)[0]
+        return 0 if d < 0 else self.graph(board, d).total
+
+    def graph(self, board: Board, depth: int) -> PathGraph:
+        """The shortest-path graph of ``board``, ``depth`` moves from the target
+        (:func:`~bitknights.table.path_graph.path_graph`)."""
+        from ..coords import comb_count, rank
+        from .path_graph import path_graph, table_edges
+
+        k, target = self.black_count, self.target
+        start, end = rank(board.black, board.blank, k), rank(target.black, target.blank, k)
+        edges = table_edges(self.codes(), True, k)
+        return path_graph(start, depth, edges, comb_count(k), end, lambda: inconsistent(self.path))
 
 
 def inconsistent(path: str) -> TableError:

@@ -13,7 +13,7 @@ from .. import native
 from ..board import Board
 from ..coords import comb_count, pack
 from ..coords import rank as board_rank
-from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+from ..coords.arrays import POPCOUNT8, RANK_BYTE
 from ..errors import BitknightsError
 from ..solution import Hint
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
@@ -23,9 +23,6 @@ from . import probe
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .store import TableFile
-
-# path counts at or above this switch to Python ints (8 of them must not overflow int64)
-_INT64_SAFE = (1 << 63) // 8
 
 
 class DistanceTable:
@@ -100,31 +97,18 @@ class DistanceTable:
 
     def count_solutions(self, board: Board) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` when it cannot reach it, ``1`` for the target itself).
+        (``0`` when it cannot reach it, ``1`` for the target itself), over its
+        shortest-path graph (:mod:`.path_graph`)."""
+        from . import store
+        from .path_graph import path_graph, table_edges
 
-        Dynamic programming over the shortest-path graph, one distance at a time: the
-        boards ``i`` moves along some optimal path, each with the number of optimal
-        move sequences reaching it.  Counts are ``int64`` while they cannot overflow, then
-        Python integers.
-        """
         d = self.distance(board)
         if d is None:
             return 0
-        ranks = np.array([board_rank(board.black, board.blank)], dtype=np.int64)
-        counts: np.ndarray = np.ones(1, dtype=np.int64)
-        for step in range(d, 0, -1):
-            src, dst = native.kernels("table").nearer_edges(
-                self._payload, ranks, np.int64(step - 1), np.int64(self.black_count),
-                np.int64(self._ncomb), *self._consts, BINOM, RANK_BYTE, POPCOUNT8,
-            )  # fmt: skip
-            # a board has at most 8 predecessors, so sums stay below 8 * max(counts)
-            if counts.dtype != object and int(counts.max()) >= _INT64_SAFE:
-                counts = counts.astype(object)
-            ranks, inverse = np.unique(dst, return_inverse=True)
-            nxt = np.zeros(ranks.shape[0], dtype=counts.dtype)
-            np.add.at(nxt, inverse, counts[src])
-            counts = nxt
-        return int(counts[0])
+        target = board_rank(self.target.black, self.target.blank)
+        edges = table_edges(self._payload, False, self.black_count)
+        return path_graph(board_rank(board.black, board.blank), d, edges, self._ncomb, target,
+                          lambda: store.changed(self.file.path)).total  # fmt: skip
 
     # -- many boards ------------------------------------------------------------------
 

@@ -182,25 +182,6 @@ def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
 
 
 @njit(cache=True, nogil=True)
-def _nearer_edges(payload, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
-    """For boards ``ranks`` (all at distance ``want + 1``), every neighbour at ``want``:
-    ``(index into ranks, neighbour's rank)`` pairs."""
-    src = np.empty(ranks.shape[0] * 8, dtype=np.int64)
-    dst = np.empty(ranks.shape[0] * 8, dtype=np.int64)
-    m = 0
-    for i in range(ranks.shape[0]):
-        black, blank = state_unrank(ranks[i], k, ncomb, binom)
-        for j in range(cnt[blank]):
-            n = nbr[blank, j]
-            r = state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)
-            if payload[r] == want:
-                src[m] = i
-                dst[m] = r
-                m += 1
-    return src[:m].copy(), dst[:m].copy()
-
-
-@njit(cache=True, nogil=True)
 def _consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """:mod:`.verify`: the first rank in ``blank``'s ranks ``lo..hi-1`` that breaks a rule
     of an exact distance table (0 only at ``goal``, a neighbour one nearer everywhere else,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..coords import KEY_SHIFT, comb_count, rank, ranker
 from ..results import OVER_LIMIT, UNREACHABLE, UNSEEN
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
-from .store import TableError
+from .store import changed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[
                 blanks.append(n)
                 break
         else:  # a proved table always has one: the file changed under a running process
-            raise TableError(f"distance table {table.path} changed while in use; run again")
+            raise changed(table.path)
     return d, blanks, probes
 
 

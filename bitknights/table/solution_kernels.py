@@ -1,16 +1,17 @@
-"""The kernel behind :mod:`.solutions`: every optimal move sequence of a board, read from
-a distance table depth first, a chunk of paths per call.
+"""The kernels behind :mod:`.solutions`: every optimal move sequence of a board, walked
+depth first over its shortest-path graph (:mod:`.path_graph`) and written out a buffer at
+a time, as the blank's squares or as lines of text; and paths found elsewhere (by
+search) written out as the same lines.
 
-Paths come in lexicographic order of the squares the knights jump from (the knight tables
-list a square's jumps in increasing square order, :mod:`bitknights.squares`).  The search
-keeps one board per depth (an explicit stack), so memory does not grow with the count.
-
-Every distance it acts on is confirmed the way :mod:`.probe` confirms table answers,
-without trusting any checksum: a board it steps onto, and every neighbour it passes over
-as farther, must have its neighbours exactly one nearer or one farther, one of them
-nearer, and only the target may be at 0.  ``seen`` (a fixed-size, direct-mapped record
-of boards already confirmed) spares confirming a board again every time a path passes
-it.  A board that breaks the rules stops the kernel with ``BAD``.
+The graph lists each board's next boards in the knight tables' order, and those list a
+square's jumps in increasing square order (:mod:`bitknights.squares`), so paths come in
+lexicographic order of the squares the knights jump from.  A far board's paths number in
+the millions while its graph holds a few hundred thousand boards, most with a single next
+board: :func:`branch_graph` folds each run of single next boards into the edge that leads
+to it, and the walk (:func:`optimal_lines`) steps only where paths branch, copying a
+run's squares at once.  It keeps one branch per level on an explicit stack, so memory does
+not grow with the count, and the current path's line in a buffer: a path rewrites only the
+moves where it leaves the one before and copies the line out whole.
 """
 
 from __future__ import annotations
@@ -18,121 +19,237 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..coords.kernels import moved_black, state_rank
-from .solution_layout import BAD, CHUNK, DEPTH, DONE, PATHS, SP, STARTED
+from .solution_layout import (
+    BYTES,
+    CHUNK,
+    DONE,
+    INDEX,
+    JSON,
+    JSON_END,
+    JSON_HEAD,
+    JSON_TAIL,
+    LEVEL,
+    PATHS,
+    RAW,
+    SKIP,
+    STARTED,
+)
 
-_CONFIRMED = 1  # ``seen`` marks: the board's own distance was confirmed ...
-_EXPANDED = 2  # ... and so were its farther neighbours'
+
+@njit(cache=True, nogil=True)
+def branch_graph(first, succ, blanks):
+    """The graph (``first``, ``succ``, ``blanks`` as
+    :class:`~bitknights.table.path_graph.PathGraph` holds them) with every run of boards
+    that have a single next board folded into the edge leading into it.  Kept: the start
+    (node 0) and every board with no next board or several.  Returns ``(bfirst, bend,
+    label_at, labels, bblank)``: kept node ``v``'s edges are ``bfirst[v]..bfirst[v + 1]
+    - 1`` and its blank square ``bblank[v]``; edge ``e`` leads to kept node ``bend[e]``
+    through the boards whose blank squares are ``labels[label_at[e]:label_at[e + 1]]``
+    (the last is ``bend[e]``'s)."""
+    n = first.shape[0] - 1
+    keep = np.empty(n, dtype=np.int64)
+    kept = 0
+    for v in range(n):
+        if v == 0 or first[v + 1] - first[v] != 1:
+            keep[v] = kept
+            kept += 1
+        else:
+            keep[v] = -1
+    bblank = np.empty(kept, dtype=np.uint8)
+    for v in range(n):
+        if keep[v] >= 0:
+            bblank[keep[v]] = blanks[v]
+    # run[v]: the boards a run from a folded board v passes to its kept end (nodes are
+    # numbered a layer at a time from the start, so every next board comes later)
+    run = np.zeros(n, dtype=np.int64)
+    for v in range(n - 1, -1, -1):
+        if keep[v] < 0:
+            c = succ[first[v]]
+            run[v] = 1 + (run[c] if keep[c] < 0 else 0)
+    edges = 0
+    size = 0
+    for v in range(n):
+        if keep[v] >= 0:
+            for i in range(first[v], first[v + 1]):
+                edges += 1
+                c = succ[i]
+                size += 1 + (run[c] if keep[c] < 0 else 0)
+    bfirst = np.empty(kept + 1, dtype=np.int64)
+    bend = np.empty(edges, dtype=np.int64)
+    label_at = np.empty(edges + 1, dtype=np.int64)
+    labels = np.empty(size, dtype=np.uint8)
+    e = 0
+    p = 0
+    for v in range(n):
+        if keep[v] < 0:
+            continue
+        bfirst[keep[v]] = e
+        for i in range(first[v], first[v + 1]):
+            label_at[e] = p
+            c = succ[i]
+            labels[p] = blanks[c]
+            p += 1
+            while keep[c] < 0:
+                c = succ[first[c]]
+                labels[p] = blanks[c]
+                p += 1
+            bend[e] = keep[c]
+            e += 1
+    bfirst[kept] = e
+    label_at[edges] = p
+    return bfirst, bend, label_at, labels, bblank
+
+
+@njit(cache=True, nogil=True)
+def label_text(bfirst, label_at, labels, bblank, cells):
+    """The moves of every edge of a folded graph (:func:`branch_graph`) as text: edge
+    ``e``'s moves are ``cells[from * 25 + to]`` one after the other at
+    ``text[label_at[e] * width:label_at[e + 1] * width]``."""
+    width = cells.shape[1]
+    text = np.empty(labels.shape[0] * width, dtype=np.uint8)
+    for v in range(bfirst.shape[0] - 1):
+        for e in range(bfirst[v], bfirst[v + 1]):
+            prev = np.int64(bblank[v])
+            for j in range(label_at[e], label_at[e + 1]):
+                b = np.int64(labels[j])
+                _set_move(text, j, width, cells, b * 25 + prev)
+                prev = b
+    return text
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _slot(r, mask):
-    return ((r * np.int64(2654435761)) >> 7) & mask
+def _put(out, pos, text):
+    for c in text:
+        out[pos] = c
+        pos += 1
+    return pos
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _set_move(line, t, width, cells, move):
+    """Move ``t``'s cell of the line: ``cells[move]``."""
+    at = t * width
+    for c in range(width):
+        line[at + c] = cells[move, c]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _line_size(depth, width, form):
+    if form == RAW:
+        return depth + 1
+    return depth * width + 1 + (20 + len(JSON_HEAD) + len(JSON_TAIL) if form == JSON else 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _emit(out, pos, path, line, depth, width, form, index):
+    """Write the path (``path[0..depth]``, its moves' cells in ``line``) at ``pos`` in
+    ``form``; returns where the next line goes."""
+    if form == RAW:
+        dst = out[pos : pos + depth + 1]
+        for t in range(depth + 1):
+            dst[t] = path[t]
+        return pos + depth + 1
+    if form == JSON:
+        pos = _put(out, pos, JSON_HEAD)
+    size = depth * width - 1 if depth else 0  # the last move's separator dropped
+    dst = out[pos : pos + size]
+    for j in range(size):
+        dst[j] = line[j]
+    pos += size
+    if form != JSON:
+        out[pos] = 10
+        return pos + 1
+    pos = _put(out, pos, JSON_TAIL)
+    digits = 1
+    while index >= 10**digits:
+        digits += 1
+    for d in range(digits - 1, -1, -1):
+        out[pos + d] = 48 + index % 10
+        index //= 10
+    return _put(out, pos + digits, JSON_END)
 
 
 @njit(cache=True, nogil=True)
-def _consistent(payload, black, blank, d, tblack, tblank, k, ncomb, nbr, cnt, rank_byte,
-                popcount8):  # fmt: skip
-    """Whether the board's distance ``d`` agrees with its neighbours' (see the module)."""
-    nearer = d == 0
-    if nearer and (black != tblack or blank != tblank):
-        return False
-    for j in range(cnt[blank]):
-        n = nbr[blank, j]
-        e = np.int64(payload[state_rank(moved_black(black, blank, n), n, ncomb, rank_byte,
-                                        popcount8)])  # fmt: skip
-        if e == d - 1:
-            nearer = True
-        elif e != d + 1:
-            return False
-    return nearer
-
-
-@njit(cache=True, nogil=True)
-def _confirm(payload, black, blank, d, tblack, tblank, k, ncomb, nbr, cnt, rank_byte, popcount8,
-             seen):  # fmt: skip
-    """Confirm a board the search steps onto and every neighbour it will pass over as
-    farther; boards already confirmed are looked up in ``seen``."""
-    mask = seen.shape[0] - 1
-    r = state_rank(black, blank, ncomb, rank_byte, popcount8)
-    s = _slot(r, mask)
-    if seen[s] == r * 4 + _EXPANDED:
-        return True
-    if seen[s] != r * 4 + _CONFIRMED and not _consistent(
-        payload, black, blank, d, tblack, tblank, k, ncomb, nbr, cnt, rank_byte, popcount8
-    ):
-        return False
-    for j in range(cnt[blank]):
-        n = nbr[blank, j]
-        nb = moved_black(black, blank, n)
-        rn = state_rank(nb, n, ncomb, rank_byte, popcount8)
-        e = np.int64(payload[rn])
-        if e != d + 1:
-            continue
-        sn = _slot(rn, mask)
-        if seen[sn] == rn * 4 + _CONFIRMED or seen[sn] == rn * 4 + _EXPANDED:
-            continue
-        if not _consistent(payload, nb, n, e, tblack, tblank, k, ncomb, nbr, cnt, rank_byte,
-                           popcount8):  # fmt: skip
-            return False
-        seen[sn] = rn * 4 + _CONFIRMED
-    seen[s] = r * 4 + _EXPANDED
-    return True
-
-
-@njit(cache=True, nogil=True)
-def optimal_paths(payload, black, blank, tblack, tblank, k, ncomb, nbr, cnt, rank_byte,
-                  popcount8, state, stack, seen, out):  # fmt: skip
-    """Write the next optimal paths from (``black``, ``blank``) into ``out`` (a row of
-    blank squares each, the start's first): ``CHUNK`` when ``out`` filled up, ``DONE``
-    after the last, ``BAD`` when the table contradicts itself.  ``state[PATHS]``: rows
-    written; ``state[DEPTH]``: the distance.  ``stack`` (rows ``0..distance``: blank,
-    black, next jump to try), ``state`` and ``seen`` (``-1`` at first, a power of two
-    long) carry the search between calls."""
+def optimal_lines(bfirst, bend, label_at, labels, text, root, depth, width, form, most, state,
+                  stack, path, line, out):  # fmt: skip
+    """Write the next paths of a folded graph (:func:`branch_graph`; the start's blank
+    square ``root``, the target ``depth`` moves below) into ``out`` in ``form``
+    (:mod:`~bitknights.table.solution_layout`: ``RAW``, ``TEXT``, ``JSON``; the text of
+    its edges' moves, ``width`` bytes a move, from :func:`label_text`), at most ``most``
+    of them:
+    ``CHUNK`` when ``out`` is full or holds ``most``, ``DONE`` after the last.
+    ``state`` (``PATHS`` and ``BYTES`` written; ``INDEX``: the next path's index;
+    ``SKIP``: paths to pass over first), ``stack`` (a row a level: next edge, end of the
+    edges, depth), ``path`` (the blank's squares) and ``line`` (the moves' cells) carry
+    the walk between calls."""
     state[PATHS] = 0
+    state[BYTES] = 0
     if state[STARTED] == 0:
-        d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
-        if not _confirm(payload, black, blank, d, tblack, tblank, k, ncomb, nbr, cnt,
-                        rank_byte, popcount8, seen):  # fmt: skip
-            return BAD
         state[STARTED] = 1
-        state[DEPTH] = d
-        state[SP] = 0
-        stack[0, 0] = blank
-        stack[0, 1] = black
+        state[LEVEL] = 0
+        stack[0, 0] = bfirst[0]
+        stack[0, 1] = bfirst[1]
         stack[0, 2] = 0
-    depth = state[DEPTH]
-    sp = state[SP]
+        path[0] = root
+    level = state[LEVEL]
+    size = _line_size(depth, width, form)
+    pos = 0
     m = 0
-    while sp >= 0:
+    while level >= 0:
+        sp = stack[level, 2]
         if sp == depth:
-            for t in range(depth + 1):
-                out[m, t] = stack[t, 0]
-            m += 1
-            sp -= 1
-            if m == out.shape[0]:
-                break
+            if state[SKIP] > 0:
+                state[SKIP] -= 1
+            else:
+                if m == most or pos + size > out.shape[0]:
+                    break
+                pos = _emit(out, pos, path, line, depth, width, form, state[INDEX])
+                state[INDEX] += 1
+                m += 1
+            level -= 1
             continue
-        b = stack[sp, 0]
-        i = stack[sp, 2]
-        if i >= cnt[b]:
-            sp -= 1
+        i = stack[level, 0]
+        if i == stack[level, 1]:
+            level -= 1
             continue
-        stack[sp, 2] = i + 1
-        n = nbr[b, i]
-        nb = moved_black(stack[sp, 1], b, n)
-        want = depth - sp - 1
-        if np.int64(payload[state_rank(nb, n, ncomb, rank_byte, popcount8)]) != want:
-            continue
-        if not _confirm(payload, nb, n, want, tblack, tblank, k, ncomb, nbr, cnt, rank_byte,
-                        popcount8, seen):  # fmt: skip
-            state[SP] = sp
-            state[PATHS] = m
-            return BAD
-        sp += 1
-        stack[sp, 0] = n
-        stack[sp, 1] = nb
-        stack[sp, 2] = 0
-    state[SP] = sp
+        stack[level, 0] = i + 1
+        a = label_at[i]
+        run = label_at[i + 1] - a
+        if form == RAW:
+            dst = path[sp + 1 : sp + 1 + run]
+            src = labels[a : a + run]
+        else:
+            dst = line[sp * width : (sp + run) * width]
+            src = text[a * width : (a + run) * width]
+        for j in range(dst.shape[0]):
+            dst[j] = src[j]
+        level += 1
+        child = bend[i]
+        stack[level, 0] = bfirst[child]
+        stack[level, 1] = bfirst[child + 1]
+        stack[level, 2] = sp + run
+    state[LEVEL] = level
     state[PATHS] = m
-    return CHUNK if sp >= 0 else DONE
+    state[BYTES] = pos
+    return CHUNK if level >= 0 else DONE
+
+
+@njit(cache=True, nogil=True)
+def format_paths(paths, cells, form, first, line, out):
+    """Write the move sequences of ``paths`` (rows of blank squares, the start's first)
+    into ``out`` in ``form`` (``TEXT`` or ``JSON``, as :func:`optimal_lines` writes
+    them; the first line's index is ``first``) and return the bytes written.  ``out``
+    must hold them all (:data:`~bitknights.table.solution_layout.SPARE` a line beyond
+    its moves).  A path rewrites only the moves where it leaves the one before."""
+    depth = paths.shape[1] - 1
+    width = cells.shape[1]
+    pos = 0
+    for i in range(paths.shape[0]):
+        same = 0
+        if i and paths[i, 0] == paths[i - 1, 0]:
+            while same < depth and paths[i, same + 1] == paths[i - 1, same + 1]:
+                same += 1
+        for t in range(same, depth):
+            _set_move(line, t, width, cells, np.int64(paths[i, t + 1]) * 25 + paths[i, t])
+        pos = _emit(out, pos, paths[i], line, depth, width, form, first + i)
+    return pos

@@ -1,18 +1,18 @@
-"""Every optimal solution of a board read from the distance table, streamed.
+"""Every optimal solution of a board read from a table, streamed.
 
 A board ``d`` moves from the target has as many optimal move sequences as
 :func:`bitknights.table.count_solutions` says (1,200 for the 7th Guest's board, up to
-1,944,639 for a board 39 moves away).  :func:`table_paths` lists them depth first over the
-table's shortest-path graph (:mod:`.solution_kernels`), one board per depth on an explicit
-stack, so memory stays bounded whatever the count; they come a chunk at a time (a path is
-the blank's squares, the start's first; a chunk an ``int8`` array, one path a row), in
-lexicographic order of the squares the knights jump from, each step's candidates in
-reading order (``a5``, ``b5``, ..., ``e1``).  Every distance it acts on is confirmed
-against its neighbours, so a damaged or forged table ends in
-:class:`~bitknights.table.store.TableError`, never a wrong sequence.
+1,944,639 for a board 39 moves away).  :func:`table_paths` lists them depth first over
+the board's shortest-path graph (:mod:`.path_graph`, read from the distance table or the
+compact table: the same paths, in the same order, from either; :mod:`.solution_kernels`),
+one board per depth on an explicit stack, so memory stays bounded whatever the count.
+They come a chunk at a time (a path is the blank's squares, the start's first; a chunk an
+``int8`` array, one path a row), in lexicographic order of the squares the knights jump
+from, each step's candidates in reading order (``a5``, ``b5``, ..., ``e1``).
 
 :func:`moves_of_chunks` turns the paths into moves
-(:func:`bitknights.table.optimal_solutions`).  Without a table,
+(:func:`bitknights.table.optimal_solutions`), :class:`LineWriter` into lines of text in
+large buffers (``bitknights solutions``).  Without a table,
 :func:`bitknights.optimal_solutions` finds the same sequences, in the same order, by
 search.
 """
@@ -24,10 +24,10 @@ from itertools import count
 from .. import native
 from ..board import Board, Move
 from ..coords import comb_count
-from ..coords.arrays import POPCOUNT8, RANK_BYTE
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
+from ..squares import NUM_SQUARES
 from . import solution_layout as K
-from .store import TableError
+from .compact import CompactTable
+from .store import TableFile, changed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,12 +36,12 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .distance_table import DistanceTable
+    from .path_graph import PathGraph
 
-CHUNKS = (1, 64, 4096)
+CHUNKS = (1, 256, 16384)
 """Paths per chunk: the first chunk holds one path (it shows at once), then they grow."""
-SEEN_SLOTS = 1 << 20
-"""Boards the enumerator remembers as confirmed (8 MB; a board forgotten is confirmed
-again, so this bounds memory, not correctness)."""
+LINES_BYTES = 4 << 20
+"""Bytes of lines a table's listing writes at a time (about 18,000 lines of 39 moves)."""
 
 
 def chunk_sizes(limit: int | None) -> Iterator[int]:
@@ -53,58 +53,122 @@ def chunk_sizes(limit: int | None) -> Iterator[int]:
 
 
 def table_paths(
-    board: Board, table: DistanceTable, *, limit: int | None = None
-) -> Iterator[np.ndarray]:
-    """Chunks of every optimal path of ``board`` read from ``table`` (the first
-    ``limit`` when given), each distance confirmed (see the module docstring).  Nothing
-    when ``board`` never reaches the target.  Raises :class:`TableError` when the table
-    contradicts itself."""
-    import numpy as np
+    board: Board, table: DistanceTable | TableFile | CompactTable, *, limit: int | None = None
+) -> TablePaths:
+    """Every optimal path of ``board`` read from ``table``, the distance table (or its
+    file) or the compact table (the first ``limit`` when given), as chunks: a
+    :class:`TablePaths`."""
+    if not isinstance(table, (TableFile, CompactTable)):
+        table = table.file
+    return TablePaths(board, table, limit)
 
-    k = table.black_count
-    if board.black.bit_count() != k:
-        return
-    if table.distance(board) is None:  # unreachable in this table: so must its neighbours be
-        if any(table.distance(child) is not None for _, child in board.children()):
-            raise _inconsistent(table)
-        return
-    payload = table.file.payload
-    depth = int(payload[_rank(board, k)])
-    state = np.zeros(K.STATE_SIZE, dtype=np.int64)
-    stack = np.zeros((depth + 1, 3), dtype=np.int64)
-    seen = np.full(SEEN_SLOTS, -1, dtype=np.int64)
-    out = np.zeros((CHUNKS[-1], depth + 1), dtype=np.int8)
-    kernel = native.kernels("table").optimal_paths
-    target = table.target
-    fixed = (np.int64(board.black), np.int64(board.blank), np.int64(target.black),
-             np.int64(target.blank), np.int64(k), np.int64(comb_count(k)), KNIGHT_NEIGHBORS,
-             KNIGHT_COUNTS, RANK_BYTE, POPCOUNT8)  # fmt: skip
-    left = limit
-    for size in chunk_sizes(limit):
-        code = kernel(payload, *fixed, state, stack, seen, out[:size])
-        rows = int(state[K.PATHS])
-        if left is not None:
-            rows = min(rows, left)
-            left -= rows
-        if rows:
-            yield out[:rows].copy()
-        if code == K.BAD:
-            raise _inconsistent(table)
-        if code == K.DONE or left == 0:
+
+class TablePaths:
+    """Chunks of every optimal path of a board read from a table (iterate it; nothing
+    when the board never reaches the target), or the same as lines of text
+    (:meth:`lines`).  The first path comes at once, walked straight down the table in
+    plain Python (it is the first of them all, and shows before numpy and the kernels
+    have loaded); then the board's shortest-path graph is built (:mod:`.path_graph`;
+    about 0.2 s for the farthest boards), which gives :attr:`count`, and the rest come
+    from a compiled walk over it
+    (:func:`~bitknights.table.solution_kernels.optimal_lines`).  Raises
+    :class:`TableError` when a walk finds no next board."""
+
+    def __init__(
+        self, board: Board, table: TableFile | CompactTable, limit: int | None = None
+    ) -> None:
+        self.board, self.table, self.limit = board, table, limit
+        self.count: int | None = None
+        """How many paths there are in all, once the graph is built."""
+        self.depth = -1
+        """Moves a path, once the first is walked."""
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        import numpy as np
+
+        for data, rows in self._run(K.RAW, None):
+            yield np.frombuffer(data, dtype=np.int8).reshape(rows, -1).copy()
+
+    def lines(self, writer: LineWriter) -> Iterator[tuple[bytes | memoryview, int]]:
+        """``(bytes, paths)`` a buffer at a time: the paths as ``writer`` writes lines
+        (a buffer is reused: write it out before asking for the next)."""
+        yield from self._run(K.JSON if writer.json else K.TEXT, writer)
+
+    def _run(
+        self, form: int, writer: LineWriter | None
+    ) -> Iterator[tuple[bytes | memoryview, int]]:
+        board, table = self.board, self.table
+        if board.black.bit_count() != table.black_count or self.limit == 0:
             return
+        depth, walked = _walk(table, board)
+        if depth < 0:
+            return
+        self.depth = depth
+        yield (writer.line(walked) if writer else bytes(walked)), 1
+        left = None if self.limit is None else self.limit - 1
+        if left == 0:
+            return
+        import numpy as np
+
+        graph = _graph(table, board, depth)
+        self.count = graph.total
+        kernels = native.kernels("table")
+        bfirst, bend, label_at, labels, bblank = kernels.branch_graph(
+            graph.first, graph.succ, graph.blanks
+        )
+        del graph
+        width = writer.cells.shape[1] if writer else 1
+        text = (kernels.label_text(bfirst, label_at, labels, bblank, writer.cells) if writer
+                else np.zeros(0, dtype=np.uint8))  # fmt: skip
+        state = np.zeros(K.STATE_SIZE, dtype=np.int64)
+        state[K.INDEX] = state[K.SKIP] = 1  # the walked path is the graph's first
+        stack = np.zeros((depth + 1, 3), dtype=np.int64)
+        path = np.zeros(depth + 1, dtype=np.uint8)
+        line = np.zeros(max(1, depth * width), dtype=np.uint8)
+        if form == K.RAW:
+            sizes = chunk_sizes(left)
+            next(sizes)  # the walked path's
+            out = np.empty(CHUNKS[-1] * (depth + 1), dtype=np.uint8)
+        else:
+            out = np.empty(max(LINES_BYTES, depth * width + K.SPARE), dtype=np.uint8)
+        fixed = (bfirst, bend, label_at, labels, text, np.int64(walked[0]), np.int64(depth),
+                 np.int64(width), np.int64(form))  # fmt: skip
+        while True:
+            most = next(sizes) if form == K.RAW else -1
+            if left is not None:
+                most = left if most < 0 else min(most, left)
+            code = kernels.optimal_lines(*fixed, np.int64(most), state, stack, path, line, out)
+            rows = int(state[K.PATHS])
+            if rows:
+                yield memoryview(out)[: state[K.BYTES]], rows  # type: ignore[arg-type]
+            if left is not None:
+                left -= rows
+            if code == K.DONE or left == 0:
+                return
 
 
-def _rank(board: Board, k: int) -> int:
+def _walk(table: TableFile | CompactTable, board: Board) -> tuple[int, list[int]]:
+    """``(distance, the first optimal path)`` in plain Python: each step to the first
+    neighbour one nearer in the knight tables' order, as the graph's first path goes; a
+    negative distance for a board that never reaches the target."""
+    if isinstance(table, CompactTable):
+        return table.walk_plain(board.black, board.blank)
+    from . import probe
+
+    steps, blanks, _ = probe.walk(table, board.black, board.blank, table.max_distance)
+    return steps, blanks
+
+
+def _graph(table: TableFile | CompactTable, board: Board, depth: int) -> PathGraph:
+    if isinstance(table, CompactTable):
+        return table.graph(board, depth)
     from ..coords import rank
+    from .path_graph import path_graph, table_edges
 
-    return rank(board.black, board.blank, k)
-
-
-def _inconsistent(table: DistanceTable) -> TableError:
-    return TableError(
-        f"distance table {table.file.path} is inconsistent; run `bitknights table build` "
-        "to rebuild it"
-    )
+    k, target = table.black_count, table.target
+    start, end = rank(board.black, board.blank, k), rank(target.black, target.blank, k)
+    edges = table_edges(table.payload, False, k)
+    return path_graph(start, depth, edges, comb_count(k), end, lambda: changed(table.path))
 
 
 _MOVES = [Move(f, t) for f in range(NUM_SQUARES) for t in range(NUM_SQUARES)]
@@ -143,3 +207,71 @@ def moves_of_chunks(chunks: Iterable[np.ndarray]) -> Iterator[tuple[Move, ...]]:
         codes = chunk[:, 1:].astype(np.int16) * NUM_SQUARES + chunk[:, :-1]
         for row in codes.tolist():
             yield tuple(map(moves, row))
+
+
+class LineWriter:
+    """Paths as lines of text: a text line is the moves (``e5-c4``) separated by spaces;
+    a JSON line (``json``) an object of its ``moves`` and its ``index``, counted from 0
+    over the lines written.  One line in plain Python (:meth:`line`), many in a
+    compiled kernel into one large buffer (:meth:`lines`,
+    :func:`~bitknights.table.solution_kernels.format_paths`)."""
+
+    def __init__(self, json: bool = False) -> None:
+        self.json = json
+        self.written = 0
+        template = '"{}",' if json else "{} "
+        self._cells = [template.format(m).encode() for m in _MOVES]
+        self._array: np.ndarray | None = None
+        self._out: np.ndarray | None = None
+
+    @property
+    def cells(self) -> np.ndarray:
+        """``cells[from * 25 + to]``: a move's text and the separator after it."""
+        if self._array is None:
+            import numpy as np
+
+            cells = np.frombuffer(b"".join(self._cells), dtype=np.uint8)
+            self._array = cells.reshape(len(_MOVES), -1)
+        return self._array
+
+    def line(self, path: list[int]) -> bytes:
+        """The line of one path (the blank's squares), in plain Python."""
+        moves = b"".join(self._cells[f * NUM_SQUARES + t] for t, f in zip(path, path[1:]))
+        moves = moves[:-1]  # the last separator
+        self.written += 1
+        if not self.json:
+            return moves + b"\n"
+        head, tail, end = bytes(K.JSON_HEAD), bytes(K.JSON_TAIL), bytes(K.JSON_END)
+        return head + moves + tail + str(self.written - 1).encode() + end
+
+    def lines(self, chunk: np.ndarray) -> memoryview:
+        """The lines of one chunk of paths (one path a row, the blank's squares), valid
+        until the next call."""
+        import numpy as np
+
+        m, steps = chunk.shape[0], chunk.shape[1] - 1
+        width = self.cells.shape[1]
+        need = m * (steps * width + K.SPARE)
+        if self._out is None or self._out.shape[0] < need:
+            self._out = np.empty(need, dtype=np.uint8)
+        line = np.zeros(max(1, steps * width), dtype=np.uint8)
+        paths = np.ascontiguousarray(chunk, dtype=np.int8)
+        size = native.kernels("table").format_paths(
+            paths, self.cells, np.int64(K.JSON if self.json else K.TEXT), np.int64(self.written),
+            line, self._out,
+        )  # fmt: skip
+        self.written += m
+        return memoryview(self._out)[:size]  # type: ignore[arg-type]
+
+    def write_all(
+        self, chunks: Iterable[np.ndarray]
+    ) -> Iterator[tuple[bytes | memoryview, int, int]]:
+        """``(bytes, paths, moves a path)`` for every chunk of paths, a buffer at a time
+        (reused: write it out before asking for the next).  A table's listing
+        (:class:`TablePaths`) writes its lines itself, without chunks of paths between."""
+        if isinstance(chunks, TablePaths):
+            for data, rows in chunks.lines(self):
+                yield data, rows, chunks.depth
+            return
+        for chunk in chunks:
+            yield self.lines(chunk), len(chunk), chunk.shape[1] - 1

@@ -486,6 +486,12 @@ def read_header(path: str | os.PathLike[str], target: Board | None = None) -> di
     return fields
 
 
+def changed(path: str | os.PathLike[str]) -> TableError:
+    """The error for a proved table whose bytes no longer make sense to a running process
+    (the file was changed under it)."""
+    return TableError(f"distance table {path} changed while in use; run again")
+
+
 def _missing(path: str | os.PathLike[str]) -> TableError:
     return MissingTableError(
         f"no distance table at {path}: run `bitknights table build` first "
