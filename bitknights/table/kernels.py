@@ -19,7 +19,6 @@ from ..coords.kernels import (
     next_comb,
     popcount,
     state_rank,
-    state_unrank,
     unpack,
     unsqueeze,
 )
