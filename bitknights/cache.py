@@ -58,7 +58,7 @@ from .errors import BitknightsError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 CACHE_ENV = "BITKNIGHTS_CACHE_DIR"
 STALE_SECONDS = 2.0
@@ -95,21 +95,25 @@ def _write_error(what: str, path: object, e: OSError) -> CacheError:
     return kind(f"cannot write {what} {path}: {e.strerror or e}")
 
 
-def cache_directory(cache_dir: str | os.PathLike[str] | None = None) -> str:
-    """The directory cache files live in (see the module docstring), as a path string.
+def cache_directory(
+    cache_dir: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
+) -> str:
+    """The directory cache files live in (see the module docstring), as a path string;
+    ``environ``: the environment variables to read (default: the process's).
 
-    >>> cache_directory("/data/bk")
-    '/data/bk'
+    >>> cache_directory("/data/bk"), cache_directory(None, {CACHE_ENV: "/x", "HOME": "/h"})
+    ('/data/bk', '/x')
     """
     if cache_dir is not None and os.fspath(cache_dir) != "":
         return os.fspath(cache_dir)
-    env = os.environ.get(CACHE_ENV)
+    environ = os.environ if environ is None else environ
+    env = environ.get(CACHE_ENV)
     if env:
         return env
-    return _xdg_cache_home() or _platform_cache_dir()
+    return _xdg_cache_home(environ) or _platform_cache_dir()
 
 
-def _xdg_cache_home() -> str | None:
+def _xdg_cache_home(environ: Mapping[str, str]) -> str | None:
     """The user cache directory by the XDG rule platformdirs follows on Linux
     (``$XDG_CACHE_HOME`` when absolute, else ``$HOME/.cache`` when ``$HOME`` is absolute),
     without importing it: platformdirs takes 13 ms to import, more than half of a judge's
@@ -117,10 +121,10 @@ def _xdg_cache_home() -> str | None:
     a test holds the two equal."""
     if not sys.platform.startswith("linux"):
         return None
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    xdg = environ.get("XDG_CACHE_HOME", "")
     if os.path.isabs(xdg):
         return os.path.join(xdg, "bitknights")
-    home = os.environ.get("HOME", "")
+    home = environ.get("HOME", "")
     if os.path.isabs(home):
         return os.path.join(home.rstrip("/") or "/", ".cache", "bitknights")
     return None

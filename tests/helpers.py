@@ -4,11 +4,13 @@ by pytest)."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import random
 import struct
 import zlib
 from pathlib import Path
+from typing import NamedTuple
 
 from bitknights import TARGET, Board
 
@@ -88,6 +90,54 @@ def cache_env(path):
             os.environ["BITKNIGHTS_CACHE_DIR"] = saved
 
 
+class Ran(NamedTuple):
+    """What a run of ``bitknights ARGS`` gave, named as :class:`subprocess.CompletedProcess`
+    names it."""
+
+    args: list[str]
+    returncode: int
+    stdout: str | bytes
+    stderr: str | bytes
+
+
+def run_bitknights(
+    args, stdin: str | bytes = b"", *, env=None, cache_dir=None, text=True, closed=()
+) -> Ran:
+    """``bitknights ARGS`` run in this process (:func:`bitknights.cli.main`), as a
+    subprocess with pipes would run it: standard input holding ``stdin``, standard output
+    and error captured (``text``: decoded as UTF-8, else bytes), no terminal, and the
+    environment variables this process's with ``env`` over them (``None``: unset);
+    ``cache_dir``: ``$BITKNIGHTS_CACHE_DIR``; ``closed``: the names of the streams that
+    are closed (``None``, as ``2>&-`` leaves ``sys.stderr``).  As in a new process, the distance services
+    start afresh (nothing learnt by earlier runs) and what a process says once (a warning
+    about a refused file, that solutions come by search) is said again.  Whatever
+    ``main`` raises is a bug and is raised here."""
+    from bitknights import cache, cli, service
+
+    cache._warned.clear()
+    service._SAID_SEARCHING.clear()
+    service._services.clear()
+
+    environ = {**os.environ, **(env or {})}
+    if cache_dir is not None:
+        environ["BITKNIGHTS_CACHE_DIR"] = str(cache_dir)
+    environ = {k: v for k, v in environ.items() if v is not None}
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    out, err = io.BytesIO(), io.BytesIO()
+    made = {
+        "stdin": lambda: io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"),
+        "stdout": lambda: io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+        "stderr": lambda: io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace",
+                                           write_through=True),
+    }  # fmt: skip
+    streams = {name: None if name in closed else make() for name, make in made.items()}
+    argv = [str(a) for a in args]
+    status = cli.main(argv, cli.Environment(**streams, environ=environ))
+    if text:
+        return Ran(argv, status, out.getvalue().decode(), err.getvalue().decode())
+    return Ran(argv, status, out.getvalue(), err.getvalue())
+
+
 def _engine(engine):
     from bitknights.engines import get_engine
 
@@ -114,6 +164,8 @@ def steps_with(engine, keys, target=TARGET, max_depth=15, stop=None, **options):
 __all__ = [
     "SAMPLE",
     "TARGET",
+    "Ran",
+    "run_bitknights",
     "cache_env",
     "forge",
     "random_board",

@@ -7,20 +7,14 @@ import pytest
 
 from bitknights import SAMPLE as SAMPLE_TEXT
 from bitknights import TARGET, InputError, read_batch, read_board
-from helpers import SAMPLE
+from helpers import SAMPLE, run_bitknights
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
 
 
 def run(args, stdin=b"", env=None):
-    return subprocess.run(
-        [sys.executable, "-m", "bitknights", *args],
-        input=stdin,
-        capture_output=True,
-        env={**os.environ, **(env or {})},
-        timeout=120,
-    )
+    return run_bitknights(args, stdin, env=env, text=False)
 
 
 def test_sample_file_matches_api_constant():

@@ -12,7 +12,7 @@ from bitknights import TARGET, Board, api, solve
 from bitknights.engines import ENGINES, _bidir_search, bidir
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
-from helpers import random_board, random_walk, solve_with, steps_with
+from helpers import random_board, random_walk, run_bitknights, solve_with, steps_with
 
 
 def checked(sol, start, target=TARGET):
@@ -299,14 +299,11 @@ def test_limited_batches_do_not_import_numba():
 def test_cli_engine_bidir(tmp_path):
     batch = tmp_path / "b.txt"
     batch.write_text(bitknights.SAMPLE)
-    run = [sys.executable, "-m", "bitknights", "solve", "--engine", "bidir", "--quiet"]
-    out = subprocess.run(
-        [*run, str(batch)], capture_output=True, text=True, check=True, timeout=300
-    )
-    assert out.stdout.split() == ["7", "-1"]
-    out = subprocess.run([*run, "--exact", str(batch)], capture_output=True, text=True,
-                         check=True, timeout=300)  # fmt: skip
-    assert out.stdout.split() == ["7", "18"]
-    out = subprocess.run([*run, "--exact", "--format", "json", "--path", str(batch)],
-                         capture_output=True, text=True, check=True, timeout=300)  # fmt: skip
-    assert '"engine":"bidir"' in out.stdout.replace(" ", "") and '"steps":18' in out.stdout
+    run = ["solve", "--engine", "bidir", "--quiet"]
+    out = run_bitknights([*run, batch])
+    assert (out.returncode, out.stdout.split()) == (0, ["7", "-1"])
+    out = run_bitknights([*run, "--exact", batch])
+    assert (out.returncode, out.stdout.split()) == (0, ["7", "18"])
+    out = run_bitknights([*run, "--exact", "--format", "json", "--path", batch])
+    assert out.returncode == 0 and '"engine":"bidir"' in out.stdout.replace(" ", "")
+    assert '"steps":18' in out.stdout

@@ -9,7 +9,6 @@ import json
 import os
 import random
 import struct
-import subprocess
 import sys
 import zlib
 
@@ -25,7 +24,7 @@ from bitknights.errors import BitknightsError
 from bitknights.results import OVER_LIMIT
 from bitknights.service import DistanceService, far
 from bitknights.table import compact
-from helpers import random_walk, solve_with, steps_with
+from helpers import random_walk, run_bitknights, solve_with, steps_with
 
 SMALL = Board("11000/00000/00*00/00000/00000")  # 2 black knights: 6,900 boards
 FAR = Board("00000/11000/10101/*1100/11111")  # 39 moves from the classic target
@@ -257,14 +256,11 @@ def test_auto_sends_far_boards_to_the_compact_table_when_there_is_no_distance_ta
     assert answers.choose(None) == answers.choose(21) == "compact"
     assert answers.choose(20) != "compact" and answers.choose(15) != "compact"
     assert answers.solve(near, max_depth=None).engine == "compact"
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path)}
-    r = subprocess.run([*CLI, "solve", "--exact", "--format", "json"],
-                       input=f"2\n{near}\n{FAR}\n", capture_output=True, text=True, env=env,
-                       timeout=120)  # fmt: skip
+    r = run_bitknights(["solve", "--exact", "--format", "json"], f"2\n{near}\n{FAR}\n",
+                   cache_dir=tmp_path)  # fmt: skip
     recs = [json.loads(line) for line in r.stdout.splitlines()]
     assert [(x["steps"], x["engine"]) for x in recs] == [(18, "compact"), (39, "compact")]
-    r = subprocess.run([*CLI, "solve", "--exact"], input=f"2\n{near}\n{FAR}\n",
-                       capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    r = run_bitknights(["solve", "--exact"], f"2\n{near}\n{FAR}\n", cache_dir=tmp_path)
     assert r.stdout == "18\n39\n", r.stderr
     # explicit engines are left alone
     assert (

@@ -25,7 +25,16 @@ from bitknights.engines import mitm, pdb
 from bitknights.engines.ida import IdaEngine
 from bitknights.errors import BitknightsError
 from bitknights.table import store
-from helpers import SAMPLE, cache_env, forge, random_walk, solve_with, steps_with
+from helpers import (
+    SAMPLE,
+    Ran,
+    cache_env,
+    forge,
+    random_walk,
+    run_bitknights,
+    solve_with,
+    steps_with,
+)
 
 CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 300  # seconds; a hang fails the test instead of stalling the suite
@@ -37,13 +46,17 @@ OTHER_CENTRE = Board("10111/01110/00*10/00011/01001")
 classic target's (so the header's layer counts fit it: only the bytes tell)."""
 
 
-def run(args, cache_dir=None, *, env=None, cwd=None, **kw) -> subprocess.CompletedProcess:
-    full = {**os.environ, **(env or {})}
-    if cache_dir is not None:
-        full["BITKNIGHTS_CACHE_DIR"] = str(cache_dir)
-    kw.setdefault("capture_output", True)
-    return subprocess.run([*CLI, *map(str, args)], text=True, timeout=LIMIT, env=full, cwd=cwd,
-                          **kw)  # fmt: skip
+def run(args, cache_dir=None, *, env=None, input="") -> Ran:
+    """``bitknights ARGS`` in this process, ``$BITKNIGHTS_CACHE_DIR`` naming ``cache_dir``."""
+    return run_bitknights(args, input, cache_dir=cache_dir, env=env)
+
+
+def run_installed(site: Path, args, env) -> subprocess.CompletedProcess:
+    """``bitknights ARGS`` in a process of its own that imports the installed copy at
+    ``site`` (its own shipped files)."""
+    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True,
+                          timeout=LIMIT, env={**os.environ, **env, "PYTHONPATH": str(site)},
+                          cwd=site)  # fmt: skip
 
 
 def one_line_error(r, status=2) -> str:
@@ -152,7 +165,7 @@ def test_a_forged_byte_near_the_target_or_at_the_example_is_refused_at_open(
     what, table_dir, cache_dir
 ):
     path = _copy_table(table_dir, cache_dir)
-    file = store.load(TARGET, cache_dir)
+    file = store.load(TARGET, table_dir)  # (the copy's bytes, proved already)
     board = {"target": TARGET, "neighbour": TARGET.play("b5"),
              "example": file.example()}[what]  # fmt: skip
     r = rank(board.black, board.blank)
@@ -168,7 +181,7 @@ def test_a_forged_byte_near_the_target_or_at_the_example_is_refused_at_open(
 
 def test_layer_counts_that_do_not_fit_the_target_are_refused(table_dir, cache_dir):
     path = _copy_table(table_dir, cache_dir)
-    layers = store.load(TARGET, cache_dir).layers
+    layers = store.load(TARGET, table_dir).layers  # (the copy's, proved already)
     _rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", layers[1] - 1, layers[2] + 1)
     with pytest.raises(store.TableError, match="layer counts do not fit"):
         store.load(TARGET, cache_dir)
@@ -523,9 +536,9 @@ def test_a_forged_ball_answers_right_through_the_command_line(name, tmp_path):
     site = _installed_copy(tmp_path)
     ball = site / "bitknights" / "data" / "classic-ball.bkb"
     ball.write_bytes(FORGED_BALLS[name][0]())
-    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache"), "PYTHONPATH": str(site)}
+    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache")}
     for args in ([SAMPLE], [batch], ["--engine", "mitm", batch]):
-        r = run(["solve", *args], env=env, cwd=site)
+        r = run_installed(site, ["solve", *args], env)
         expected = SAMPLE_ANSWER if args == [SAMPLE] else "".join(f"{d}\n" for d in want)
         assert (r.returncode, r.stdout) == (0, expected), r.stderr
         line = one_warning(r)
@@ -548,8 +561,8 @@ def test_odd_files_at_the_ball_path_are_refused_at_once(kind, tmp_path):
     elif kind == "huge":
         with open(ball, "wb") as f:
             f.truncate(1 << 32)  # sparse: 4 GiB that take no disk
-    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache"), "PYTHONPATH": str(site)}
-    r = run(["solve", SAMPLE], env=env, cwd=site)
+    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache")}
+    r = run_installed(site, ["solve", SAMPLE], env)
     assert (r.returncode, r.stdout) == (0, SAMPLE_ANSWER), r.stderr
     line = one_warning(r)
     assert str(ball) in line and line.endswith("computing it instead")

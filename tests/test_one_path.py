@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import sys
 import threading
 
 import pytest
@@ -25,20 +22,16 @@ import bitknights as bk
 from bitknights import TARGET, Board
 from bitknights.errors import BitknightsError
 from bitknights.service import DistanceService
-from bitknights.table import store
-from helpers import solve_with
+from helpers import run_bitknights, solve_with
 
-CLI = [sys.executable, "-m", "bitknights"]
-LIMIT = 120
+LIMIT = 120  # seconds any wait may take
 NEAR = Board("10110/01*11/10111/01001/00000")  # 7 moves from the target
 FAR = Board("01011/110*1/01110/01010/00100")  # 18 moves
 SAMPLE = f"2\n{NEAR}\n{FAR}\n"
 
 
 def run(args, cache, stdin="", env=None):
-    full = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache), **(env or {})}
-    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, text=True,
-                          timeout=LIMIT, env=full)  # fmt: skip
+    return run_bitknights(args, stdin, cache_dir=cache, env=env)
 
 
 def refused(r, *words):
@@ -49,16 +42,6 @@ def refused(r, *words):
     for w in words:
         assert w in r.stderr, (w, r.stderr)
     return r.stderr
-
-
-@pytest.fixture
-def cache(tmp_path, table_dir):
-    """A private cache directory holding a copy of the classic table."""
-    d = tmp_path / "cache"
-    d.mkdir(mode=0o755)
-    shutil.copyfile(store.table_path(TARGET, table_dir), store.table_path(TARGET, d))
-    store._loaded.clear()
-    return d
 
 
 # -- 6. mitm: timeouts and a bounded forward search -------------------------------------------
@@ -167,7 +150,7 @@ def test_the_game_deals_every_distance_it_promises_without_a_table(tmp_path):
     assert bk.Game(distance=3, seed=1, answers=answers).distance == 3
 
 
-def test_json_records_still_carry_engine_and_nodes(cache):
-    r = run(["solve", "--format", "json"], cache, SAMPLE)
+def test_json_records_still_carry_engine_and_nodes(table_dir):
+    r = run(["solve", "--format", "json"], table_dir, SAMPLE)
     rec = json.loads(r.stdout.splitlines()[0])
     assert rec["engine"] == "table" and rec["steps"] == 7

@@ -20,20 +20,13 @@ from bitknights.cli.play import PROMPT
 from bitknights.game import Game, GameError
 from bitknights.service import DistanceService
 from bitknights.squares import square_name
-from helpers import random_walk
+from helpers import Ran, random_walk, run_bitknights
 
 SAMPLE = Board("10110/01*11/10111/01001/00000")
 
 
-def run(*args: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "bitknights", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        timeout=120,
-    )
+def run(*args: str, stdin: str = "", env: dict | None = None) -> Ran:
+    return run_bitknights(args, stdin, env=env)
 
 
 OPENING = 8  # lines before the board: "the target:", the target drawn, "your board:"

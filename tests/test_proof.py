@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -26,10 +24,7 @@ from bitknights.coords import rank
 from bitknights.errors import BitknightsError
 from bitknights.squares import KNIGHT_TARGETS
 from bitknights.table import compact, store, verify
-from helpers import forge, forge_compact
-
-CLI = [sys.executable, "-m", "bitknights"]
-LIMIT = 300  # seconds: a hang fails, never stalls
+from helpers import Ran, forge, forge_compact, run_bitknights
 
 
 def _r(board: Board) -> int:
@@ -104,10 +99,8 @@ def forged(request, genuine, table_dir, tmp_path_factory):
     return cache_dir, board, int(genuine[_r(board)])
 
 
-def run(args, cache_dir, **kw) -> subprocess.CompletedProcess:
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache_dir)}
-    return subprocess.run([*CLI, *map(str, args)], text=True, capture_output=True, env=env,
-                          timeout=LIMIT, **kw)  # fmt: skip
+def run(args, cache_dir, input=None) -> Ran:
+    return run_bitknights(args, input or "", cache_dir=cache_dir)
 
 
 # -- the proof and its record ---------------------------------------------------------------
@@ -259,7 +252,7 @@ def test_optimal_solutions_are_all_there_with_a_forged_next_board(genuine, table
         bk.solve_many([board], count_solutions=True, cache_dir=cache_dir)
 
 
-def _answered_or_refused(r: subprocess.CompletedProcess, check_answer) -> None:
+def _answered_or_refused(r: Ran, check_answer) -> None:
     """Exit 0 with the true answer (the refused table said once on standard error), or
     exit 2 with one line naming the problem: never a wrong answer, never a traceback."""
     assert "Traceback" not in r.stderr, r.stderr

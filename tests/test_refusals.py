@@ -2,7 +2,7 @@
 too few file handles, a full temporary directory or disk, a closed standard error, lines
 of every length wherever they fall, a file that changes between its two reads.  Each ends
 in one line ``bitknights: error: ...`` with the status documented in
-:data:`bitknights.cli.EXIT_RESOURCES`, never a traceback.  Commands run under a timeout;
+:class:`bitknights.cli.ExitStatus`, never a traceback.  Commands run under a timeout;
 nothing here asserts a time."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bitknights import Board, BoardError, InputError
 from bitknights.batch import MAX_LINE, BatchReader
 from bitknights.cli import streams
 from bitknights.cli.common import UsageError
-from helpers import SAMPLE
+from helpers import SAMPLE, run_bitknights
 
 CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 120
@@ -166,7 +166,12 @@ def test_a_table_past_ulimit_f_is_the_systems_refusal(tmp_path):
 
 @pytest.mark.parametrize("args", ["solve --bogus", "", "table", "check"])
 def test_usage_errors_with_standard_error_closed_print_nothing(args):
-    r = shell(f"$BK {args} 2>&-")
+    r = run_bitknights(args.split(), closed=["stderr"])
+    assert (r.returncode, r.stdout) == (2, "")
+
+
+def test_a_usage_error_with_standard_error_closed_prints_nothing_end_to_end():
+    r = shell("$BK solve --bogus 2>&-")
     assert (r.returncode, r.stdout) == (2, "")
 
 
@@ -262,24 +267,21 @@ def test_a_file_changed_while_answered_is_said_after_what_was_printed(tmp_path, 
         assert sum(len(c) for c in chunks) == total == 4
 
 
-def test_the_command_line_names_the_changed_file(tmp_path):
-    """Through the command line, with the input read twice and rewritten by the first
-    answer's reader (a pipe that truncates the file when it sees an answer): one line,
-    naming the file, status 2."""
+def test_the_command_line_names_the_changed_file(tmp_path, monkeypatch):
+    """Through the command line, with the input read twice and rewritten between the
+    check and the answers: one line, naming the file, status 2."""
     path = tmp_path / "batch.txt"
     _batch(path, ["10110/01*11/10111/01001/00000"] * 3)
-    code = (
-        "import sys, os; from bitknights.cli import streams, main; streams.KEEP_BOARDS = 1; "
-        "real = streams.checked_chunks\n"
-        "def changed(*a, **k):\n"
-        "    chunks, total = real(*a, **k)\n"
-        f"    os.truncate({str(path)!r}, 10)\n"
-        "    return chunks, total\n"
-        "streams.checked_chunks = changed\n"
-        f"sys.exit(main(['solve', '--format', 'json', {str(path)!r}]))"
-    )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=LIMIT)  # fmt: skip
+    real = streams.checked_chunks
+
+    def changed(*args, **kwargs):
+        chunks, total = real(*args, **kwargs)
+        os.truncate(path, 10)
+        return chunks, total
+
+    monkeypatch.setattr(streams, "KEEP_BOARDS", 1)
+    monkeypatch.setattr(streams, "checked_chunks", changed)
+    r = run_bitknights(["solve", "--format", "json", path])
     err = one_line(r, 2)
     assert err.startswith(f"bitknights: error: {path} changed while it was read"), err
 

@@ -19,7 +19,7 @@ import terminal
 from bitknights import TARGET, Board, optimal
 from bitknights.coords import rank
 from bitknights.table import build, load_table, optimal_solutions, solutions, store
-from helpers import forge
+from helpers import forge, run_bitknights
 
 GUEST = Board("00000/10000/11*00/11110/11111")  # the 7th Guest's board, colours swapped
 SMALL = Board("11000/00000/00*00/00000/00000")  # 6900 boards: the naive ball holds them all
@@ -375,9 +375,7 @@ def test_a_distance_39_board_streams_every_sequence(classic, classic_compact):
 
 
 def run(args, cache_dir, **kwargs):
-    env = {**os.environ, store.CACHE_ENV: str(cache_dir)}
-    return subprocess.run([sys.executable, "-m", "bitknights", *args], capture_output=True,
-                          text=True, env=env, timeout=300, **kwargs)  # fmt: skip
+    return run_bitknights(args, cache_dir=cache_dir, **kwargs)
 
 
 def test_cli_text_and_json(table_dir, classic):

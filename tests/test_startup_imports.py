@@ -51,7 +51,7 @@ OWN = {
 # the engines are asked what they can do (their modules load none of their work), and mitm
 # answers when there is no table
 OWN |= {"bitknights.engines." + name for name in ("ida", "bidir", "mitm", "lookup", "compact")}
-OWN |= {"bitknights.cli.commands"}
+OWN |= {"bitknights.cli.commands", "bitknights.cli.environment"}
 OWN_NO_TABLE = OWN
 OWN_TABLE = OWN | {"bitknights.table.probe", "bitknights.results"}
 
@@ -193,12 +193,13 @@ def test_parser_built_for_one_command_acts_as_the_whole_one(argv, capsys):
 def test_help_width_as_shutil_gives_it(columns, monkeypatch):
     import shutil
 
+    from bitknights.cli import Environment
     from bitknights.cli.parser import _columns
 
     monkeypatch.delenv("COLUMNS", raising=False)
     if columns is not None:
         monkeypatch.setenv("COLUMNS", columns)
-    assert _columns() == shutil.get_terminal_size().columns
+    assert _columns(Environment()) == shutil.get_terminal_size().columns
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,15 @@ from bitknights.engines import ENGINES, get_engine
 from bitknights.engines.options import SolveOptions
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
-from helpers import cache_env, forge, random_board, random_walk, solve_with, steps_with
+from helpers import (
+    cache_env,
+    forge,
+    random_board,
+    random_walk,
+    run_bitknights,
+    solve_with,
+    steps_with,
+)
 
 STATES = 25 * math.comb(24, 12)
 # a target with two black knights: 25 * C(24, 2) = 6900 boards, built in milliseconds
@@ -385,7 +393,7 @@ def test_default_cache_dir_is_platformdirs(monkeypatch, xdg, home):
         want = platformdirs.user_cache_dir("bitknights")
     except RuntimeError:  # no home directory platformdirs can find
         want = None
-    fast = cache._xdg_cache_home()
+    fast = cache._xdg_cache_home(os.environ)
     if sys.platform.startswith("linux") and xdg in (None, "/x/cache") and home == "/home/u":
         assert fast is not None  # the usual cases take the fast path
     if fast is not None:
@@ -487,8 +495,7 @@ def test_a_table_of_an_older_format_is_said_and_searched_around(table_dir, tmp_p
     """After an upgrade that changes the file format, `solve` still answers (by search)
     and says once why, and how to rebuild."""
     _rewrite_header(_copy(table_dir, tmp_path), 8, "<I", store.FORMAT_VERSION - 1)
-    r = subprocess.run([sys.executable, "-m", "bitknights", "solve"], input=SAMPLE, text=True,
-                       capture_output=True, env={**os.environ, store.CACHE_ENV: str(tmp_path)}, timeout=300)  # fmt: skip
+    r = run_bitknights(["solve"], SAMPLE, cache_dir=tmp_path)
     assert r.returncode == 0 and r.stdout == "7\n-1\n"
     (line,) = r.stderr.splitlines()
     assert f"format version {store.FORMAT_VERSION - 1}" in line and "table build" in line
@@ -526,14 +533,11 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
     store._loaded.clear()
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
         load_table(TARGET, cache_dir=tmp_path).distance(board)
-    cli = [sys.executable, "-m", "bitknights"]
     batch = "1\n" + str(board) + "\n"
-    done = subprocess.run([*cli, "solve", "--cache-dir", str(tmp_path)], input=batch,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = run_bitknights(["solve", "--cache-dir", tmp_path], batch)
     assert done.returncode == 2 and done.stdout == ""
     assert "payload checksum mismatch" in done.stderr
-    info = subprocess.run([*cli, "table", "info", "--cache-dir", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    info = run_bitknights(["table", "info", "--cache-dir", tmp_path])
     assert info.returncode == 1 and "payload checksum mismatch" in info.stdout
 
 

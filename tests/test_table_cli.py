@@ -1,4 +1,4 @@
-"""The table commands as a user runs them: ``python -m bitknights ...`` in a subprocess."""
+"""The table commands as a user runs them (:func:`bitknights.cli.main`, in process)."""
 
 import io
 import json
@@ -11,7 +11,7 @@ import pytest
 
 from bitknights import TARGET, Board, read_batch
 from bitknights.table import load_table, store
-from helpers import cache_env
+from helpers import cache_env, run_bitknights
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -25,18 +25,10 @@ def classic(table_dir):
 
 
 def run(args, cache_dir, stdin="", env=None):
-    env = {**os.environ, **(env or {})}
-    if cache_dir is None:
-        env.pop(store.CACHE_ENV, None)
-    else:
-        env[store.CACHE_ENV] = str(cache_dir)
-    return subprocess.run(
-        [sys.executable, "-m", "bitknights", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
+    """``bitknights ARGS`` in this process, ``$BITKNIGHTS_CACHE_DIR`` naming ``cache_dir``
+    (``None``: unset)."""
+    return run_bitknights(
+        args, stdin, env={**(env or {}), store.CACHE_ENV: cache_dir and str(cache_dir)}
     )
 
 

@@ -1,8 +1,12 @@
-"""The ``bitknights`` command line.  ``python -m bitknights`` runs the same.
+"""The ``bitknights`` command line, as a function: :func:`main` runs ``bitknights ARGV``
+with the streams and environment variables of an :class:`Environment` and returns an
+:class:`ExitStatus`; :func:`entry`, the console script (and ``python -m bitknights``),
+calls it with the process's own.
 
-Each command group lives in a module of its own with a ``register(sub)`` function that adds
-its parser; :data:`COMMANDS` lists them in the order ``bitknights --help`` shows them.  A
-command module is imported only when one of its commands runs (or for the whole help).
+Each command lives in a module of its own (``bitknights.cli.solve``, ``.hint``, ...) with
+a ``register(sub)`` function that adds its parser; :data:`COMMANDS` lists them in the
+order ``bitknights --help`` shows them.  A command module is imported only when its
+command runs (or for the whole help).
 """
 
 from __future__ import annotations
@@ -14,105 +18,125 @@ import sys
 from ..errors import BitknightsError
 from .commands import COMMANDS, command_module
 from .common import ResourceError, UsageError, one_line
+from .environment import Environment, ExitStatus
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(
+    argv: Sequence[str] | None = None, env: Environment | None = None
+) -> argparse.ArgumentParser:
     """The whole command line (see :func:`bitknights.cli.parser.build_parser`)."""
     from .parser import build_parser
 
-    return build_parser(argv)
+    return build_parser(argv, env)
 
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-"""Exit statuses, each failure one line ``bitknights: error: ...`` on standard error:
-
-* 0: done.
-* 1: a verdict, not a failure: ``table info``/``verify`` found no valid table; ``check``:
-  the moves do not solve the board; ``solutions``: the board never reaches the target
-  (one line ``bitknights: no solution: ...`` on standard error says why).
-* 2: bad input or request: the line, path and problem are named (a file that changed
-  while it was read included).
-* 3: the system refused: standard output closed or full (ENOSPC, ``ulimit -f``), a
-  temporary copy of standard input or a table that cannot be written for the same
-  reasons, out of memory, no threads, a library that cannot be loaded (out of memory or
-  file handles, a broken install).
-* 130: interrupted (Ctrl-C)."""
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = ExitStatus
+"""The members of :class:`ExitStatus` by their former names."""
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (see :data:`EXIT_RESOURCES`).
-    With no arguments at all it prints the commands on standard error and returns 2."""
+def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> ExitStatus:
+    """Run ``bitknights ARGV`` (default: the process's arguments) in ``env`` (default: the
+    process's streams and variables) and return its exit status (:class:`ExitStatus`):
+    every failure is one line on ``env.stderr``, nothing raises.  With no arguments at all
+    it prints the commands on standard error and returns ``USAGE`` (2).
+
+    While a command runs, what the library writes on ``sys.stderr`` (progress bars, cache
+    warnings) goes to ``env.stderr``, and its progress feedback follows ``env`` and
+    ``--quiet``."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    # numpy's OpenBLAS starts a thread per CPU on import, for linear algebra bitknights
-    # never does; where threads are scarce (a pids cgroup) it fails with four lines and
-    # raises SIGINT.  Ask for none (a setting of the user's own stands).
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    env = Environment() if env is None else env
     try:
-        return _run(argv)
+        return ExitStatus(_run(argv, env))
     except (UsageError, BitknightsError) as e:
-        return _fail(str(e), EXIT_RESOURCES if getattr(e, "refused", False) else EXIT_USAGE)
+        status = ExitStatus.RESOURCES if getattr(e, "refused", False) else ExitStatus.USAGE
+        return _fail(env, str(e), status)
     except ResourceError as e:
-        return _fail(str(e), EXIT_RESOURCES)
+        return _fail(env, str(e), ExitStatus.RESOURCES)
     except KeyboardInterrupt:
-        _interrupted()
-        # worker threads may be deep in a kernel: leave without waiting for them
-        os._exit(EXIT_INTERRUPTED)
+        _interrupted(env)
+        return ExitStatus.INTERRUPTED
     except Exception as e:
-        return _refused(e)
+        return _refused(env, e)
 
 
-def _run(argv: list[str]) -> int:
+def _run(argv: list[str], env: Environment) -> int:
     # the classic job, `bitknights solve [FILE]`, needs no parser (argparse and what it
     # imports cost as much as starting Python): the same defaults, from one place
     args = command_module("solve").classic_args(argv) if argv[:1] == ["solve"] else None
     if args is None:
-        parser = build_parser(argv)
+        parser = build_parser(argv, env)
         if not argv:
             # no command: the list of commands, as a usage error (status 2, like argparse's)
-            if sys.stderr is not None:  # (print_help(None) would print on stdout)
-                parser.print_help(sys.stderr)
-            return EXIT_USAGE
-        args = parser.parse_args(argv)
-    if sys.stdout is None:
-        return _fail("standard output is closed", EXIT_RESOURCES)
+            if env.stderr is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    parser.print_help(env.stderr)
+            return ExitStatus.USAGE
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:  # argparse: --help, --version (0) or a usage error (2)
+            return e.code if isinstance(e.code, int) else ExitStatus.USAGE
+    if env.stdout is None:  # refused before anything runs
+        raise ResourceError("standard output is closed")
+    args.cache_dir = env.cache_dir(args.cache_dir)
+    with _feedback(env, args.quiet):  # every command has --quiet
+        return args.run(args, env)  # type: ignore[no-any-return]
+
+
+@contextlib.contextmanager
+def _feedback(env: Environment, quiet: bool) -> Iterator[None]:
+    """Within the block, the library's feedback (:mod:`bitknights.progress`, warnings
+    about cache files) follows ``env``: shown when its standard error is a terminal and
+    ``quiet`` is not asked, written to that standard error."""
     from .. import progress
 
-    progress.set_quiet(args.quiet)  # every command has --quiet
-    return args.run(args, sys.stdout)
+    before = progress._quiet
+    progress.set_quiet(not env.feedback(quiet))
+    try:
+        if env.stderr is sys.stderr:
+            yield
+        else:
+            with contextlib.redirect_stderr(env.stderr):  # type: ignore[type-var]
+                yield
+    finally:
+        progress.set_quiet(before)
 
 
-def _refused(e: Exception) -> int:
+def _refused(env: Environment, e: Exception) -> ExitStatus:
     """The one line and status of a failure of the system rather than of the input (see
-    :data:`EXIT_RESOURCES`); anything else is a bug and raised."""
+    :class:`ExitStatus`); anything else is a bug and raised."""
     module = _failed_import(e)
     if module is not None:
         return _fail(
+            env,
             f"cannot load {module}: {_detail(e)} (short of memory or file handles? see "
             "`ulimit -a`; else the installation is broken)",
-            EXIT_RESOURCES,
+            ExitStatus.RESOURCES,
         )
     if isinstance(e, BrokenPipeError):
         # the reader went away (e.g. `| head`): stop quietly
-        _silence_stdout()
-        return EXIT_OK
+        _silence_stdout(env)
+        return ExitStatus.OK
     if isinstance(e, MemoryError):
-        _silence_stdout()
-        return _fail("out of memory (solve: fewer --workers, or a smaller batch)", EXIT_RESOURCES)
+        _silence_stdout(env)
+        return _fail(
+            env, "out of memory (solve: fewer --workers, or a smaller batch)", ExitStatus.RESOURCES
+        )
     if isinstance(e, RuntimeError) and "thread" in str(e):
         return _fail(
+            env,
             f"cannot start a thread ({e}): threads are limited here (`ulimit -u`, a pids "
             "cgroup); try fewer --workers where a command takes them",
-            EXIT_RESOURCES,
+            ExitStatus.RESOURCES,
         )
     if isinstance(e, OSError):
         # reading errors are reported as UsageError where they happen: this is the output
-        _silence_stdout()
-        return _fail(f"cannot write the output: {_detail(e)}", EXIT_RESOURCES)
+        _silence_stdout(env)
+        return _fail(env, f"cannot write the output: {_detail(e)}", ExitStatus.RESOURCES)
     raise e
 
 
@@ -156,64 +180,68 @@ def _failed_import(e: BaseException) -> str | None:
     return module if module.startswith("bitknights") else module.split(".")[0]
 
 
-def _interrupted() -> None:
+def _interrupted(env: Environment) -> None:
     """Say that Ctrl-C ended the command, on a line of its own on a terminal: the terminal
     has echoed ``^C`` where its cursor stood (after a prompt, inside a line being
     written), so a line break goes first, after what standard output still holds."""
+    out = env.stdout
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        if sys.stdout.isatty():
-            sys.stdout.flush()
-    if _isatty(sys.stderr):
-        _say("\nbitknights: interrupted\n")
+        if env.stdout_isatty:
+            out.flush()  # type: ignore[union-attr]
+    if env.stderr_isatty:
+        env.say("\nbitknights: interrupted\n")
     else:
-        if _isatty(sys.stdout):  # the ^C ends its line there; the message goes elsewhere
+        if env.stdout_isatty:  # the ^C ends its line there; the message goes elsewhere
             with contextlib.suppress(OSError, ValueError, AttributeError):
-                sys.stdout.write("\n")
-        _say("bitknights: interrupted\n")
+                out.write("\n")  # type: ignore[union-attr]
+        env.say("bitknights: interrupted\n")
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        sys.stdout.flush()
+        out.flush()  # type: ignore[union-attr]
 
 
-def _isatty(stream: object) -> bool:
-    try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
-def _say(text: str) -> None:
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        sys.stderr.write(text)
-        sys.stderr.flush()
-
-
-def _fail(message: str, status: int) -> int:
-    _say(f"bitknights: error: {one_line(message)}\n")
+def _fail(env: Environment, message: str, status: ExitStatus) -> ExitStatus:
+    env.say(f"bitknights: error: {one_line(message)}\n")
     return status
 
 
-def _silence_stdout() -> None:
+def _silence_stdout(env: Environment) -> None:
     """Point standard output at /dev/null, so that nothing more is tried on it (the
     interpreter flushes it again on the way out)."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, env.stdout.fileno())  # type: ignore[union-attr]
 
 
 def entry() -> None:
-    """The console script: :func:`main`, then leave without the interpreter's slow
-    teardown (numba and LLVM take 0.1-0.2 s to unload); everything is flushed first."""
-    status = main()
+    """The console script: :func:`main` in the process's own environment, then leave
+    without the interpreter's slow teardown (numba and LLVM take 0.1-0.2 s to unload)
+    and without waiting for worker threads (after Ctrl-C they may be deep in a kernel);
+    everything is flushed first."""
+    # numpy's OpenBLAS starts a thread per CPU on import, for linear algebra bitknights
+    # never does; where threads are scarce (a pids cgroup) it fails with four lines and
+    # raises SIGINT.  Ask for none (a setting of the user's own stands).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    env = Environment()
+    status = main(sys.argv[1:], env)
     try:
-        if sys.stdout is not None:
-            sys.stdout.flush()
+        if env.stdout is not None:
+            env.stdout.flush()
     except BrokenPipeError:
-        status = EXIT_OK
+        status = ExitStatus.OK
     except OSError as e:
-        status = _fail(f"cannot write the output: {e.strerror or e}", EXIT_RESOURCES)
+        status = _fail(env, f"cannot write the output: {e.strerror or e}", ExitStatus.RESOURCES)
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        sys.stderr.flush()
+        env.stderr.flush()  # type: ignore[union-attr]
     os._exit(status)
 
 
-__all__ = ["COMMANDS", "ResourceError", "UsageError", "build_parser", "entry", "main"]
+__all__ = [
+    "COMMANDS",
+    "Environment",
+    "ExitStatus",
+    "ResourceError",
+    "UsageError",
+    "build_parser",
+    "entry",
+    "main",
+]

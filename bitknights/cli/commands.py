@@ -1,5 +1,5 @@
-"""The command modules and the commands each registers: the command line imports only
-the module a command needs (:func:`bitknights.cli.main`, :mod:`.parser`)."""
+"""The commands, each in a module of its own: the command line imports only the module a
+command needs (:func:`bitknights.cli.main`, :mod:`.parser`)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,18 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
 
-COMMANDS: dict[str, tuple[str, ...]] = {
-    "solve": ("solve",),
-    "table": ("table", "stats", "random", "hint"),
-    "play": ("play", "check"),
-    "solutions": ("solutions",),
-}
-"""Command modules (``bitknights.cli.NAME``) and the top-level commands each registers
-(``tests/test_first_use.py`` checks these against what ``register`` adds)."""
+COMMANDS: tuple[str, ...] = (
+    "solve",
+    "table",
+    "stats",
+    "random",
+    "hint",
+    "play",
+    "check",
+    "solutions",
+)
+"""The top-level commands in the order ``bitknights --help`` lists them; ``bitknights.cli.NAME``
+registers command NAME (``tests/test_first_use.py`` checks each adds just its own)."""
 
 
 def command_module(name: str) -> ModuleType:

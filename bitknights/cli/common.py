@@ -1,21 +1,22 @@
 """What every command shares: the error a command reports, argument types, reading a
-file, a board given as an argument or standard input, the ``--target``/``--cache-dir`` and
-``--format`` options, and one JSON style."""
+file, a board given as an argument or standard input, the options every command takes
+(declared once, :func:`add_command`), and one JSON style."""
 
 from __future__ import annotations
 
 import os
-import sys
 
 from ..batch import decode, read_board
 from ..board import TARGET, Board, board_problem, looks_like_board
 from ..engines.options import MAX_TIMEOUT
-from ..errors import InputError
+from ..errors import BitknightsError, InputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
+    from typing import IO, Any
+
+    from .environment import Environment
 
 FORMATS = ("text", "json")
 """The ``--format`` names every command takes: ``text`` for people (``solve``'s is the
@@ -64,18 +65,17 @@ BOARD_FILE_LIMIT = 1 << 16
 is 30 bytes; generous room for blank lines and spaces, never a whole device."""
 
 
-def read_source(path: str, what: str = "", *, limit: int = BOARD_FILE_LIMIT) -> str:
+def read_source(
+    path: str, env: Environment, what: str = "", *, limit: int = BOARD_FILE_LIMIT
+) -> str:
     """The text of ``path`` (``-``: standard input), at most ``limit`` bytes: a longer
     input is an error, read no further than that; so is a file that is not a regular
     file (FIFO, device), which is refused before a byte is read."""
-    import os
     import stat
 
     try:
         if path == "-":
-            if sys.stdin is None:
-                raise UsageError("standard input is closed")
-            data = sys.stdin.buffer.read(limit + 1)
+            data = stdin_bytes(env).read(limit + 1)
         else:
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
             with open(fd, "rb") as f:
@@ -90,6 +90,19 @@ def read_source(path: str, what: str = "", *, limit: int = BOARD_FILE_LIMIT) -> 
         return decode(data)
     except InputError as e:
         raise UsageError(f"{what}{where(path)}{e}") from None
+
+
+def stdin_bytes(env: Environment, closed: str = "") -> IO[bytes]:
+    """Standard input's bytes (a stream without a binary buffer beneath is read as
+    UTF-8); a closed one is an error (``closed``: what to do instead)."""
+    import io
+
+    if env.stdin is None:
+        raise UsageError(f"standard input is closed{closed}")
+    buffer = getattr(env.stdin, "buffer", None)
+    if buffer is None:  # a text stream alone (embedding, tests)
+        return io.BytesIO(env.stdin.read().encode("utf-8", "surrogateescape"))
+    return buffer  # type: ignore[no-any-return]
 
 
 def read_error(path: str, e: OSError, what: str = "") -> Exception:
@@ -135,52 +148,73 @@ def _type_error(message: str) -> Exception:
     return argparse.ArgumentTypeError(message)
 
 
-def add_target_options(p: argparse.ArgumentParser, *, cache_dir_help: str | None = None) -> None:
-    """``--target FILE`` and ``--cache-dir DIR``, the same on every command."""
-    p.add_argument(
+def add_command(
+    sub: argparse._SubParsersAction,
+    name: str,
+    *,
+    formats: tuple[str, str] | None = None,
+    cache_dir_help: str | None = None,
+    **kwargs: Any,
+) -> argparse.ArgumentParser:
+    """The parser of command ``name`` (``kwargs``: ``help``, ``description``, ...) with
+    the options every command takes, declared here once and listed after the command's
+    own: ``--format text|json`` when it has a choice (``formats``: what each prints;
+    ``classic`` is accepted as another name for ``text``), ``--target FILE``,
+    ``--cache-dir DIR`` and ``--quiet`` (:func:`bitknights.cli.main` applies it)."""
+    p: argparse.ArgumentParser = sub.add_parser(name, **kwargs)
+    common = p.add_argument_group("options every command takes")
+    if formats is not None:
+        text, json_ = formats
+        common.add_argument(
+            "--format",
+            choices=FORMATS,
+            default="text",
+            type=lambda name: "text" if name == "classic" else name,
+            help=f"text (the default; 'classic' is the same): {text}; json: {json_}",
+        )
+    common.add_argument(
         "--target",
         metavar="FILE",
         help="a file with the target board (five rows); default: the classic target",
     )
-    p.add_argument(
+    common.add_argument(
         "--cache-dir",
         metavar="DIR",
         help=cache_dir_help
         or "where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache "
         "directory, $XDG_CACHE_HOME/bitknights or ~/.cache/bitknights)",
     )
-
-
-def add_quiet_option(p: argparse.ArgumentParser) -> None:
-    """``--quiet``, on every command: no notices and no progress bars on standard error,
-    only errors (:func:`bitknights.cli.main` applies it)."""
-    p.add_argument(
+    common.add_argument(
         "--quiet",
         action="store_true",
         help="nothing on standard error but errors (no notices, no progress bar)",
     )
+    return p
 
 
-def read_target(args: argparse.Namespace) -> Board:
+def add_board_argument(p: argparse.ArgumentParser, *, default: str | None = None) -> None:
+    """The ``BOARD`` operand of ``play``, ``check`` and ``solutions`` (optional when it
+    has a ``default`` to say)."""
+    shown = "a file with the board (five rows), the 25-character form, or the rows joined by '/'"
+    if default is None:
+        p.add_argument("board", metavar="BOARD", help=shown)
+    else:
+        p.add_argument("board", nargs="?", metavar="BOARD", help=f"{shown}; default: {default}")
+
+
+def add_seed_option(p: argparse.ArgumentParser) -> None:
+    """``--seed S``: the same seed, the same boards (``random``, ``play``)."""
+    p.add_argument("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
+
+
+def read_target(args: argparse.Namespace, env: Environment) -> Board:
     """The board ``--target`` names, or the classic target."""
     if args.target is None:
         return TARGET
     try:
-        return read_board(read_source(args.target, "target "))
+        return read_board(read_source(args.target, env, "target "))
     except InputError as e:
         raise UsageError(f"target {args.target}: {e}") from None
-
-
-def add_format_option(p: argparse.ArgumentParser, text: str, json_: str) -> None:
-    """``--format text|json``, the same names on every command (``classic`` is accepted
-    as another name for ``solve``'s text output)."""
-    p.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="text",
-        type=lambda name: "text" if name == "classic" else name,
-        help=f"text (the default; 'classic' is the same): {text}; json: {json_}",
-    )
 
 
 def json_line(record: dict[str, Any]) -> str:
@@ -223,31 +257,47 @@ def board_argument(text: str, *, required: bool = False) -> Board | None:
     return Board(text)
 
 
-def stdin_notice(path: str, what: str, form: str, quiet: bool = False) -> None:
+def read_board_argument(text: str, env: Environment) -> Board:
+    """The board a BOARD argument names: an existing file (five rows or one 25-character
+    line), else the board's own text (25 characters, or rows joined by ``/``)."""
+    if os.path.exists(text):
+        data = read_source(text, env, "board ")
+        lines = [s for line in data.splitlines() if (s := line.strip())]
+        try:
+            return Board(lines[0]) if len(lines) == 1 else read_board(data)
+        except (InputError, BitknightsError) as e:
+            raise UsageError(f"board {text}: {e}") from None
+    board = board_argument(text, required=True)
+    if board is None:  # '-' or empty
+        raise UsageError(f"{text!r} is neither a file nor a board")
+    return board
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for a message, cut to 40 characters."""
+    text = text.strip()
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def slashed(board: Board) -> str:
+    """The board's rows joined by ``/``, as a board is given on the command line."""
+    return "/".join(board.rows())
+
+
+def stdin_notice(path: str, what: str, form: str, env: Environment, quiet: bool = False) -> None:
     """When FILE is standard input and that is a terminal, say at once on standard error
     what is being read, in what form and how to end it (silent with ``--quiet`` or when
     standard error is not a terminal)."""
-    if path != "-" or quiet or sys.stderr is None or not stdin_is_terminal():
+    if path != "-" or not env.stdin_isatty or not env.feedback(quiet):
         return
-    if not sys.stderr.isatty():
-        return
-    sys.stderr.write(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
-    sys.stderr.flush()
+    env.say(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
 
 
-def stdin_is_terminal() -> bool:
-    """Whether standard input is a terminal (``False`` when it is closed)."""
-    try:
-        return sys.stdin is not None and sys.stdin.isatty()
-    except (OSError, ValueError):
-        return False
-
-
-def terminal_input() -> bytes:
+def terminal_input(env: Environment) -> bytes:
     """Everything typed on the terminal that is standard input, up to one Ctrl-D at the
     start of a line.  (A buffered read may swallow that end of input while filling its
     buffer and then wait for a second one; reading the descriptor stops at the first.)"""
     chunks = []
-    while chunk := os.read(sys.stdin.fileno(), 1 << 16):
+    while chunk := os.read(env.stdin.fileno(), 1 << 16):  # type: ignore[union-attr]
         chunks.append(chunk)
     return b"".join(chunks)

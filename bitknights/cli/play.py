@@ -1,31 +1,26 @@
-"""The ``play`` and ``check`` commands: the puzzle as a game in a terminal (or driven by a
-script through a pipe), and the checker of a proposed solution."""
+"""``bitknights play``: the puzzle as a game in a terminal (or driven by a script through
+a pipe)."""
 
 from __future__ import annotations
 
 import contextlib
-import os
-import sys
 
-from .. import progress
-from ..batch import read_board
 from ..board import Board, Move, never_reaches
 from ..cache import CacheError
-from ..errors import BitknightsError, InputError
+from ..errors import BitknightsError
 from ..render.text import GLYPHS
-from ..squares import SIZE, parse_square, square_name
+from ..squares import SIZE, square_name
 from .common import (
     OPTIMAL_MARK,
     UsageError,
-    add_format_option,
-    add_quiet_option,
-    add_target_options,
-    board_argument,
-    json_line,
+    add_board_argument,
+    add_command,
+    add_seed_option,
     non_negative,
     plural,
-    read_source,
+    read_board_argument,
     read_target,
+    shown,
 )
 from .lines import CommandLines, interruptible
 
@@ -34,6 +29,8 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Iterator
     from typing import IO
+
+    from .environment import Environment
 
 COMMANDS_HELP = """\
 commands:
@@ -50,8 +47,9 @@ commands:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``play`` and ``check`` to the command line's subparsers."""
-    p = sub.add_parser(
+    """Add ``play`` to the command line's subparsers."""
+    p = add_command(
+        sub,
         "play",
         help="play the puzzle in a terminal (or drive it through a pipe)",
         description="Play the puzzle: move knights into the blank by naming their squares, "
@@ -61,102 +59,49 @@ def register(sub: argparse._SubParsersAction) -> None:
         "is one, otherwise from exact search. Type 'help' for the commands.",
         epilog=COMMANDS_HELP,
     )
-    p.add_argument(
-        "board",
-        nargs="?",
-        metavar="BOARD",
-        help="a file with the board (five rows), the 25-character form, or the rows "
-        "joined by '/'; default: a fresh board",
-    )
+    add_board_argument(p, default="a fresh board")
     p.add_argument(
         "--distance",
         type=non_negative,
         metavar="D",
         help="the fresh board's distance from the target (default 8)",
     )
-    p.add_argument("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
+    add_seed_option(p)
     p.add_argument("--ascii", action="store_true", help="draw knights as 0 and 1, not ♘ and ♞")
-    add_target_options(p)
-    add_quiet_option(p)
     p.set_defaults(run=_cmd_play)
-
-    p = sub.add_parser(
-        "check",
-        help="check a proposed solution: legal moves, target reached, length, score",
-        description="Replay MOVES from BOARD and report whether every move is legal (or "
-        "the first illegal one and why), whether they reach the target, their number "
-        "against the optimum, and a score: 1 for an optimal solution, optimum/length for "
-        "a longer one, 0 otherwise. Exit status 0 when the moves solve the board, 1 when "
-        "they do not, 2 for bad input.",
-    )
-    p.add_argument(
-        "board",
-        metavar="BOARD",
-        help="a file with the board (five rows), the 25-character form, or the rows joined by '/'",
-    )
-    p.add_argument(
-        "moves",
-        nargs="*",
-        metavar="MOVE",
-        help="the moves: the square of the knight that jumps, or FROM-TO",
-    )
-    add_format_option(
-        p,
-        "a few lines: the moves, whether they are legal and reach the target, their "
-        "length against the optimum, the score",
-        "one record",
-    )
-    add_target_options(p)
-    add_quiet_option(p)
-    p.set_defaults(run=_cmd_check)
-
-
-def read_board_argument(text: str) -> Board:
-    """The board a BOARD argument names: an existing file (five rows or one 25-character
-    line), else the board's own text (25 characters, or rows joined by ``/``)."""
-    if os.path.exists(text):
-        data = read_source(text, "board ")
-        lines = [s for line in data.splitlines() if (s := line.strip())]
-        try:
-            return Board(lines[0]) if len(lines) == 1 else read_board(data)
-        except (InputError, BitknightsError) as e:
-            raise UsageError(f"board {text}: {e}") from None
-    board = board_argument(text, required=True)
-    if board is None:  # '-' or empty
-        raise UsageError(f"{text!r} is neither a file nor a board")
-    return board
 
 
 # -- play -----------------------------------------------------------------------------------
 
 
-def _cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
+def _cmd_play(args: argparse.Namespace, env: Environment) -> int:
     from ..game import Game
     from ..service import service
 
-    target = read_target(args)
+    out = env.out
+    target = read_target(args, env)
     if args.board is not None and args.distance is not None:
         raise UsageError("give a BOARD or --distance, not both")
-    start = None if args.board is None else read_board_argument(args.board)
+    start = None if args.board is None else read_board_argument(args.board, env)
     answers = service(target, cache_dir=args.cache_dir)
     if answers.source != "table" and not args.quiet:
-        sys.stderr.write(f"bitknights: {answers.describe()}\n")
-    with _dealing(start is None):
+        env.say(f"bitknights: {answers.describe()}\n")
+    with _dealing(env, start is None and not args.quiet):
         game = Game(start, target=target, answers=answers, distance=args.distance, seed=args.seed)
-    if sys.stdin is None:
+    if env.stdin is None:
         raise UsageError("standard input is closed: play reads its commands from it")
-    interactive = sys.stdin.isatty() and out.isatty()
+    interactive = env.stdin_isatty and env.stdout_isatty
     unicode = (
         not args.ascii
-        and out.isatty()
+        and env.stdout_isatty
         and (getattr(out, "encoding", "") or "").lower().replace("-", "") == "utf8"
     )
-    session = Session(game, out, unicode=unicode)
+    session = Session(game, out, unicode=unicode, env=None if args.quiet else env)
     if interactive:
         out.write("Move a knight into the blank by naming its square; 'help' lists commands.\n")
     session.start()
     with interruptible() as wakeup:
-        lines = CommandLines(sys.stdin, 4 * (LINE_LIMIT + 1), wakeup)
+        lines = CommandLines(env.stdin, 4 * (LINE_LIMIT + 1), wakeup)
         while True:
             if interactive:
                 out.write(PROMPT)
@@ -179,12 +124,21 @@ four bytes a character of it are read into memory)."""
 
 
 class Session:
-    """A game behind text commands: :meth:`run` takes one line and writes the answer."""
+    """A game behind text commands: :meth:`run` takes one line and writes the answer to
+    ``out``; ``env``: where to say on a terminal that a fresh board is being dealt."""
 
-    def __init__(self, game, out: IO[str], *, unicode: bool = False) -> None:  # noqa: ANN001
+    def __init__(
+        self,
+        game,  # noqa: ANN001
+        out: IO[str],
+        *,
+        unicode: bool = False,
+        env: Environment | None = None,
+    ) -> None:
         self.game = game
         self.out = out
         self.unicode = unicode
+        self.env = env
         self._commands: dict[str, Callable[[list[str]], None]] = {
             "hint": self._hint,
             "undo": self._undo,
@@ -213,7 +167,7 @@ class Session:
             elif len(words) == 1 and _looks_like_move(name):
                 self._move(self.game.move(name))
             else:
-                raise BitknightsError(f"unknown command {_shown(line)}; 'help' lists commands")
+                raise BitknightsError(f"unknown command {shown(line)}; 'help' lists commands")
         except CacheError:
             raise  # a damaged or forged file: the session ends with the error
         except BitknightsError as e:
@@ -303,9 +257,9 @@ class Session:
     def _new(self, rest: list[str]) -> None:
         if len(rest) > 1 or rest and not (rest[0].isascii() and rest[0].isdigit()):
             raise BitknightsError(
-                f"new takes one distance, a non-negative integer, got {_shown(' '.join(rest))}"
+                f"new takes one distance, a non-negative integer, got {shown(' '.join(rest))}"
             )
-        with _dealing():
+        with _dealing(self.env):
             self.game.new(int(rest[0]) if rest else None)
         self._say("new board")
         self.show()
@@ -318,74 +272,18 @@ class Session:
 
 
 @contextlib.contextmanager
-def _dealing(show: bool = True) -> Iterator[None]:
+def _dealing(env: Environment | None, show: bool = True) -> Iterator[None]:
     """Say on a terminal's standard error that a fresh board is being dealt (far ones are
     drawn from the table, a second or two the first time); the note is erased after."""
-    note = show and progress.active()
+    note = show and env is not None and env.feedback()
     if note:
-        sys.stderr.write("dealing a fresh board...")
-        sys.stderr.flush()
+        env.say("dealing a fresh board...")  # type: ignore[union-attr]
     try:
         yield
     finally:
         if note:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
-
-
-def _shown(text: str) -> str:
-    """``text`` quoted for a message, cut to 40 characters."""
-    text = text.strip()
-    return repr(text if len(text) <= 40 else text[:37] + "...")
+            env.say("\r\033[K")  # type: ignore[union-attr]
 
 
 def _looks_like_move(word: str) -> bool:
     return len(word) in (2, 5) and word[0].isalpha() and word[1].isdigit()
-
-
-# -- check ----------------------------------------------------------------------------------
-
-
-def _check_move_text(i: int, move: str) -> None:
-    """A move is written as a square (``e5``) or ``FROM-TO`` (``e5-c4``); anything else is
-    bad input (a usage error), not an illegal move."""
-    for name in move.split("-", 1) if "-" in move else [move]:
-        try:
-            parse_square(name)
-        except ValueError:
-            raise UsageError(
-                f"move {i}: {_shown(move)} is not a move: {_shown(name)} is not a square "
-                "(a1 to e5); write a move as the knight's square (e5) or FROM-TO (e5-c4)"
-            ) from None
-
-
-def _cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
-    from ..checker import check
-
-    target = read_target(args)
-    board = read_board_argument(args.board)
-    moves = [m for arg in args.moves for m in arg.replace(",", " ").split()]
-    for i, move in enumerate(moves, 1):
-        _check_move_text(i, move)
-    result = check(board, moves, target, cache_dir=args.cache_dir)
-    if args.format == "json":
-        out.write(json_line(result.as_dict()))
-    else:
-        out.write(f"board {'/'.join(board.rows())}\n")
-        out.write(f"moves ({result.length}): {' '.join(result.moves) or 'none'}\n")
-        if result.legal:
-            out.write("legal: yes\n")
-        else:
-            out.write(
-                f"legal: no, move {(result.illegal_index or 0) + 1} ({result.illegal_move}) is "
-                f"illegal: {result.illegal_reason}\n"
-            )
-        out.write(f"reaches the target: {'yes' if result.reaches_target else 'no'}\n")
-        if result.optimum is None:
-            why = never_reaches(board, target) or "never reaches the target"
-            out.write(f"length {result.length}; the board {why}\n")
-        else:
-            out.write(f"length {result.length}, optimum {result.optimum}\n")
-        verdict = " (optimal)" if result.optimal else ""
-        out.write(f"score {result.score:.4g}{verdict}\n")
-    return 0 if result.reaches_target else 1

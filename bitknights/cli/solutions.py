@@ -3,29 +3,33 @@
 
 from __future__ import annotations
 
-import sys
 import time
 
 from .. import progress
 from ..board import never_reaches
-from . import EXIT_INVALID
 from .common import (
-    add_format_option,
-    add_target_options,
+    add_board_argument,
+    add_command,
     non_negative,
     plural,
+    read_board_argument,
     read_target,
+    slashed,
 )
+from .environment import ExitStatus
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import IO
 
+    from .environment import Environment
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``solutions`` to the command line's subparsers."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "solutions",
         help="every optimal move sequence of a board, one a line",
         description="List every distinct optimal move sequence from BOARD to the target, "
@@ -36,36 +40,28 @@ def register(sub: argparse._SubParsersAction) -> None:
         "error). On a terminal a progress line shows how many so far of how many, and a "
         "summary line follows on standard error. A board that never reaches the target "
         "(other knight counts) gets one line saying why, and exit status 1.",
+        formats=(
+            "one sequence a line, moves FROM-TO separated by spaces",
+            "one object a line: moves (a list of FROM-TO) and index (from 0)",
+        ),
     )
-    p.add_argument(
-        "board",
-        metavar="BOARD",
-        help="a file with the board (five rows), the 25-character form, or the rows joined by '/'",
-    )
+    add_board_argument(p)
     p.add_argument(
         "--limit", type=non_negative, metavar="N", help="stop after the first N sequences"
     )
-    add_format_option(
-        p,
-        "one sequence a line, moves FROM-TO separated by spaces",
-        "one object a line: moves (a list of FROM-TO) and index (from 0)",
-    )
-    p.add_argument("--quiet", action="store_true", help="nothing on standard error but errors")
-    add_target_options(p)
     p.set_defaults(run=_cmd_solutions)
 
 
-def _cmd_solutions(args: argparse.Namespace, out: IO[str]) -> int:
+def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
     from ..optimal import solution_paths
-    from .play import read_board_argument
 
-    board = read_board_argument(args.board)
-    target = read_target(args)
-    progress.set_quiet(args.quiet)
+    out = env.out
+    board = read_board_argument(args.board, env)
+    target = read_target(args, env)
     why = never_reaches(board, target)
     if why is not None:  # a verdict, said even through a pipe: stdout stays empty
-        sys.stderr.write(f"bitknights: no solution: {'/'.join(board.rows())} {why}\n")
-        return EXIT_INVALID
+        env.say(f"bitknights: no solution: {slashed(board)} {why}\n")
+        return ExitStatus.INVALID
     t0 = time.perf_counter()
     written, steps = 0, None
     if args.limit != 0:
@@ -81,9 +77,30 @@ def _cmd_solutions(args: argparse.Namespace, out: IO[str]) -> int:
                 shown.update(rows)
     else:
         source = "--limit 0"
-    if progress.active(args.quiet or None):
-        _summary(written, steps, args.limit, source, time.perf_counter() - t0)
+    if env.feedback(args.quiet):
+        _summary(env, written, steps, args.limit, source, time.perf_counter() - t0)
     return 0
+
+
+def _summary(
+    env: Environment,
+    written: int,
+    steps: int | None,
+    limit: int | None,
+    source: str,
+    seconds: float,
+) -> None:
+    if limit == 0:
+        what = "nothing listed"
+    elif steps is None:
+        what = "no optimal move sequence (the board never reaches the target)"
+    else:
+        what = f"{plural(written, 'optimal move sequence')} of {plural(steps, 'move')}"
+        if limit is not None and written == limit:
+            what += f" (--limit {limit}; there may be more)"
+    from_ = {"table": "from the distance table", "compact": "from the compact distance table",
+             "search": "by search"}.get(source, source)  # fmt: skip
+    env.say(f"bitknights: {what}, {from_}, {seconds:.2f} s\n")
 
 
 def _write(out: IO[str], data: bytes | memoryview) -> None:
@@ -118,20 +135,3 @@ class _Progress:
 
     def __exit__(self, *exc: object) -> None:
         self._bar.close()
-
-
-def _summary(
-    written: int, steps: int | None, limit: int | None, source: str, seconds: float
-) -> None:
-    if limit == 0:
-        what = "nothing listed"
-    elif steps is None:
-        what = "no optimal move sequence (the board never reaches the target)"
-    else:
-        what = f"{plural(written, 'optimal move sequence')} of {plural(steps, 'move')}"
-        if limit is not None and written == limit:
-            what += f" (--limit {limit}; there may be more)"
-    from_ = {"table": "from the distance table", "compact": "from the compact distance table",
-             "search": "by search"}.get(source, source)  # fmt: skip
-    sys.stderr.write(f"bitknights: {what}, {from_}, {seconds:.2f} s\n")
-    sys.stderr.flush()

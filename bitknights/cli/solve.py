@@ -5,7 +5,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import io
-import sys
 import time
 
 from .. import progress
@@ -18,15 +17,13 @@ from ..squares import FULL_MASK
 from . import streams
 from .common import (
     UsageError,
-    add_format_option,
-    add_quiet_option,
-    add_target_options,
+    add_command,
     board_argument,
     non_negative,
     plural,
     positive_float,
     read_target,
-    stdin_is_terminal,
+    slashed,
     stdin_notice,
     terminal_input,
     where,
@@ -41,6 +38,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..solution import Solution
+    from .environment import Environment
 
 STDIN_FORM = (
     "first the number of boards T, then T boards of five rows of 0 1 *, or one board on "
@@ -91,11 +89,17 @@ def classic_args(argv: list[str]) -> argparse.Namespace | None:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``solve`` to the command line's subparsers."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "solve",
         help="solve a batch of boards in the classic format",
         description="Read T and then T boards (classic SCOI2005 format) and print, for each, "
         "the fewest moves to the target, or -1 when that is more than the limit.",
+        formats=(
+            "the classic output, one integer per line (-1: over the limit)",
+            "one JSON object per board (steps, status, ...)",
+        ),
+        cache_dir_help="where distance tables live (for --engine table/auto)",
     )
     p.add_argument(
         "file",
@@ -117,7 +121,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="no move limit: every board is solved exactly, however far",
     )
-    add_target_options(p, cache_dir_help="where distance tables live (for --engine table/auto)")
     p.add_argument(
         "--count-solutions",
         action="store_true",
@@ -128,11 +131,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--path", action="store_true", help="follow each answer with one optimal move sequence"
     )
-    add_format_option(
-        p,
-        "the classic output, one integer per line (-1: over the limit)",
-        "one JSON object per board (steps, status, ...)",
-    )
     p.add_argument("--timeout", type=positive_float, metavar="SECONDS",
                    help="give up on a board after SECONDS (reported as timed out: -1, "
                    "status 'timeout' in JSON)")  # fmt: skip
@@ -141,21 +139,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "per CPU, a larger N is lowered to that)")  # fmt: skip
     p.add_argument("--ascii", action="store_true",
                    help="with --path: draw boards with 0 1 * even on a UTF-8 terminal")  # fmt: skip
-    add_quiet_option(p)
     p.set_defaults(**DEFAULTS, run=_cmd_solve)
 
 
-def _cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
-    target = read_target(args)
+def _cmd_solve(args: argparse.Namespace, env: Environment) -> int:
+    target = read_target(args, env)
     args.board = board_argument(args.file)
     if args.board is None:
-        stdin_notice(args.file, "boards", STDIN_FORM, args.quiet)
+        stdin_notice(args.file, "boards", STDIN_FORM, env, args.quiet)
     if args.count_solutions and args.engine not in ("auto", "table", "compact"):
         raise UsageError("--count-solutions needs --engine table or compact (or auto)")
-    return _solve(args, target, out)
+    return _solve(args, target, env)
 
 
-def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
+def _solve(args: argparse.Namespace, target: Board, env: Environment) -> int:
+    out = env.out
     max_depth = None if args.exact else args.max_depth
     answers = service(target, engine=args.engine, cache_dir=args.cache_dir)
     counts_only = (
@@ -164,8 +162,8 @@ def _solve(args: argparse.Namespace, target: Board, out: IO[str]) -> int:
         and args.timeout is None
         and not args.count_solutions
     )
-    never = _NeverReaches(target, args)
-    with _open_input(args) as stream:
+    never = _NeverReaches(target, args, env)
+    with _open_input(args, env) as stream:
         prefix: bytes | None = b""
         if counts_only and (args.engine == "auto" or answers.plain(args.engine)):
             prefix = streams.small_input(stream, args.file)
@@ -192,10 +190,11 @@ class _NeverReaches:
     ``--quiet``) one line says why once the answers are out; standard output stays the
     classic answers, and through a pipe standard error holds errors only."""
 
-    def __init__(self, target: Board, args: argparse.Namespace) -> None:
+    def __init__(self, target: Board, args: argparse.Namespace, env: Environment) -> None:
         self.target = target
         self.given = args.board is not None  # the board was the argument: name it so
-        self.active = progress.active(args.quiet or None)
+        self.env = env
+        self.active = env.feedback(args.quiet)
         self.seen = 0  # boards answered so far
         self.first: tuple[int, int] | None = None  # (index, key) of the first such board
         self.count = 0
@@ -229,12 +228,11 @@ class _NeverReaches:
             return
         index, key = self.first
         board = Board.from_key(key)
-        rows = "/".join(board.rows())
+        rows = slashed(board)
         what = rows if self.given else f"board {index + 1:,} ({rows})"
         n = self.count - 1
         more = f"; as {'does' if n == 1 else 'do'} {plural(n, 'more board')}" if n else ""
-        sys.stderr.write(f"bitknights: {what} {never_reaches(board, self.target)}{more}\n")
-        sys.stderr.flush()
+        self.env.say(f"bitknights: {what} {never_reaches(board, self.target)}{more}\n")
 
 
 def _answer_small(
@@ -351,11 +349,11 @@ def _answer(s: Solution) -> str:
     return f"{steps} ({plural(s.optimal_solutions, 'optimal move sequence')})"
 
 
-def _open_input(args: argparse.Namespace) -> contextlib.AbstractContextManager:
+def _open_input(args: argparse.Namespace, env: Environment) -> contextlib.AbstractContextManager:
     """The batch: a board given as the argument (a batch of one), else FILE or stdin (a
     terminal read to its Ctrl-D first)."""
     if args.board is not None:
         return contextlib.nullcontext(io.BytesIO(f"1\n{args.board}\n".encode()))
-    if args.file == "-" and stdin_is_terminal():
-        return contextlib.nullcontext(io.BytesIO(terminal_input()))
-    return streams.open_input(args.file)
+    if args.file == "-" and env.stdin_isatty:
+        return contextlib.nullcontext(io.BytesIO(terminal_input(env)))
+    return streams.open_input(args.file, env)

@@ -7,11 +7,10 @@ import contextlib
 import io
 import os
 import stat
-import sys
 
 from ..batch import BatchReader
 from ..errors import InputError
-from .common import ResourceError, UsageError, read_error, where
+from .common import ResourceError, UsageError, read_error, stdin_bytes, where
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,6 +19,8 @@ if TYPE_CHECKING:
 
     import numpy as np
 
+    from .environment import Environment
+
 KEEP_BOARDS = 1 << 21  # boards kept in memory from the checking pass
 SMALL_INPUT = 1 << 18
 """Inputs up to this many bytes (about 8,700 boards) asking only for move counts are
@@ -27,13 +28,12 @@ answered from the distance table, when there is one, in plain Python: no numpy i
 (0.1 s), a few µs a board."""
 
 
-def open_input(path: str) -> BinaryIO:
+def open_input(path: str, env: Environment) -> BinaryIO:
     """The batch to read, opened once: every pass reads from this one stream, so no byte
     is lost when FILE is a pipe, a FIFO or ``/dev/stdin`` (issue 15, S1)."""
     if path == "-":
-        if sys.stdin is None:
-            raise UsageError("standard input is closed (give FILE, or a batch on stdin)")
-        return contextlib.nullcontext(sys.stdin.buffer)  # type: ignore[return-value]
+        stdin = stdin_bytes(env, " (give FILE, or a batch on stdin)")
+        return contextlib.nullcontext(stdin)  # type: ignore[return-value]
     try:
         return open(path, "rb")  # noqa: SIM115 - closed by the caller's with
     except OSError as e:

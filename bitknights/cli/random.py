@@ -1,0 +1,59 @@
+"""``bitknights random``: a batch of distinct boards drawn uniformly at an exact
+distance (from the table)."""
+
+from __future__ import annotations
+
+from ..board import Move
+from .common import UsageError, add_command, add_seed_option, json_line, non_negative, read_target
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+    from .environment import Environment
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``random`` to the command line's subparsers."""
+    p = add_command(
+        sub,
+        "random",
+        help="a batch of random boards at an exact distance",
+        description="Print a classic batch (T, then the boards) of N distinct boards "
+        "drawn uniformly from those exactly D moves from the target: from the distance "
+        "table, else from the compact table (built once when needed, said on a terminal), "
+        "which draws at random until it has them; the rarest distances need the distance "
+        "table (bitknights table build, about 3 s once), which lists every board at each.",
+        formats=(
+            "a classic batch (T, then the boards)",
+            "one record a line with the board, its distance and one optimal solution",
+        ),
+    )
+    p.add_argument(
+        "--distance", type=non_negative, required=True, metavar="D", help="moves to the target"
+    )
+    p.add_argument("--count", type=non_negative, required=True, metavar="N", help="how many boards")
+    add_seed_option(p)
+    p.set_defaults(run=_cmd_random)
+
+
+def _cmd_random(args: argparse.Namespace, env: Environment) -> int:
+    out = env.out
+    if args.count == 0:
+        raise UsageError("--count must be at least 1")
+    from ..service import service
+
+    answers = service(read_target(args, env), cache_dir=args.cache_dir)
+    boards = answers.random_boards(args.distance, args.count, args.seed)
+    if args.format == "json":
+        for b in boards:
+            path = answers.path(b)
+            assert path is not None  # a drawn board lies at its distance
+            moves = [str(Move(y.blank, x.blank)) for x, y in zip(path, path[1:])]
+            record = {"board": b.compact, "distance": len(moves), "moves": moves}
+            out.write(json_line(record))
+        return 0
+    out.write(f"{len(boards)}\n")
+    for b in boards:
+        out.write(f"{b}\n")
+    return 0
