@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import time
 
-from .. import progress
+from .. import estimates, progress
 from ..board import Board, Move, never_reaches
 from ..errors import BitknightsError, InputError
 from .common import (
@@ -46,9 +46,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     tsub.required = True
     p = tsub.add_parser(
         "build",
-        help="enumerate every board's distance (about 5 seconds) and store the table",
-        description="Breadth-first search from the target over all 25 * C(24, k) boards; "
+        help="enumerate every board's distance "
+        f"({estimates.about(estimates.TABLE_BUILD)}) and store the table",
+        description="Breadth-first search from the target over all 25 * C(24, k) boards "
+        f"({estimates.about(estimates.TABLE_BUILD)} for the classic target on two cores); "
         "writes the table atomically, replacing any file there (valid or not).",
+    )
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also log each distance: the boards found there, how (pushed or pulled, "
+        "explained in the log) and the seconds so far",
     )
     add_target_options(p)
     add_quiet_option(p)
@@ -64,10 +72,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=_cmd_info)
     p = tsub.add_parser(
         "verify",
-        help="prove every distance in the table exact (a few seconds)",
+        help=f"prove every distance in the table exact ({estimates.about(estimates.TABLE_PROOF)})",
         description="Check the checksums, then prove the table exact without trusting "
         "them: 0 only at the target, every other board one move from a board one nearer, "
-        "neighbours never more than one apart. Exit status 0 when exact, 1 otherwise.",
+        "neighbours never more than one apart "
+        f"({estimates.about(estimates.TABLE_PROOF)}). Exit status 0 when exact, 1 otherwise.",
     )
     add_target_options(p)
     add_quiet_option(p)
@@ -78,7 +87,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="how many boards lie at each distance (needs the table)",
         description="How many boards lie at each distance from the target, the largest "
         "distance and a board there. Needs the distance table (bitknights table build, "
-        "about 3 s once): the counts are over all the boards there are.",
+        f"{estimates.about(estimates.TABLE_BUILD)} once): the counts are over all the "
+        "boards there are.",
     )
     add_target_options(p)
     add_format_option(p, "a table of distances", "one JSON object")
@@ -90,8 +100,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="a batch of random boards at an exact distance (needs the table)",
         description="Print a classic batch (T, then the boards) of N distinct boards "
         "drawn uniformly from those exactly D moves from the target. Needs the distance "
-        "table (bitknights table build, about 3 s once): a uniform draw needs every board "
-        "at that distance.",
+        f"table (bitknights table build, {estimates.about(estimates.TABLE_BUILD)} once): a "
+        "uniform draw needs every board at that distance.",
     )
     p.add_argument(
         "--distance", type=non_negative, required=True, metavar="D", help="moves to the target"
@@ -162,7 +172,7 @@ def _cmd_build(args: argparse.Namespace, out: IO[str]) -> int:
     target = read_target(args)
     t0 = time.perf_counter()
     try:
-        file = build_table(target, args.cache_dir, quiet=True if args.quiet else None)
+        file = build_table(target, args.cache_dir, quiet=args.quiet or None, verbose=args.verbose)
     except OSError as e:
         path = store.table_path(target, args.cache_dir)
         message = f"cannot write distance table {path}: {e.strerror or e}"
