@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bitknights import estimates, progress
+
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CASES = {
     "3 boards at 36": DATA / "distance36.txt",
@@ -58,20 +60,25 @@ def main() -> None:
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="bitknights-deep-") as warm:
         if not args.cold:
+            progress.announce("a warm-up run of each case builds what bitknights caches",
+                              "the compact table", estimates.COMPACT_BUILD)  # fmt: skip
             for path in CASES.values():  # builds what bitknights caches, as a first run would
                 run(args.python, args.engine, path, warm)
         print(f"{'case':<22} {'median':>8} {'min':>8} {'max':>8}  answers")
         for name, path in CASES.items():
             times, answers = [], ""
-            for _ in range(args.runs):
-                if args.cold:
-                    with tempfile.TemporaryDirectory(prefix="bitknights-cold-") as cold:
-                        seconds, answers = run(args.python, args.engine, path, cold)
-                else:
-                    seconds, answers = run(args.python, args.engine, path, warm)
-                times.append(seconds)
-            print(f"{name:<22} {statistics.median(times):>7.2f}s {min(times):>7.2f}s "
-                  f"{max(times):>7.2f}s  {answers}")  # fmt: skip
+            with progress.bar(args.runs, "runs", name) as shown:
+                for _ in range(args.runs):
+                    if args.cold:
+                        with tempfile.TemporaryDirectory(prefix="bitknights-cold-") as cold:
+                            seconds, answers = run(args.python, args.engine, path, cold)
+                    else:
+                        seconds, answers = run(args.python, args.engine, path, warm)
+                    times.append(seconds)
+                    shown.update()
+            with progress.writing(sys.stdout):
+                print(f"{name:<22} {statistics.median(times):>7.2f}s {min(times):>7.2f}s "
+                      f"{max(times):>7.2f}s  {answers}")  # fmt: skip
 
 
 if __name__ == "__main__":
