@@ -2,14 +2,18 @@
 
 One rule everywhere (the CLI and the Python API's builds): when a slow step starts,
 :func:`announce` writes one line saying what, why and roughly how long
-(``bitknights: building pattern databases (once, ~3 s)``), and :func:`bar` shows a
-progress bar (tqdm) that appears once the step has run for half a second (see
-:func:`_delay`).  Both write
-only when standard error is a terminal and nobody asked for quiet (``quiet=True`` in a
-call, or :func:`set_quiet`, the CLI's ``--quiet``), or when a call says ``quiet=False``.
+(``bitknights: building pattern databases (once, ~2 s)``; the estimates come from
+:mod:`bitknights.estimates`), and :func:`bar` shows a progress bar (tqdm) that appears
+once the step has run for half a second (see :func:`_delay`).  Both write only when
+standard error is a terminal and nobody asked for quiet (``quiet=True`` in a call, or
+:func:`set_quiet`, the CLI's ``--quiet``), or when a call says ``quiet=False``.
 Errors are not this module's business.  Answers written to standard output while a bar
 is shown go through :func:`writing`, which takes the bar off the terminal and puts it
 back, so the two never mix on one screen.
+
+Bars share one line.  A bar opened while another is open (a one-off build inside a
+batch) takes the line over once it is due, and gives it back when it closes: the
+screen shows the build's progress, then the batch's, never both and never a frozen one.
 
 >>> import io
 >>> with bar(10, "board", quiet=True) as b:
@@ -115,7 +119,7 @@ def bar(
         return _NoBar()
     bar = _ticking_class()(total=total, unit=unit, desc=desc, file=sys.stderr, leave=False,
                            delay=_delay() if delay is None else delay, dynamic_ncols=True,
-                           **options)  # fmt: skip
+                           position=0, **options)  # fmt: skip
     bar.start_ticking()
     return bar
 
@@ -126,20 +130,26 @@ TICK = 0.5  # seconds between redraws of a bar that has no news (the clock moves
 @lru_cache(maxsize=1)
 def _ticking_class() -> type:
     """tqdm with a thread that redraws the bar every ``TICK`` seconds once its delay has
-    passed, so that a long first item shows the bar and its clock instead of nothing."""
+    passed, so that a long first item shows the bar and its clock instead of nothing;
+    bars open at once share the line (the module docstring)."""
     import threading
     import time
 
     from tqdm import tqdm
 
+    opened: list[Ticking] = []  # the open bars, oldest first (changed under tqdm's lock)
+
     class Ticking(tqdm):  # type: ignore[type-arg]
-        # Whether the bar has been drawn.  tqdm draws on any refresh, its delay or not
-        # (external_write_mode refreshes every bar after a write), and clears on close
-        # only a bar that update() drew: a bar is drawn here only once its delay has
-        # passed, and cleared whenever it was drawn.
-        _shown = False
+        # tqdm draws on any refresh, its delay or not (external_write_mode refreshes every
+        # bar after a write), and clears on close only a bar that update() drew: a bar is
+        # drawn here only once its delay has passed and no bar opened after it is due,
+        # and cleared whenever it is on the screen.
+        _shown = False  # drawn at least once (then always due)
+        _on_screen = False
 
         def start_ticking(self) -> None:
+            with self.get_lock():
+                opened.append(self)
             self._stop_ticking = threading.Event()
             threading.Thread(target=self._tick, name="bitknights-progress", daemon=True).start()
 
@@ -157,20 +167,45 @@ def _ticking_class() -> type:
         def refresh(self, nolock: bool = False, lock_args: Any = None) -> None:
             if self.disable or not self._due():
                 return
-            self._shown = True
-            super().refresh(nolock=nolock, lock_args=lock_args)
+            if not nolock:
+                if lock_args and not self.get_lock().acquire(*lock_args):
+                    return
+                if not lock_args:
+                    self.get_lock().acquire()
+            try:
+                # by identity: tqdm compares bars by their position, the same for all here
+                at = next((i for i, bar in enumerate(opened) if bar is self), len(opened))
+                if any(later._due() for later in opened[at + 1 :]):
+                    self.clear(nolock=True)  # a bar opened after this one has the line
+                    return
+                for earlier in opened[:at]:
+                    earlier.clear(nolock=True)
+                self._shown = self._on_screen = True
+                super().refresh(nolock=True)
+            finally:
+                if not nolock:
+                    self.get_lock().release()
 
         def clear(self, nolock: bool = False) -> None:
-            if self._shown:
+            if self._on_screen:
                 super().clear(nolock=nolock)
+                self._on_screen = False
 
         def close(self) -> None:
             stop = getattr(self, "_stop_ticking", None)
             if stop is not None:
                 stop.set()
-            if self._shown and not self.disable:  # tqdm's close() clears what update() drew
-                self.last_print_t = max(self.last_print_t, self.start_t + (self.delay or 0))
-            super().close()
+            with self.get_lock():
+                opened[:] = [bar for bar in opened if bar is not self]
+                if self._on_screen and not self.disable:  # tqdm's close() clears what update() drew
+                    self.last_print_t = max(self.last_print_t, self.start_t + (self.delay or 0))
+                elif not self.disable:  # not on the screen: nothing to clear
+                    self.last_print_t = min(self.last_print_t, self.start_t - 1)
+                self._on_screen = False
+                super().close()
+                below = [bar for bar in opened if bar._due()]
+                if below:
+                    below[-1].refresh(nolock=True)  # the line goes back to the bar below
 
     return Ticking
 

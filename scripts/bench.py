@@ -20,24 +20,32 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+from bitknights import progress
+
 
 def run_once(cmd: list[str], stdin_path: Path | None) -> tuple[float, float, bytes]:
-    """(wall seconds, peak RSS in MiB, stdout) of one run of ``cmd``."""
+    """(wall seconds, peak RSS in MiB, stdout) of one run of ``cmd`` (its standard error
+    kept apart, so that its notices do not mix with this script's progress bar, and
+    shown if it fails)."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL  # noqa: SIM115
-    try:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE)
-        out = proc.stdout.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t0
-    finally:
-        if stdin_path:
-            stdin.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"bench: {shlex.join(cmd)} exited with status {status}")
+    with tempfile.TemporaryFile() as err:
+        try:
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=err)
+            out = proc.stdout.read()
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - t0
+        finally:
+            if stdin_path:
+                stdin.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            err.seek(0)
+            raise SystemExit(f"bench: {shlex.join(cmd)} exited with status {status}: "
+                             f"{err.read().decode(errors='replace')[-500:]}")  # fmt: skip
     return wall, usage.ru_maxrss / 1024, out
 
 
@@ -103,16 +111,20 @@ def main() -> None:
     n_boards = int(args.batch.read_text().split()[0])
     results: dict[str, dict] = {}
     outputs: dict[str, bytes] = {}
-    for name, (cmd, stdin) in commands.items():
-        walls, rss = [], 0.0
-        for _ in range(args.repeat):
-            wall, peak, out = run_once(cmd, stdin)
-            walls.append(wall)
-            rss = max(rss, peak)
-            outputs[name] = out
-        results[name] = {"seconds_median": statistics.median(walls), "seconds_all": walls,
-                         "peak_rss_mib": round(rss, 1),
-                         "boards_per_s": round(n_boards / statistics.median(walls), 1)}  # fmt: skip
+    with progress.bar(len(commands) * args.repeat, "runs", "timing") as shown:
+        for name, (cmd, stdin) in commands.items():
+            shown.set_postfix_str(name)
+            walls, rss = [], 0.0
+            for _ in range(args.repeat):
+                wall, peak, out = run_once(cmd, stdin)
+                walls.append(wall)
+                rss = max(rss, peak)
+                outputs[name] = out
+                shown.update()
+            median = statistics.median(walls)
+            results[name] = {"seconds_median": median, "seconds_all": walls,
+                             "peak_rss_mib": round(rss, 1),
+                             "boards_per_s": round(n_boards / median, 1)}  # fmt: skip
     answers = set(outputs.values())
     if len(answers) != 1:
         raise SystemExit("bench: the commands disagree on the answers: " + ", ".join(outputs))
@@ -120,9 +132,12 @@ def main() -> None:
     dist_file = Path(f"{args.batch}.dist")
     if dist_file.exists():
         dists = [int(x) for x in dist_file.read_text().split()]
-        for name, (cmd, _) in commands.items():
-            if name.startswith("bitknights:"):
+        ours = [name for name in commands if name.startswith("bitknights:")]
+        with progress.bar(len(ours), "runs", "timing each board (JSON)") as shown:
+            for name in ours:
+                cmd = commands[name][0]
                 results[name]["by_distance"] = per_board(cmd[:-1], args.batch, dists)
+                shown.update()
 
     print(f"{n_boards} boards from {args.batch}, {args.repeat} runs each; all answers agree")
     print(f"{'command':<48} {'median s':>9} {'boards/s':>10} {'peak MiB':>9}")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bitknights import TARGET, Board
+from bitknights import TARGET, Board, progress
 from bitknights.engines import bidir
 from bitknights.engines.options import SolveOptions
 from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
@@ -182,6 +182,7 @@ def bitknights_cmd(args: argparse.Namespace, *extra: str) -> list[str]:
 def reference_binary(args: argparse.Namespace) -> str:
     path = Path(args.reference_dir) / "seed_bidir"
     if not path.exists():
+        progress.announce(f"compiling the seed programs into {args.reference_dir}", "once")
         subprocess.run([str(BUILD_REFERENCE), args.reference_dir], check=True)
     return str(path)
 
@@ -227,6 +228,8 @@ def main() -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     if args.only != "deep":
         t0 = time.perf_counter()
+        progress.announce(f"making the hard batch: {args.per_distance} boards a distance, "
+                          "14 to 18, by random walks and exact search")  # fmt: skip
         batch = hard_batch(args.per_distance, 14, 18, args.seed)
         print(f"hard batch: {len(batch)} boards, distances 14..18 "
               f"(made in {time.perf_counter() - t0:.1f} s)", flush=True)  # fmt: skip
@@ -234,7 +237,11 @@ def main() -> None:
         path.write_text(batch_text([b for b, _ in batch]))
         expected = [str(d if d <= 15 else -1) for _, d in batch]
         cmd = bitknights_cmd(args, "-")
-        runs = [run(cmd, str(path)) for _ in range(args.repeat)]
+        with progress.bar(args.repeat, "runs", "timing bitknights bidir") as shown:
+            runs = []
+            for _ in range(args.repeat):
+                runs.append(run(cmd, str(path)))
+                shown.update()
         ours, cpu, rss, out = min(runs)
         assert out.split() == expected, "bitknights disagrees with the exact distances"
         walls = ", ".join(f"{r[0]:.3f}" for r in runs)
@@ -242,7 +249,9 @@ def main() -> None:
               f"{cpu:.3f} s CPU, {ours / len(batch) * 1e3:.3f} ms per board, "
               f"peak RSS {rss:.0f} MB", flush=True)  # fmt: skip
         if not args.no_seed:
-            seed_s, seed_cpu, seed_rss, seed_out = run([reference_binary(args)], str(path))
+            seed = reference_binary(args)
+            progress.announce("timing the seed program (once)")
+            seed_s, seed_cpu, seed_rss, seed_out = run([seed], str(path))
             assert seed_out.split() == expected, "the seed program disagrees"
             per = seed_s / len(batch) * 1e3
             print(f"seed_bidir:       {seed_s:.3f} s wall, {seed_cpu:.3f} s CPU, "
@@ -250,6 +259,8 @@ def main() -> None:
             print(f"speed-up: {seed_s / ours:.1f}x wall, {seed_cpu / cpu:.1f}x CPU", flush=True)
     if args.only != "hard" and args.deep:
         t0 = time.perf_counter()
+        progress.announce(f"finding deep boards ({args.deep_source}), at least {args.deep_min} "
+                          "moves away")  # fmt: skip
         if args.deep_source == "bfs":
             deep = bfs_deep_boards(args.deep_per_distance, args.deep_min, args.seed)
         else:
@@ -261,6 +272,7 @@ def main() -> None:
         path.write_text(batch_text([b for b, _ in deep]))
         bidir.clear_cache()
         cmd = bitknights_cmd(args, "--exact", "--format", "json", "--workers", "1", "-")
+        progress.announce(f"timing exact mode on the {len(deep)} deep boards, one thread")
         seconds, cpu, rss, out = run(cmd, str(path))
         records = [json.loads(line) for line in out.splitlines()]
         assert [r["steps"] for r in records] == dists, "exact mode disagrees"

@@ -43,7 +43,7 @@ def main() -> None:
         cache = args.cache_dir or tmp
         for i in range(args.builds):
             t = time.perf_counter()
-            build(TARGET, cache_dir=cache, quiet=True)
+            build(TARGET, cache_dir=cache)  # its bar on a terminal, gone when it is built
             note = " (includes numba compile / cache load)" if i == 0 else ""
             print(f"build {i + 1}: {time.perf_counter() - t:.2f} s{note}")
         path = store.table_path(TARGET, cache)

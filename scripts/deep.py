@@ -41,6 +41,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bitknights import estimates, progress
+
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CASES = {
     "3 boards at 36": DATA / "distance36.txt",
@@ -176,22 +178,27 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory(prefix="bitknights-deep-") as warm:
         if not args.cold:
+            progress.announce("a warm-up run of each case builds what bitknights caches",
+                              "the compact table", estimates.COMPACT_BUILD)  # fmt: skip
             for path in CASES.values():  # builds what bitknights caches, as a first run would
                 run([*bk, "solve", "--exact", "--quiet", "--engine", args.engine, str(path)], warm)
         print(f"{'case':<22} {'median':>8} {'min':>8} {'max':>8}  answers")
         for name, path in CASES.items():
             times, answers = [], b""
-            for _ in range(args.runs):
-                cmd = [*bk, "solve", "--exact", "--quiet", "--engine", args.engine, str(path)]
-                if args.cold:
-                    with tempfile.TemporaryDirectory(prefix="bitknights-cold-") as cold:
-                        seconds, answers = run(cmd, cold)
-                else:
-                    seconds, answers = run(cmd, warm)
-                times.append(seconds)
-            shown = answers.decode().replace("\n", " ").strip()
-            print(f"{name:<22} {statistics.median(times):>7.2f}s {min(times):>7.2f}s "
-                  f"{max(times):>7.2f}s  {shown}")  # fmt: skip
+            with progress.bar(args.runs, "runs", name) as shown:
+                for _ in range(args.runs):
+                    cmd = [*bk, "solve", "--exact", "--quiet", "--engine", args.engine, str(path)]
+                    if args.cold:
+                        with tempfile.TemporaryDirectory(prefix="bitknights-cold-") as cold:
+                            seconds, answers = run(cmd, cold)
+                    else:
+                        seconds, answers = run(cmd, warm)
+                    times.append(seconds)
+                    shown.update()
+            shown_answers = answers.decode().replace("\n", " ").strip()
+            with progress.writing(sys.stdout):
+                print(f"{name:<22} {statistics.median(times):>7.2f}s {min(times):>7.2f}s "
+                      f"{max(times):>7.2f}s  {shown_answers}")  # fmt: skip
 
 
 if __name__ == "__main__":

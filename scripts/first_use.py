@@ -67,6 +67,12 @@ def timed(command: str, cwd: Path, env: dict[str, str]) -> float:
     return seconds
 
 
+def say(text: str) -> None:
+    """Progress on standard error: each command is named before it runs."""
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--skip-tests", action="store_true", help="skip set-up command 2")
@@ -82,15 +88,19 @@ def main() -> None:
     setup = readme_setup()
     rows = []
     for i, command in enumerate(setup[: 1 if args.skip_tests else 2], 1):
+        say(f"set-up command {i} (minutes): ")
         first = timed(command, clone, env)
+        say(f"{first:.1f} s, again: ")
         again = timed(command, clone, env)
+        say(f"{again:.1f} s\n")
         rows.append((f"set-up command {i}", first, again))
-        print(f"set-up command {i}: {first:.1f} s, again {again:.1f} s", file=sys.stderr)
     for label, command in COMMANDS:
+        say(f"{label}: ")
         first = timed(shlex.join(shlex.split(command)), clone, env)
+        say(f"{first:.2f} s, again: ")
         again = timed(command, clone, env)
+        say(f"{again:.2f} s\n")
         rows.append((label, first, again))
-        print(f"{label}: {first:.2f} s, again {again:.2f} s", file=sys.stderr)
     print("| command | first | again |\n|---|---|---|")
     for label, first, again in rows:
         print(f"| {label} | {_seconds(first)} | {_seconds(again)} |")

@@ -18,7 +18,7 @@ import json
 import statistics
 import time
 
-from bitknights import TARGET, read_batch, table
+from bitknights import TARGET, progress, read_batch, table
 from bitknights.engines import ida, lab_ida
 from bitknights.engines.options import SolveOptions
 
@@ -70,13 +70,15 @@ def main() -> None:
             fn(bset[0])  # load kernels and tables before timing
         seconds: dict[str, list[float]] = {c: [] for c in contenders}
         nodes: dict[str, int] = {}
-        for r in range(args.rounds):
-            order = list(contenders) if r % 2 == 0 else list(reversed(contenders))
-            for c in order:
-                t0 = time.perf_counter()
-                n = sum(contenders[c](b) for b in bset)
-                seconds[c].append(time.perf_counter() - t0)
-                nodes[c] = n
+        with progress.bar(args.rounds * len(contenders), "runs", name) as shown:
+            for r in range(args.rounds):
+                order = list(contenders) if r % 2 == 0 else list(reversed(contenders))
+                for c in order:
+                    t0 = time.perf_counter()
+                    n = sum(contenders[c](b) for b in bset)
+                    seconds[c].append(time.perf_counter() - t0)
+                    nodes[c] = n
+                    shown.update()
         if len(set(nodes.values())) != 1:
             raise SystemExit(f"{name}: the lab and the engine expanded different nodes: {nodes}")
         for c in contenders:

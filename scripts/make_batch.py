@@ -15,7 +15,7 @@ import random
 import sys
 from pathlib import Path
 
-from bitknights import TARGET, Board, solve
+from bitknights import TARGET, Board, progress, solve
 
 
 def parse_range(text: str) -> list[int]:
@@ -37,17 +37,19 @@ def make_batch(
     seen: set[Board] = set()
     out: list[tuple[Board, int]] = []
     top = max(distances)
-    while any(want.values()):
-        board = TARGET
-        for _ in range(rng.randrange(min(distances), top + 12)):
-            board = board.play(rng.choice(board.moves()))
-        if board in seen:
-            continue
-        seen.add(board)
-        d = solve(board, engine="ida", max_depth=top).steps
-        if d is not None and want.get(d, 0) > 0:
-            want[d] -= 1
-            out.append((board, d))
+    with progress.bar(sum(want.values()), "boards", "finding boards") as shown:
+        while any(want.values()):
+            board = TARGET
+            for _ in range(rng.randrange(min(distances), top + 12)):
+                board = board.play(rng.choice(board.moves()))
+            if board in seen:
+                continue
+            seen.add(board)
+            d = solve(board, engine="ida", max_depth=top).steps
+            if d is not None and want.get(d, 0) > 0:
+                want[d] -= 1
+                out.append((board, d))
+                shown.update()
     rng.shuffle(out)
     return out
 

@@ -59,6 +59,8 @@ from pathlib import Path
 
 import numpy as np
 
+from bitknights import progress
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import pixels  # noqa: E402 - the tests' pixel contrast helper
 
@@ -626,7 +628,7 @@ def main(argv: list[str] | None = None) -> int:
     env = private_env(tmp, cache)
     if args.table:
         build = [sys.executable, "-m", "bitknights", "table", "build", "--cache-dir", str(cache)]
-        subprocess.run(build, env=env, check=True)
+        subprocess.run(build, env=env, check=True)  # (its own progress bar on a terminal)
     port = free_port()
     check = Check()
     # errors while the page loads come from the app itself (no bitknights code has run:
@@ -638,6 +640,8 @@ def main(argv: list[str] | None = None) -> int:
     def on_error(text: str) -> None:
         errors[phase[0]].append(text)
 
+    progress.announce(f"starting Jupyter{'Lab' if args.app == 'lab' else ' Notebook'} and "
+                      "Chromium, then playing the widget", "a minute or two")  # fmt: skip
     server = start_server(args.app, tmp, port, env)
     try:
         with sync_playwright() as p:

@@ -20,7 +20,8 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from bitknights import SAMPLE, TARGET, Board, read_batch, solve
+from bitknights import SAMPLE, TARGET, Board, progress, read_batch, solve
+from bitknights.native import EXTENSIONS
 
 _PROBE = textwrap.dedent(
     """
@@ -56,6 +57,10 @@ def compile_section(batch: Path) -> None:
         jit = {**os.environ, "NUMBA_CACHE_DIR": cache, "BITKNIGHTS_NATIVE": "0"}
         runs = [("JIT, empty cache", jit), ("JIT, warm cache", jit), ("ahead of time", None)]
         for label, env in runs:
+            if label == "JIT, empty cache":  # the child's own notice goes to a pipe
+                progress.announce("compiling the IDA* kernels just in time, in a fresh process "
+                                  "with an empty numba cache", "then cached",
+                                  EXTENSIONS["ida"].jit_seconds)  # fmt: skip
             out = subprocess.run([sys.executable, "-c", _PROBE.format(batch=str(batch))],
                                  env=env, capture_output=True, text=True, check=True)  # fmt: skip
             r = json.loads(out.stdout)
@@ -70,19 +75,22 @@ def compile_section(batch: Path) -> None:
 
 def iterations_section(boards: list[Board]) -> None:
     """Nodes per IDA* iteration: the difference between runs capped one bound apart."""
-    for b in boards[:5]:
-        s = solve(b, engine="ida", max_depth=None)
-        if s.steps is None:
-            continue
-        from bitknights.engines.ida import heuristic
+    from bitknights.engines.ida import heuristic
 
-        h0 = heuristic(b, TARGET)
-        prev, parts = 0, []
-        for bound in range(h0, s.steps + 1, 2):
-            n = solve(b, engine="ida", max_depth=bound).nodes
-            parts.append(f"{bound}:{n - prev}")
-            prev = n
-        print(f"distance {s.steps:>2}, h0 {h0:>2}: nodes per bound " + " ".join(parts))
+    with progress.bar(min(5, len(boards)), "boards", "iterations") as shown:
+        for b in boards[:5]:
+            shown.update()
+            s = solve(b, engine="ida", max_depth=None)
+            if s.steps is None:
+                continue
+            h0 = heuristic(b, TARGET)
+            prev, parts = 0, []
+            for bound in range(h0, s.steps + 1, 2):
+                n = solve(b, engine="ida", max_depth=bound).nodes
+                parts.append(f"{bound}:{n - prev}")
+                prev = n
+            with progress.writing(sys.stdout):
+                print(f"distance {s.steps:>2}, h0 {h0:>2}: nodes per bound " + " ".join(parts))
 
 
 def heuristic_section(boards: list[Board], dists: list[int]) -> None:
@@ -97,6 +105,19 @@ def heuristic_section(boards: list[Board], dists: list[int]) -> None:
     for d in sorted(bands):
         xs = bands[d]
         print(f"{d:>8} {len(xs):>7} {statistics.mean(xs):>9.3f} {min(xs):>8.3f}")
+
+
+def true_distances(batch: Path, boards: list[Board]) -> list[int]:
+    """Each board's exact distance: from the batch's ``.dist`` sidecar, else solved."""
+    sidecar = Path(f"{batch}.dist")
+    if sidecar.exists():
+        return [int(x) for x in sidecar.read_text().split()][: len(boards)]
+    dists = []
+    with progress.bar(len(boards), "boards", "solving exactly (no .dist sidecar)") as shown:
+        for b in boards:
+            dists.append(solve(b, engine="ida", max_depth=None).steps)
+            shown.update()
+    return dists
 
 
 def main() -> None:
@@ -114,17 +135,12 @@ def main() -> None:
         tmp.write(SAMPLE)
     batch = batch or Path(tmp.name)
     boards = read_batch(batch.read_text())[: args.limit]
-    sidecar = Path(f"{batch}.dist")
-    if sidecar.exists():
-        dists = [int(x) for x in sidecar.read_text().split()][: len(boards)]
-    else:
-        dists = [solve(b, engine="ida", max_depth=None).steps for b in boards]
     if args.section in ("compile", "all"):
         compile_section(batch)
     if args.section in ("iterations", "all"):
         iterations_section(boards)
     if args.section in ("heuristic", "all"):
-        heuristic_section(boards, dists)
+        heuristic_section(boards, true_distances(batch, boards))
     os.unlink(tmp.name)
 
 

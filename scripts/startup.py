@@ -91,6 +91,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import bitknights
+    from bitknights import progress
 
     if not args.no_compile:
         import compileall
@@ -133,14 +134,16 @@ def main() -> None:
                 cmds[Path(ref).name] = ([ref], str(path), base)
             times: dict[str, list[float]] = {name: [] for name in cmds}
             answers: dict[str, str] = {}
-            for _ in range(args.runs):
-                for name, (cmd, stdin_path, env) in cmds.items():
-                    elapsed, out = run(cmd, stdin_path, env)
-                    times[name].append(elapsed)
-                    answers.setdefault(name, out)
-                    # a cache written by the first run would make the rest "cached"
-                    for p in empty.iterdir():
-                        subprocess.run(["rm", "-rf", str(p)], check=True)
+            with progress.bar(args.runs * len(cmds), "runs", label) as bar:
+                for _ in range(args.runs):
+                    for name, (cmd, stdin_path, env) in cmds.items():
+                        elapsed, out = run(cmd, stdin_path, env)
+                        times[name].append(elapsed)
+                        answers.setdefault(name, out)
+                        # a cache written by the first run would make the rest "cached"
+                        for p in empty.iterdir():
+                            subprocess.run(["rm", "-rf", str(p)], check=True)
+                        bar.update()
             outs = {out for name, out in answers.items() if name != "python -c pass"}
             if len(outs) > 1:
                 sys.exit(f"{label}: the commands disagree: {answers}")

@@ -9,6 +9,7 @@ import json
 import os
 import random
 import struct
+import subprocess
 import sys
 import zlib
 

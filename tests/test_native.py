@@ -290,7 +290,7 @@ def test_table_build_agrees_with_jit_and_naive(
             dist, layers = bfs.bfs_distances(SMALL, quiet=False)
             err = capsys.readouterr().err
             if list_max == 0:
-                assert "(push," in err and "(pull," in err
+                assert "(pushed," in err and "(pulled," in err
             t = build(SMALL, cache_dir=tmp_path / name, quiet=True)
             got = t.distances(keys).tolist()
             assert got == [small_ball[s] for s in sample], name

@@ -15,7 +15,6 @@ from helpers import SAMPLE
 from terminal import kept, wrapped
 
 DATA = Path(__file__).parent / "data"
-SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"
 
 
 def on_terminal(args, tmp_path):
@@ -54,32 +53,19 @@ def test_bar_moves_and_never_mixes_with_answers(tmp_path):
     assert status == 0 and screen_lines(seen) == ["39", "39", "39", ""], seen
 
 
-def test_slow_steps_are_announced_on_a_terminal_only(tmp_path):
-    """Building a table says so at the start, with the why and how long; through a pipe,
-    or with --quiet, standard error stays empty."""
-    target = tmp_path / "target.txt"
-    target.write_text(SMALL_TARGET)
-    args = ["table", "build", "--target", str(target)]
-    status, seen = on_terminal(args, tmp_path)
-    assert status == 0
-    first = screen_lines(seen)[0]
-    assert re.fullmatch(r"bitknights: building the distance table \(.*~\d+ s\)", first), seen
-    pipe = piped(args, tmp_path)
-    assert pipe.returncode == 0 and pipe.stderr == ""
-    status, seen = on_terminal([*args, "--quiet"], tmp_path)
-    assert status == 0 and "bitknights:" not in seen and "distance  0" not in seen
-
-
 @pytest.mark.slow
 def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
     """A deep IDA* batch with no pattern databases builds them before searching, saying
-    so, and then finds every answer (the same as the table's, checked elsewhere)."""
+    so and showing the build's bar (the patterns reached), and then finds every answer
+    (the same as the table's, checked elsewhere); the screen keeps the notice and the
+    answers."""
     args = ["solve", "--exact", "--engine", "ida", str(DATA / "distance32.txt")]
     status, seen = on_terminal(args, tmp_path)
     assert status == 0, seen
-    lines = screen_lines(seen)
-    assert lines[0] == "bitknights: building pattern databases (once, for deep IDA* searches, ~3 s)"
-    assert [line for line in lines if line == "32"] == ["32", "32", "32"]
+    notice = "bitknights: building pattern databases (once, for deep IDA* searches, ~2 s)"
+    assert screen_lines(seen)[0] == notice, seen
+    assert re.search(r"pattern databases: +\d+%\|.*\| [\d.]+M/10\.4M", seen), seen
+    assert kept(seen) == [notice, "32", "32", "32"], seen
     pipe = piped(args, tmp_path)  # the databases are cached now: nothing to say anyway
     assert pipe.stdout == "32\n32\n32\n" and pipe.stderr == ""
 

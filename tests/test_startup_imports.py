@@ -42,6 +42,7 @@ OWN = {
     "bitknights.engines",
     "bitknights.engines.options",
     "bitknights.errors",
+    "bitknights.estimates",  # (four constants: what a missing table's message says)
     "bitknights.progress",
     "bitknights.service",
     "bitknights.squares",

@@ -3,6 +3,7 @@
 import math
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -587,10 +588,27 @@ def test_failed_write_leaves_old_file(tmp_path, monkeypatch):
 
 
 def test_progress_lines(tmp_path, capsys):
+    """``quiet=False``: the build's bar (what, the boards reached, the distance searched)
+    even off a terminal; ``verbose`` adds the search's log, a line per distance in the
+    words its legend explains; ``quiet=True``: nothing at all."""
+    from bitknights.table.builder import LOG_LEGEND, build_table
+
     build(SMALL, cache_dir=tmp_path, quiet=False)
     err = capsys.readouterr().err
-    assert "distance  0:" in err and "reach the target" in err
+    layers = load_table(SMALL, cache_dir=tmp_path).layers
+    last = f"{sum(layers):,}/{sum(layers):,} boards, distance {len(layers)}"
+    assert err.startswith("\rbuilding the distance table (under a second):") and last in err
+    assert "distance  0:" not in err
+    build_table(SMALL, tmp_path, quiet=False, verbose=True)
+    log = [line.split("\r")[-1] for line in capsys.readouterr().err.split("\n")][:-1]
+    assert log[: len(LOG_LEGEND)] == ["bitknights: " + LOG_LEGEND[0], *LOG_LEGEND[1:]]
+    hows = [re.search(r"\((.*), [0-9.]+ s\)$", line).group(1) for line in log if "  (" in line]
+    assert len(hows) == len(layers) - 1 and set(hows) <= {"pushed from a list", "pushed", "pulled"}
+    assert all(word in "".join(LOG_LEGEND) for word in ("pushed", "from a list", "pulled"))
+    assert log[len(LOG_LEGEND)] == "distance  0:            1 board"
+    assert "reach the target" in log[-1]
     build(SMALL, cache_dir=tmp_path, quiet=True)
+    build_table(SMALL, tmp_path, quiet=True, verbose=True)
     assert capsys.readouterr().err == ""
 
 

@@ -3,6 +3,7 @@ distance (from the table)."""
 
 from __future__ import annotations
 
+from .. import estimates
 from ..board import Move
 from .common import UsageError, add_command, add_seed_option, json_line, non_negative, read_target
 
@@ -23,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "drawn uniformly from those exactly D moves from the target: from the distance "
         "table, else from the compact table (built once when needed, said on a terminal), "
         "which draws at random until it has them; the rarest distances need the distance "
-        "table (bitknights table build, about 3 s once), which lists every board at each.",
+        f"table (bitknights table build, {estimates.about(estimates.TABLE_BUILD)} once), "
+        "which lists every board at each.",
         formats=(
             "a classic batch (T, then the boards)",
             "one record a line with the board, its distance and one optimal solution",

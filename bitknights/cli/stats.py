@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import estimates
 from .common import add_command, json_line, read_target, slashed
 
 TYPE_CHECKING = False
@@ -19,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="how many boards lie at each distance (needs the table)",
         description="How many boards lie at each distance from the target, the largest "
         "distance and a board there. Needs the distance table (bitknights table build, "
-        "about 3 s once): the counts are over all the boards there are.",
+        f"{estimates.about(estimates.TABLE_BUILD)} once): the counts are over all the "
+        "boards there are.",
         formats=("a table of distances", "one JSON object"),
     )
     p.set_defaults(run=_cmd_stats)

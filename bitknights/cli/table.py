@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 
+from .. import estimates
 from ..errors import BitknightsError
 from .common import ResourceError, add_command, json_line, read_target, refused, slashed
 
@@ -29,9 +30,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(
         tsub,
         "build",
-        help="enumerate every board's distance (about 5 seconds) and store the table",
-        description="Breadth-first search from the target over all 25 * C(24, k) boards; "
+        help="enumerate every board's distance "
+        f"({estimates.about(estimates.TABLE_BUILD)}) and store the table",
+        description="Breadth-first search from the target over all 25 * C(24, k) boards "
+        f"({estimates.about(estimates.TABLE_BUILD)} for the classic target on two cores); "
         "writes the table atomically, replacing any file there (valid or not).",
+    )
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also log each distance: the boards found there, how (pushed or pulled, "
+        "explained in the log) and the seconds so far",
     )
     p.set_defaults(run=_cmd_build)
     p = add_command(
@@ -45,10 +54,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(
         tsub,
         "verify",
-        help="prove every distance in the table exact (a few seconds)",
+        help=f"prove every distance in the table exact ({estimates.about(estimates.TABLE_PROOF)})",
         description="Check the checksums, then prove the table exact without trusting "
         "them: 0 only at the target, every other board one move from a board one nearer, "
-        "neighbours never more than one apart. Exit status 0 when exact, 1 otherwise.",
+        "neighbours never more than one apart "
+        f"({estimates.about(estimates.TABLE_PROOF)}). Exit status 0 when exact, 1 otherwise.",
     )
     p.set_defaults(run=_cmd_verify)
 
@@ -61,7 +71,7 @@ def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
     target = read_target(args, env)
     t0 = time.perf_counter()
     try:
-        file = build_table(target, args.cache_dir, quiet=True if args.quiet else None)
+        file = build_table(target, args.cache_dir, quiet=args.quiet or None, verbose=args.verbose)
     except OSError as e:
         path = store.table_path(target, args.cache_dir)
         message = f"cannot write distance table {path}: {e.strerror or e}"

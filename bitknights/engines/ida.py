@@ -20,7 +20,7 @@ pattern databases (10 MB) when they are used.
 
 from __future__ import annotations
 
-from .. import progress
+from .. import estimates, progress
 from . import Engine
 from .options import Capabilities, StopFlag
 
@@ -53,11 +53,11 @@ limit: loading them takes ~10 ms, and they cut the classic hard batch (limit 15)
 PDB_UPFRONT_BOUND = 16
 """A search allowed deeper than ``PDB_FROM_DEPTH`` from a board whose nearest-square bound
 is at least this (boards some 22 or more moves away), or such a batch of
-``PDB_FROM_BOARDS`` boards, builds missing pattern databases before it starts (about 3 s,
-once: they are cached on disk) instead of after ``PDB_AFTER_NODES`` nodes: without them a
-distance-32 board takes 3-5 s, a batch of them ten times that."""
+``PDB_FROM_BOARDS`` boards, builds missing pattern databases before it starts
+(:data:`bitknights.estimates.PATTERN_BUILD` seconds, once: they are cached on disk)
+instead of after ``PDB_AFTER_NODES`` nodes: without them a distance-32 board takes
+3-5 s, a batch of them ten times that."""
 
-PDB_BUILD_SECONDS = 3
 
 
 def _kernels() -> ModuleType | SimpleNamespace:
@@ -249,7 +249,7 @@ def _patterns(
 
     def build() -> tuple[np.ndarray, np.ndarray]:
         progress.announce("building pattern databases", "once, for deep IDA* searches",
-                          PDB_BUILD_SECONDS)  # fmt: skip
+                          estimates.PATTERN_BUILD)  # fmt: skip
         return pattern_tables(target.key, cache_dir)
 
     key = ("pattern databases", target.key, cache.cache_directory(cache_dir))

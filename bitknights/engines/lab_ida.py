@@ -23,7 +23,7 @@ from functools import lru_cache, partial
 
 import numpy as np
 
-from .. import progress
+from .. import estimates, progress
 from .._records import Record
 from ..board import Board
 from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
@@ -47,7 +47,6 @@ BUILTINS = {"misplaced": K.MISPLACED, "knight_distance": K.NEAREST, "pdb": K.PAT
 """The built-in parts of a bound by name (see :mod:`._lab_kernels`)."""
 
 USER_COMPILE_SECONDS = 4  # compiling the kernel with a user's function, measured here
-PDB_BUILD_SECONDS = 3
 
 
 class Bound(Record):
@@ -206,7 +205,7 @@ def pattern_tables(target: Board, cache_dir: str | os.PathLike[str] | None = Non
 
     if cached_pattern_tables(target.key, cache_dir) is None:
         progress.announce("building pattern databases", "once, for the 'pdb' heuristic",
-                          PDB_BUILD_SECONDS)  # fmt: skip
+                          estimates.PATTERN_BUILD)  # fmt: skip
     return tables(target.key, cache_dir)
 
 

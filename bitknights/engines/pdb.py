@@ -34,6 +34,11 @@ from ..board import Board
 from ..coords import pattern_count, pattern_rank
 from ..results import UNSEEN
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 _TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 _REFUSED: set[str] = set()
 """Cache files refused as untrusted in this process: the tables are built in memory and
@@ -51,11 +56,14 @@ def pattern_tables(
     directory is writable).  Once per process and target."""
     tables = cached_pattern_tables(target_key, cache_dir)
     if tables is None:
+        from .. import progress
+
         target = Board.from_key(target_key)
-        tables = (
-            build_tables(target.white, target.white.bit_count()),
-            build_tables(target.black, target.black.bit_count()),
-        )
+        kw, kb = target.white.bit_count(), target.black.bit_count()
+        with progress.bar(pattern_count(kw) + pattern_count(kb), "patterns", "pattern databases",
+                          delay=0, unit_scale=True) as shown:  # fmt: skip
+            tables = (build_tables(target.white, kw, bar=shown),
+                      build_tables(target.black, kb, bar=shown))  # fmt: skip
         path = _cache_path(target, cache_dir)
         unproved = _UNPROVED.pop(path, None)
         if unproved is not None and not all(map(np.array_equal, unproved, tables)):
@@ -68,10 +76,17 @@ def pattern_tables(
     return tables
 
 
-def build_tables(tmask: int, k: int, workers: int | None = None, kernel=None) -> np.ndarray:  # noqa: ANN001
+def build_tables(
+    tmask: int,
+    k: int,
+    workers: int | None = None,
+    kernel: Callable[..., int] | None = None,
+    bar: Any = None,
+) -> np.ndarray:
     """The relaxed-distance table of the ``k``-knight pattern ``tmask``, built with
     ``kernel`` (default: the compiled :func:`._pdb_kernels.layer` when it is installed,
-    see :mod:`bitknights.native`, else the JIT one)."""
+    see :mod:`bitknights.native`, else the JIT one); ``bar`` (a progress bar) advances by
+    the patterns reached, layer by layer."""
     from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
     from ..native import kernels
     from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
@@ -93,6 +108,8 @@ def build_tables(tmask: int, k: int, workers: int | None = None, kernel=None) ->
             return int(kernel(*fixed, np.int64(b0), np.int64(b1)))
 
         frontier = sum(parallel_blocks(span, nblocks, workers))
+        if bar is not None:  # (the count may run over: see above)
+            bar.update(min(frontier, unseen) + (d == 0))
         unseen = max(0, unseen - frontier)
         d += 1
     if (dist == UNSEEN).any():  # every pattern is reachable: this would be a bug

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from .. import progress
 from ..board import TARGET, Board, Move, as_board
 from ..engines.lab_ida import Bound, builtin
 from ..errors import BitknightsError
@@ -235,9 +236,13 @@ def compare(
         return _trial(starts[i], target, bound, outcome, truths[i], table is not None, every)
 
     jobs = [(i, b) for i in range(len(starts)) for b in bounds]
-    if workers == 1 or len(jobs) <= 1:
-        return [run(job) for job in jobs]
-    return list(ordered_map(run, jobs, workers, stop=batch))
+    serial = workers == 1 or len(jobs) <= 1
+    trials = []
+    with progress.bar(len(jobs), "trials", "comparing heuristics") as shown:
+        for trial in map(run, jobs) if serial else ordered_map(run, jobs, workers, stop=batch):
+            trials.append(trial)
+            shown.update()
+    return trials
 
 
 def _trial(start: Board, target: Board, bound: Bound, outcome: Any, truth: int | None,

@@ -15,6 +15,11 @@ threads may write the same byte, but always the same value ``d + 1``, so no atom
 needed; a pull writes only the board it is looking at.  While a layer is small (the first
 dozen or so) it is kept as a list of ranks and pushed on one thread, with no scan of the
 whole array.  Measured here, pushing wins up to the widest layers and pulling after them.
+
+Both one-off builds run this search (the distance table, ``bitknights table build``, and
+the compact table), and both show its progress bar on a terminal: the boards reached so
+far and the distance being searched.  The per-distance log (``table build --verbose``)
+names the way each layer was made: *pushed from a list*, *pushed* or *pulled*.
 """
 
 from __future__ import annotations
@@ -24,19 +29,21 @@ import time
 
 import numpy as np
 
-from .. import cache, native, progress
+from .. import cache, estimates, native, progress
+from ..board import TARGET
 from ..coords import comb_count, rank, state_count
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
 from ..results import UNSEEN
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
 from ..threads import parallel_blocks
 from . import store
-from .kernels import BLOCK
+from .layout import BLOCK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
     from collections.abc import Callable
+    from typing import Any
 
     from ..board import Board
     from .store import TableFile
@@ -44,7 +51,12 @@ if TYPE_CHECKING:
 # frontiers up to this size are kept as rank lists (no scan of the whole table)
 _LIST_MAX = 1 << 18
 _PULL_RATIO = 1.8
-BUILD_SECONDS = 5  # the classic target on two cores, compiled kernels (3-8 s measured)
+_HOW = {"list": "pushed from a list", "push": "pushed", "pull": "pulled"}
+LOG_LEGEND = (
+    "one line per distance: the boards found there, how, and the seconds so far",
+    "  pushed: each board of the layer marks its unseen neighbours (from a list: few boards)",
+    "  pulled: each unseen board looks for a neighbour in the layer (once they are fewer)",
+)
 
 
 def _jobs(blanks: np.ndarray, ncomb: int) -> int:
@@ -60,19 +72,26 @@ def _over_jobs(kernel, blanks: np.ndarray, ncomb: int, *args) -> list[int]:  # n
     )
 
 
-def _progress_printer(quiet: bool | None) -> Callable[[str], None]:
+def _log_printer(quiet: bool | None) -> Callable[[str], None]:
     if not progress.active(quiet):
         return lambda line: None
 
     def emit(line: str) -> None:
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
+        with progress.writing(sys.stderr):  # above the bar, when one is shown
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
 
+    emit("bitknights: " + "\n".join(LOG_LEGEND))
     return emit
 
 
 def bfs_distances(
-    target: Board, *, stop_after: int | None = None, quiet: bool | None = True
+    target: Board,
+    *,
+    stop_after: int | None = None,
+    quiet: bool | None = True,
+    bar: bool | None = None,
+    what: str = "searching every board's distance",
 ) -> tuple[np.ndarray, list[int]]:
     """``(dist, layers)``: the exact distance to ``target`` of every board with the
     target's number of black knights, indexed by :func:`~bitknights.coords.rank`
@@ -80,10 +99,27 @@ def bfs_distances(
     number of boards at distance ``d``.
 
     With ``stop_after`` the search stops once that layer is complete (farther boards stay
-    :data:`UNSEEN`).  Progress (one line per distance) goes to standard error unless
-    ``quiet`` (``None``: quiet when standard error is not a terminal).
+    :data:`UNSEEN`).  A progress bar on standard error, described as ``what``, shows the
+    boards reached and the distance searched, from the start: this is a one-off build
+    that takes seconds (``bar``: ``None`` as :func:`bitknights.progress.active` says,
+    ``False`` never).  The per-distance log (one
+    line per distance, :data:`LOG_LEGEND`) goes there too unless ``quiet`` (the default;
+    ``None``: when standard error is a terminal).
     """
-    emit = _progress_printer(quiet)
+    emit = _log_printer(quiet)
+    total = state_count(target.black.bit_count())
+    with progress.bar(total, "boards", what, quiet=None if bar is None else not bar, delay=0,
+                      bar_format=_BAR_FORMAT) as shown:  # fmt: skip
+        shown.set_postfix_str("distance 0")
+        return _search(target, stop_after, emit, shown)
+
+
+_BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n:,}/{total:,} {unit}{postfix}"
+
+
+def _search(
+    target: Board, stop_after: int | None, emit: Callable[[str], None], shown: Any
+) -> tuple[np.ndarray, list[int]]:
     kern = native.kernels("table")
     k = target.black.bit_count()
     ncomb = comb_count(k)
@@ -103,6 +139,7 @@ def bfs_distances(
     unseen[colour] -= 1
     layers = [1]
     emit(f"distance  0: {1:>12,} board")
+    shown.update(1)
     args = (
         np.int64(ncomb),
         np.int64(k),
@@ -116,6 +153,7 @@ def bfs_distances(
     d = 0
     while stop_after is None or d < stop_after:
         other = 1 - colour
+        shown.set_postfix_str(f"distance {d + 1}")
         frontier = layers[-1]
         if frontier_list is not None and frontier <= _LIST_MAX:
             how = "list"
@@ -142,8 +180,10 @@ def bfs_distances(
         layers.append(found)
         unseen[other] -= found
         colour = other
+        shown.update(found)
         noun = "board " if found == 1 else "boards"
-        emit(f"distance {d:2d}: {found:>12,} {noun}  ({how}, {time.perf_counter() - t0:.1f} s)")
+        seconds = time.perf_counter() - t0
+        emit(f"distance {d:2d}: {found:>12,} {noun}  ({_HOW[how]}, {seconds:.1f} s)")
     reached = sum(layers)
     emit(
         f"{reached:,} of {total:,} boards reach the target; farthest {len(layers) - 1} moves"
@@ -152,20 +192,33 @@ def bfs_distances(
     return dist, layers
 
 
+def estimate(target: Board) -> float:
+    """Seconds :func:`build_table` takes for ``target``: the estimate for the classic
+    target (:data:`bitknights.estimates.TABLE_BUILD`) in proportion to the boards."""
+    share = state_count(target.black.bit_count()) / state_count(TARGET.black.bit_count())
+    return estimates.TABLE_BUILD * share
+
+
 def build_table(
-    target: Board, cache_dir: str | os.PathLike[str] | None = None, *, quiet: bool | None = None
+    target: Board,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    quiet: bool | None = None,
+    verbose: bool = False,
 ) -> TableFile:
     """Enumerate every board's distance to ``target``, write the table file atomically
     (replacing whatever was there, valid or not) and return it, loaded and verified.
 
     Progress goes to standard error unless ``quiet`` (``None``: quiet when standard error
-    is not a terminal; see :mod:`bitknights.progress`).
+    is not a terminal; see :mod:`bitknights.progress`): one line that updates (what is
+    built, the boards reached, the distance searched), gone when it is done; ``verbose``
+    adds the search's log (:data:`LOG_LEGEND`), wherever standard error goes.
     """
     path = store.table_path(target, cache_dir)
     cache.ensure_directory(path.parent)  # a directory that cannot take it fails at once
-    progress.announce("building the distance table", "once per target, 68 MB", BUILD_SECONDS,
-                      quiet=quiet)  # fmt: skip
-    dist, layers = bfs_distances(target, quiet=quiet)
+    what = f"building the distance table ({estimates.about(estimate(target))})"
+    dist, layers = bfs_distances(target, quiet=bool(quiet) or not verbose,
+                                 bar=None if quiet is None else not quiet, what=what)  # fmt: skip
     unreachable = int(dist.shape[0] - sum(layers))
     far = len(layers) - 1
     colour = square_color(target.blank) ^ (far & 1)  # the blank's colour at that distance

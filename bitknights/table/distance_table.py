@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import native
+from .. import native, progress
 from ..board import Board
-from ..coords import comb_count, pack
+from ..coords import comb_count
 from ..coords import rank as board_rank
-from ..coords.arrays import POPCOUNT8, RANK_BYTE
+from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
 from ..errors import BitknightsError
 from ..solution import Hint
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
@@ -22,7 +22,11 @@ from . import probe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
     from .store import TableFile
+
+_PIECE = 1 << 16  # boards made between two updates of the progress bar
 
 
 class DistanceTable:
@@ -163,30 +167,46 @@ class DistanceTable:
             return []
         rng = np.random.default_rng(seed)
         size = layers[distance]
-        total = self.state_count
-        if size / total >= 1e-3 and count <= size // 2:
-            ranks = np.asarray(self._sample_by_rejection(rng, distance, count), dtype=np.int64)
-        else:
-            layer = np.flatnonzero(self._payload == distance)
-            ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]
-        from ..coords.kernels import unrank_many
+        boards: list[Board] = []
+        with progress.bar(count, "boards", f"drawing boards {distance} moves away",
+                          unit_scale=True) as shown:  # fmt: skip
+            if size / self.state_count >= 1e-3 and count <= size // 2:
+                pieces: Iterable[np.ndarray] = self._sample_by_rejection(rng, distance, count)
+            else:
+                layer = np.flatnonzero(self._payload == distance)
+                ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]
+                pieces = (ranks[lo : lo + _PIECE] for lo in range(0, count, _PIECE))
+            for piece in pieces:
+                boards += self._boards(piece)
+                shown.update(len(piece))
+        return boards
 
-        blacks, blanks = unrank_many(np.asarray(ranks, dtype=np.int64), self.black_count,
-                                     kernel=native.kernels("table").unrank_many)  # fmt: skip
-        return [Board.from_key(pack(int(b), int(s))) for b, s in zip(blacks, blanks)]
+    def _boards(self, ranks: np.ndarray) -> list[Board]:
+        """The boards of these ranks."""
+        ranks = np.ascontiguousarray(ranks, dtype=np.int64)
+        blacks, blanks = np.empty_like(ranks), np.empty_like(ranks)
+        unrank = native.kernels("table").unrank_many  # (not coords.kernels: no numba import)
+        unrank(ranks, np.int64(self.black_count), np.int64(self._ncomb), BINOM, blacks, blanks)
+        return [Board._make(b, s) for b, s in zip(blacks.tolist(), blanks.tolist())]  # valid
 
-    def _sample_by_rejection(self, rng: np.random.Generator, distance: int, count: int) -> list:
+    def _sample_by_rejection(
+        self, rng: np.random.Generator, distance: int, count: int
+    ) -> Iterator[np.ndarray]:
+        """The first ``count`` distinct ranks at ``distance`` among uniform draws, in the
+        order drawn, a batch of draws at a time."""
         layers = self.file.layers
-        chosen: dict[int, None] = {}
+        chosen = np.empty(0, dtype=np.int64)
         batch = int(min(1 << 22, max(1 << 12, 2 * count * self.state_count // layers[distance])))
         while len(chosen) < count:
             ranks = rng.integers(0, self.state_count, size=batch, dtype=np.int64)
-            for r in ranks[self._payload[ranks] == distance].tolist():
-                if r not in chosen:
-                    chosen[r] = None
-                    if len(chosen) == count:
-                        break
-        return list(chosen)
+            hits = ranks[self._payload[ranks] == distance]
+            order = np.argsort(hits, kind="stable")
+            first = np.ones(len(hits), dtype=bool)
+            first[1:] = hits[order[1:]] != hits[order[:-1]]
+            hits = hits[np.sort(order[first])]  # each rank once, in the order drawn
+            hits = hits[~np.isin(hits, chosen)][: count - len(chosen)]  # and not drawn before
+            chosen = np.concatenate([chosen, hits])
+            yield hits
 
 
 __all__ = ["DistanceTable", "Hint"]

@@ -24,8 +24,8 @@ from ..coords.kernels import (
 )
 from ..results import UNSEEN
 from ..squares import NUM_SQUARES
+from .layout import BLOCK
 
-BLOCK = 1 << 15  # ranks per parallel job
 # a Gosper step per skipped rank beats a fresh unrank (~24 steps) up to about this gap
 _GOSPER_GAP = 24
 _UNREACHABLE = -1  # a distance result that is not a distance

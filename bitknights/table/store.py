@@ -229,24 +229,36 @@ class TableFile:
     @property
     def payload(self) -> np.ndarray:
         """The whole payload as a read-only ``uint8`` array, read and checked in full on
-        first use (about 60 ms for the classic table)."""
+        first use (about 60 ms for the classic table; a progress bar if it takes long)."""
         if self._full is None:
             import numpy as np
 
+            from .. import progress
+
             full = np.empty(self.state_count, dtype=np.uint8)
             view = memoryview(full)  # type: ignore[arg-type]
-            done = 0
-            while done < len(full):
-                n = os.preadv(self._fd, [view[done:]], self._offset + done)
-                if n <= 0:
-                    raise _fail(self.path, "was truncated while in use")
-                done += n
-            for i, crc in enumerate(block_checksums(full)):
-                if crc != self._crcs[i]:
-                    raise self._corrupt(i)
+            with progress.bar(len(full), "B", "reading the distance table", unit_scale=True,
+                              unit_divisor=1024) as shown:  # fmt: skip
+                for lo in range(0, len(full), _READ_CHUNK):
+                    self._read_checked(view[lo : lo + _READ_CHUNK], lo)
+                    shown.update(min(_READ_CHUNK, len(full) - lo))
             full.setflags(write=False)
             self._full = full
         return self._full
+
+    def _read_checked(self, into: memoryview, at: int) -> None:
+        """Fill ``into`` with the payload's bytes from ``at`` (a multiple of the block
+        size) and check their blocks."""
+        done = 0
+        while done < len(into):
+            n = os.preadv(self._fd, [into[done:]], self._offset + at + done)
+            if n <= 0:
+                raise _fail(self.path, "was truncated while in use")
+            done += n
+        first = at >> BLOCK_BITS
+        for i, crc in enumerate(block_checksums(into), first):
+            if crc != self._crcs[i]:
+                raise self._corrupt(i)
 
     def verify(self) -> None:
         """Read and check the whole payload now (raises :class:`TableError`)."""
@@ -430,21 +442,16 @@ def _check_sane(table: TableFile) -> None:
         )
 
 
-PROOF_SECONDS = 2
-"""About how long proving a classic table takes on two cores (:func:`_prove`)."""
-
-
-def _prove(table: TableFile, st: os.stat_result, tag: str) -> None:
+def _prove(table: TableFile, st: os.stat_result, tag: str, why: str) -> None:
     """Prove ``table`` exact (:mod:`.verify`: every board against its neighbours, and the
     header's counts against the payload's), said on a terminal, and record the verdict;
     raise :class:`TableError` naming the first wrong board and the fix when it is not."""
     import time
 
-    from .. import progress
+    from .. import estimates, progress
     from .verify import first_inconsistency
 
-    progress.announce(f"proving the distance table {table.path}",
-                      "once: it is new or changed", PROOF_SECONDS)  # fmt: skip
+    progress.announce(f"proving the distance table {table.path}", why, estimates.TABLE_PROOF)
     t0 = time.perf_counter()
     bad = first_inconsistency(table.payload, table.target)  # reads and checksums it all
     verdict = "counts" if bad is None and not _counts_fit(table) else cache.EXACT
@@ -493,11 +500,16 @@ def changed(path: str | os.PathLike[str]) -> TableError:
 
 
 def _missing(path: str | os.PathLike[str]) -> TableError:
+    from .. import estimates
+
     return MissingTableError(
         f"no distance table at {path}: run `bitknights table build` first "
-        "(about 5 seconds; add --target FILE for another target, --cache-dir DIR elsewhere)"
+        f"({estimates.about(estimates.TABLE_BUILD)}; add --target FILE for another target, "
+        "--cache-dir DIR elsewhere)"
     )
 
+
+_READ_CHUNK = 1 << 22  # bytes read (and checked) at a time: a multiple of the block size
 
 # path -> (identity, TableFile): a file is opened, checked and its proof looked up once per
 # process unless it changes on disk.
@@ -526,7 +538,7 @@ def load(
     tag = table.tag
     verdict = None if reprove else cache.proof(path, st, tag)
     if verdict is None:
-        _prove(table, st, tag)
+        _prove(table, st, tag, "" if reprove else "once: it is new or changed")
     else:
         _refuse(table, verdict)
     _loaded.clear()  # keep at most one table alive through this cache

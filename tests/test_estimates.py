@@ -1,0 +1,151 @@
+"""Every estimate of a one-off step comes from one place (:mod:`bitknights.estimates`):
+the notice a step gives as it starts, the help texts and the documentation all say the
+same number, and this fails when one of them drifts."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bitknights import Board, estimates, progress
+
+ROOT = Path(__file__).parent.parent
+_WIDE = {**os.environ, "COLUMNS": "1000"}  # help paragraphs on one line: no wrapped phrases
+SMALL = Board("11000/00000/00*00/00000/00000")
+
+# What a duration is about: the nearest of these before it in its sentence (or table row),
+# else in its paragraph (or list item).
+KEYWORDS = {
+    "TABLE_PROOF": ("prove", "proof", "proving", "verify", "bellman"),
+    "TABLE_BUILD": ("table build", "distance table", "build the table"),
+    "COMPACT_BUILD": ("compact",),
+    "PATTERN_BUILD": ("pattern database",),
+}
+DURATION = re.compile(r"(?:about\s+|~)(\d[\d.]*(?:\s*[–-]\s*\d[\d.]*)?) ?(?:s|seconds)\b")
+SENTENCE = re.compile(r"\.\s|\n\s*\n|\n\s*[|*-] |\\n")
+PARAGRAPH = re.compile(r"\n\s*\n|\n\s*[|*-] |\\n\"")
+
+
+def claims(text: str) -> list[tuple[str, str, str]]:
+    """``(estimate, what the text says, context)`` for each estimated duration in
+    ``text`` that is about one of the one-off steps."""
+    found = []
+    for m in DURATION.finditer(text):
+        for boundary in (SENTENCE, PARAGRAPH):
+            start = max((b.end() for b in boundary.finditer(text, 0, m.start())), default=0)
+            context = text[start : m.start()].lower()
+            at, best = max((context.rfind(w), name) for name, words in KEYWORDS.items()
+                           for w in words)  # fmt: skip
+            if at >= 0:
+                found.append((best, " ".join(m.group(0).split()), text[start : m.end()]))
+                break
+    return found
+
+
+def says(name: str) -> tuple[str, str]:
+    """The two ways a text may give estimate ``name``: ``about N s`` and ``~N s``."""
+    seconds = getattr(estimates, name)
+    return estimates.about(seconds), f"~{seconds} s"
+
+
+def test_claims_finds_what_it_should():
+    """The checker itself: an estimate is attributed to the step named nearest before it
+    in its sentence (else its paragraph), and a duration about something else is not
+    one."""
+    text = (
+        "The distance table is built once (about 3 s). Proving it takes about 1.5 s. "
+        "The compact table, about 3–4 s, and the pattern databases (~2 s).\n\n"
+        "Tests that take more than about 5 s are slow."
+    )
+    assert [(name, said) for name, said, _ in claims(text)] == [
+        ("TABLE_BUILD", "about 3 s"),
+        ("TABLE_PROOF", "about 1.5 s"),
+        ("COMPACT_BUILD", "about 3–4 s"),
+        ("PATTERN_BUILD", "~2 s"),
+    ]
+
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "docs" / "tour.ipynb"]
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+def test_the_docs_give_the_estimates(path):
+    """Every estimate of a one-off step the README and the docs give is the one in
+    ``bitknights/estimates.py`` (measured figures, without "about", are not estimates)."""
+    wrong = [(said, context) for name, said, context in claims(path.read_text())
+             if said not in says(name)]  # fmt: skip
+    assert not wrong, wrong
+
+
+def _helps() -> dict[str, str]:
+    """Every command's and subcommand's --help, as the command line prints it."""
+
+    def helped(*words: str) -> str:
+        r = subprocess.run([sys.executable, "-m", "bitknights", *words, "--help"],
+                           capture_output=True, text=True, timeout=120, env=_WIDE)  # fmt: skip
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    def listed(text: str) -> list[str]:  # the commands (or actions) a help text lists
+        m = re.search(r"\n  (?:COMMAND|ACTION)\n((?:    .*\n)+)", text)
+        return re.findall(r"^    ([a-z]+)", m.group(1), re.M) if m else []
+
+    out = {"": helped()}
+    for c in listed(out[""]):
+        out[c] = helped(c)
+        for a in listed(out[c]):
+            out[f"{c} {a}"] = helped(c, a)
+    return out
+
+
+def test_the_help_texts_give_the_estimates():
+    """``--help`` of every command says the same estimates (the table build's where it
+    is needed), and no other number."""
+    helps = _helps()
+    assert {"solve", "table build", "table verify", "stats", "random", "solutions"} <= set(helps)
+    for words in ("table", "table build", "stats", "random"):
+        assert says("TABLE_BUILD")[0] in helps[words], helps[words]
+    for words in ("table", "table verify"):
+        assert says("TABLE_PROOF")[0] in helps[words], helps[words]
+    wrong = [(words, said) for words, text in helps.items() for name, said, _ in claims(text)
+             if said not in says(name)]  # fmt: skip
+    assert not wrong, wrong
+
+
+def _announced(monkeypatch) -> list[tuple[str, float | None]]:
+    said: list[tuple[str, float | None]] = []
+    monkeypatch.setattr(progress, "announce", lambda what, why="", seconds=None, **kw:
+                        said.append((what, seconds)))  # fmt: skip
+    return said
+
+
+def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
+    """The notice each one-off step gives as it starts carries its estimate: the proof of
+    a distance table, the compact table's build, the pattern databases' (for IDA* and
+    for the heuristic lab); the table build's bar says it scaled to the target's size
+    (the classic target's is the estimate itself)."""
+    from bitknights.engines import compact, ida, lab_ida
+    from bitknights.engines.options import StopFlag
+    from bitknights.table import builder, store
+
+    said = _announced(monkeypatch)
+    builder.build_table(SMALL, tmp_path, quiet=True)
+    store.load(SMALL, tmp_path, reprove=True)
+    ida._patterns(SMALL, tmp_path / "ida", StopFlag())
+    lab_ida.pattern_tables(Board("10100/00000/00*00/00000/00000"), tmp_path)  # another: once
+    compact.compact_table(SMALL, tmp_path, StopFlag())
+    steps = ("proving the distance table", "building pattern databases",
+             "building the compact distance table")  # fmt: skip
+    got = {step: [s for what, s in said if what.startswith(step)] for step in steps}
+    assert got == {
+        "proving the distance table": [estimates.TABLE_PROOF],
+        "building pattern databases": [estimates.PATTERN_BUILD] * 2,
+        "building the compact distance table": [estimates.COMPACT_BUILD],
+    }, said
+    assert builder.estimate(Board("11111/01111/00*11/00001/00000")) == estimates.TABLE_BUILD
+    assert 0 < builder.estimate(SMALL) < 0.01

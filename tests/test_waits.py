@@ -1,0 +1,197 @@
+"""No silent second, and a clean screen: on a terminal (a pseudo-terminal with a window
+size, :mod:`terminal`), every step that can make a person wait shows what it does and
+how far it has got, from the start; bars share one line (a build inside a batch shows
+its own progress, then the batch's); and once done the screen keeps the answers and at
+most one line about the wait.  Through a pipe, standard error stays empty."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import terminal
+from bitknights import progress
+from bitknights.table.builder import LOG_LEGEND
+from terminal import kept, wrapped
+
+DATA = Path(__file__).parent / "data"
+SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"
+
+
+def on_terminal(args, cache, **env):
+    return terminal.on_terminal(args, env={"BITKNIGHTS_CACHE_DIR": str(cache), **env})
+
+
+def piped(args, cache):
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-m", "bitknights", *args], capture_output=True,
+                          text=True, env=env, timeout=terminal.BOUND)  # fmt: skip
+
+
+def drawn(seen: str) -> list[str]:
+    """Each state a line was drawn in, in order (what a carriage return or a line feed
+    ends), blanks left out."""
+    return [s.strip() for s in re.split(r"[\r\n]", seen) if s.strip()]
+
+
+def runs(states: list[str], *marks: str) -> list[str]:
+    """Which of ``marks`` each drawn state shows, consecutive repeats merged: the order in
+    which things had the line."""
+    out: list[str] = []
+    for s in states:
+        mark = next((m for m in marks if m in s), None)
+        if mark is not None and (not out or out[-1] != mark):
+            out.append(mark)
+    return out
+
+
+def _seconds(text: str) -> str:
+    return re.sub(r"\d+\.\d s$", "N s", text, flags=re.M)
+
+
+def test_bars_appear_soon():
+    """A bar of a step that may be quick appears after half a second (a build's at once:
+    below), well within the second a person notices."""
+    os.environ.pop(progress.DELAY_ENV, None)
+    assert progress._delay() <= 1
+
+
+@pytest.fixture
+def small_target(tmp_path):
+    path = tmp_path / "target.txt"
+    path.write_text(SMALL_TARGET)
+    return path
+
+
+def test_table_build_leaves_the_answer_alone(small_target, tmp_path):
+    """``table build`` on a terminal: the first thing shown is the build's bar (what, the
+    estimate, the boards reached, the distance searched), at once; then the screen keeps
+    the two result lines a pipe gets, nothing else.  ``--quiet``: no bar.  Through a pipe
+    standard error stays empty."""
+    args = ["table", "build", "--target", str(small_target)]
+    status, seen = on_terminal(args, tmp_path / "cache")
+    assert status == 0, seen
+    states = drawn(seen)
+    assert states[0].startswith("building the distance table (under a second): "), seen
+    assert "6,900/6,900 boards, distance 25" in seen  # the whole search, counted
+    pipe = piped(args, tmp_path / "cache")
+    assert pipe.returncode == 0 and pipe.stderr == ""
+    assert len(pipe.stdout.splitlines()) == 2
+    assert _seconds("\n".join(kept(seen))) == _seconds("\n".join(wrapped(pipe.stdout)))
+    status, seen = on_terminal([*args, "--quiet"], tmp_path / "cache")
+    assert status == 0 and "building" not in seen, seen
+
+
+def test_table_build_verbose_explains_its_log(small_target, tmp_path):
+    """``--verbose`` keeps the search's log: the legend first (what each word means), a
+    line per distance in those words, the search's summary, then the result."""
+    args = ["table", "build", "--verbose", "--target", str(small_target)]
+    status, seen = on_terminal(args, tmp_path / "cache")
+    assert status == 0, seen
+    screen = kept(seen)
+    legend = wrapped("bitknights: " + "\n".join(LOG_LEGEND))
+    assert screen[: len(legend)] == legend, screen
+    end = next(i for i, line in enumerate(screen) if "reach the target" in line)
+    log = screen[len(legend) : end]
+    assert log[0] == "distance  0:            1 board"
+    assert all(re.fullmatch(r"distance +\d+: +[\d,]+ boards? +\((pushed from a list|pushed|pulled), "
+                            r"\d+\.\d s\)", line) for line in log[1:]), log  # fmt: skip
+    assert len(log) == 25  # distances 0 to 24
+    assert screen[end].startswith("6,900 of 6,900 boards reach the target; farthest 24 moves")
+    assert screen[end + 1].startswith("built ")
+    pipe = piped(args, tmp_path / "cache")  # asked for: the log goes to a pipe too
+    assert pipe.stderr.splitlines()[: len(LOG_LEGEND)] == legend_lines()
+
+
+def legend_lines():
+    return ["bitknights: " + LOG_LEGEND[0], *LOG_LEGEND[1:]]
+
+
+@pytest.fixture
+def small_table(small_target, tmp_path):
+    cache = tmp_path / "cache"
+    r = piped(["table", "build", "--target", str(small_target)], cache)
+    assert r.returncode == 0, r.stderr
+    return cache
+
+
+@pytest.mark.parametrize("delay", [None, "0"])
+def test_random_shows_its_draw_and_leaves_the_batch(small_table, small_target, delay):
+    """``random`` on a terminal: the bars of its steps (reading the table, drawing the
+    boards) come before the batch, never in it; the screen keeps the batch alone, as a
+    pipe gets it (and with delay 0, where every bar shows, the same)."""
+    args = ["random", "--distance", "5", "--count", "12", "--seed", "3", "--target",
+            str(small_target)]  # fmt: skip
+    env = {} if delay is None else {progress.DELAY_ENV: delay}
+    status, seen = on_terminal(args, small_table, **env)
+    assert status == 0, seen
+    pipe = piped(args, small_table)
+    assert pipe.returncode == 0 and pipe.stderr == "" and pipe.stdout.startswith("12\n")
+    assert kept(seen) == wrapped(pipe.stdout), seen
+    if delay == "0":  # the read is a step of the draw: its bar, then the draw's again
+        states = drawn(seen)
+        order = runs(states, "drawing boards 5 moves away", "reading the distance table")
+        assert order == ["drawing boards 5 moves away", "reading the distance table",
+                         "drawing boards 5 moves away"], seen  # fmt: skip
+        bars = [i for i, s in enumerate(states) if "boards 5 moves" in s or "reading" in s]
+        assert states.index("12") > max(bars), seen  # the batch comes after
+
+
+NESTED = """
+import sys, time
+from bitknights import progress
+with progress.bar(3, "board", "the batch", delay=0) as outer:
+    outer.update(1)
+    with progress.bar(100, "board", "a build", delay=0) as inner:
+        for _ in range(4):
+            inner.update(25)
+            outer.refresh()  # (the batch's own clock ticks too: it must not draw)
+        with progress.writing(sys.stdout):
+            print("during the build")
+    outer.update(1)
+    with progress.writing(sys.stdout):
+        print("39")
+    outer.update(1)
+print("done")
+"""
+
+
+def test_a_build_inside_a_batch_has_the_line_then_gives_it_back():
+    """Two bars open at once share one line: the inner one (a build inside a batch)
+    takes it over once due, the outer one does not draw meanwhile, and takes it back
+    when the inner one closes; answers written meanwhile go above; nothing stays but
+    them."""
+    status, seen = terminal.on_terminal([], command=[sys.executable, "-c", NESTED])
+    assert status == 0, seen
+    order = runs(drawn(seen), "the batch", "a build", "during the build", "39", "done")
+    assert order == ["the batch", "a build", "during the build", "a build", "the batch", "39",
+                     "the batch", "done"], seen  # fmt: skip
+    assert kept(seen) == ["during the build", "39", "done"]
+
+
+@pytest.mark.slow
+def test_first_far_board_shows_the_compact_build_then_the_batch(tmp_path):
+    """The first ``solve --exact`` of far boards on a clean cache builds the compact
+    table: its notice at once, the build's bar (the boards reached, moving), then the
+    batch's bar; the screen keeps the notice and the answers, nothing else."""
+    args = ["solve", "--exact", str(DATA / "distance39.txt")]
+    status, seen = on_terminal(args, tmp_path / "cache")
+    assert status == 0, seen
+    states = drawn(seen)
+    notice = states[0]
+    assert notice.startswith("bitknights: building the compact distance table"), seen
+    build = [s for s in states if s.startswith("searching every board's distance: ")]
+    counts = {re.search(r"([\d,]+)/67,603,900 boards", s).group(1) for s in build}
+    assert len(counts) > 10 and "67,603,900" in counts, build  # it moved, to the end
+    order = runs(states, "searching every board's distance", "/3 [", "39")
+    assert order[:2] == ["searching every board's distance", "/3 ["] or order[:2] == [
+        "searching every board's distance",
+        "39",
+    ], seen  # the batch's bar after the build
+    assert "searching every board's distance" not in order[1:], seen
+    assert kept(seen) == [*wrapped(notice), "39", "39", "39"], seen
