@@ -59,7 +59,6 @@ instead of after ``PDB_AFTER_NODES`` nodes: without them a distance-32 board tak
 3-5 s, a batch of them ten times that."""
 
 
-
 def _kernels() -> ModuleType | SimpleNamespace:
     """The compiled-ahead kernels when installed and current (no numba import), else the
     JIT ones (:mod:`._ida_kernels`)."""
