@@ -3,10 +3,12 @@ the documentation takes its estimate from (``tests/test_estimates.py`` fails whe
 of them says another number).
 
 Seconds for the classic target on a quiet 2-core machine, kernels compiled ahead of
-time: what the first run of a command took beyond the second in the README's table
-(``python scripts/first_use.py``), rounded.  ``python scripts/estimates.py`` measures
-each step alone and says whether these still fit.  A busy machine takes longer: each is
-said as ``about N s`` (:func:`about`), and the progress bar shows the real pace.
+time, rounded from the README's table "How long things take" (``python
+scripts/first_use.py``): ``table build`` and ``table verify`` less Python's start, the
+compact table and the pattern databases as what their command's first run took beyond
+its second.  ``python scripts/estimates.py`` measures each step alone and says whether
+these still fit.  A busy machine takes longer: each is said as ``about N s``
+(:func:`about`), and the progress bar shows the real pace.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Every estimate of a one-off step comes from one place (:mod:`bitknights.estimates`):
-the notice a step gives as it starts, the help texts and the documentation all say the
-same number, and this fails when one of them drifts."""
+"""Every number the README gives about time comes from one place: an estimate of a
+one-off step from :mod:`bitknights.estimates` (the notice a step gives as it starts, the
+help texts and the documentation all say the same number), a measured time from the
+script that measures it (``scripts/first_use.py``).  These tests fail when one drifts."""
 
 from __future__ import annotations
 
@@ -149,3 +150,37 @@ def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     }, said
     assert builder.estimate(Board("11111/01111/00*11/00001/00000")) == estimates.TABLE_BUILD
     assert 0 < builder.estimate(SMALL) < 0.01
+
+
+def _first_use():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("first_use", ROOT / "scripts" / "first_use.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_performance_page_times_what_first_use_measures():
+    """The table "How long things take" (docs/performance.md) is what
+    ``scripts/first_use.py`` prints:
+    the same commands in the same order, the same notes, times as it writes them (the
+    times themselves are measurements: not checked here)."""
+    first_use = _first_use()
+    text = (ROOT / "docs" / "performance.md").read_text()
+    header = "| command | first | again | what runs the first time |\n|---|---|---|---|\n"
+    rows = text.split(header, 1)[1].split("\n\n", 1)[0].splitlines()
+    timings = [(f"set-up command {i}", 1.0, 1.0, note)
+               for i, note in enumerate(first_use.SETUP_NOTES, 1)]  # fmt: skip
+    timings += [(label, 1.0, 1.0, note) for label, _, note in first_use.COMMANDS]
+    expected = first_use.table(timings)[2:]
+
+    def cells(row: str) -> list[str]:
+        return [c.strip() for c in row.strip().strip("|").split("|")]
+
+    assert [(c[0], c[3]) for c in map(cells, rows)] == [(c[0], c[3]) for c in map(cells, expected)]
+    time = r"\d+(\.\d+)?( s|–\d+(\.\d+)? s)"
+    assert all(re.fullmatch(time, c[1]) and re.fullmatch(time, c[2]) for c in map(cells, rows))
+    assert first_use.table([("a", 0.061, 3.31, ""), ("b", 12.4, 0.2, "x"), ("b", 0.5, 0.3, "x")])[
+        2:
+    ] == ["| a | 0.06 s | 3.3 s | |", "| b | 0.50–12 s | 0.20–0.30 s | x |"]
