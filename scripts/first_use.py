@@ -42,7 +42,8 @@ COMMANDS = [
      "bitknights solve --exact tests/data/distance36.txt", ""),
     ("`bitknights solutions GUEST` (the 7th Guest's 1,200, no table)",
      f"bitknights solutions {GUEST}",
-     "the board is far: the compact table is built (once, announced) and the sequences read from it"),
+     "the board is far: the compact table is built (once, announced) and the sequences "
+     "read from it"),
     ("`bitknights solve --path sample.txt`", "bitknights solve --path sample.txt", ""),
     ("`bitknights table build`", "bitknights table build", ""),
     ("`bitknights table info`", "bitknights table info", ""),

@@ -58,8 +58,10 @@ OWN_TABLE = OWN | {"bitknights.table.probe", "bitknights.results"}
 
 # standard-library entry points the path uses: the table file and its checksums, the
 # shipped ball (and what each of them imports in turn)
-USES = ["contextlib", "struct", "zlib", "array", "bisect", "math", "importlib", "__future__"]
-USES_TABLE = [*USES, "enum"]  # the result codes the table's answers are checked with
+# enum: the command line's ExitStatus (the table's path imports it anyway, for its result codes)
+USES = ["contextlib", "struct", "zlib", "array", "bisect", "math", "importlib", "__future__",
+        "enum"]  # fmt: skip
+USES_TABLE = USES
 # and with options on the command line, the parser
 USES_PARSER = [*USES, "argparse", "gettext", "locale", "errno"]  # errno: gettext, on use
 
