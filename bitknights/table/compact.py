@@ -294,9 +294,11 @@ class CompactTable:
         return [Board.from_key(pack(int(b), int(s))) for b, s in zip(blacks, blanks)]
 
     def count_solutions(self, board: Board) -> int:
-        """How many distinct optimal move sequences lead from ``board`` (the target's
-        knight counts) to the target: ``0`` when it never gets there, ``1`` from the
+        """How many distinct optimal move sequences lead from ``board`` to the target:
+        ``0`` when it never gets there (other knight counts included), ``1`` from the
         target itself (over its shortest-path graph, :mod:`.path_graph`)."""
+        if board.black.bit_count() != self.black_count:
+            return 0
         d = self.walk(board.black, board.blank)[0]
         return 0 if d < 0 else self.graph(board, d).total
 
