@@ -56,7 +56,9 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
     client.execute()  # raises CellExecutionError at the first failing cell
     added = sorted(set(p.name for p in cache.iterdir()) - set(before))
     # no table built or written; the lab's `pdb` heuristic caches its pattern databases
-    assert all(name.startswith("patterns-") and name.endswith(".bkp") for name in added), added
+    # (and their proof record)
+    assert all(name.startswith("patterns-") and name.endswith((".bkp", ".bkp.proof"))
+               for name in added), added  # fmt: skip
     if not with_table:
         assert not [p for p in (tmp_path / "tmp").rglob("*") if p.suffix == ".bkt"]
     source = "".join(c.source for c in nb.cells)
