@@ -348,12 +348,14 @@ def check_hovers(s: Session, check: Check, theme: str) -> None:
             button = page.locator('.bitknights-play button[data-op="new"]')
         button.hover()
         page.wait_for_timeout(200)
-        found = pixels.page_labels(page, clip=button.bounding_box(), least=1)
+        # whether it still plays, asked before the (slow, on a loaded machine) pixel pass
         playing = s.wait_widget("w.classList.contains('bk-animating')", timeout=0.1)
+        label = button.inner_text()
+        found = pixels.page_labels(page, clip=button.bounding_box(), least=1)
         s.shot(f"hover-{what.split(',')[0].replace(' ', '-').lower()}-{theme}")
         check_labels(check, found, f"{theme}: {what} under the mouse", 1)
         if what == "Stop":
-            check(playing and button.inner_text() == "Stop", f"{theme}: measured while it plays")
+            check(playing and label == "Stop", f"{theme}: measured while it plays")
             page.keyboard.press("Escape")
             idle(s)
         elif what == "Hints, pressed" and not was_pressed:
