@@ -163,7 +163,7 @@ class DistanceService:
 
         For requests above 20 moves that no lookup engine is ready for, the far boards
         themselves (:func:`far`: most are 24 moves away or more) go to ``compact``, which
-        builds its table the first time (about 3 s, once): the search engines would take
+        builds its table the first time (once, announced): the search engines would take
         seconds on each of them, in every process.
 
         >>> s = DistanceService(engine="auto", cache_dir="/nonexistent")

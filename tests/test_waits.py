@@ -71,8 +71,8 @@ def small_target(tmp_path):
 def test_table_build_leaves_the_answer_alone(small_target, tmp_path):
     """``table build`` on a terminal: the first thing shown is the build's bar (what, the
     estimate, the boards reached, the distance searched), at once; then the screen keeps
-    the two result lines a pipe gets, nothing else.  ``--quiet``: no bar.  Through a pipe
-    standard error stays empty."""
+    one summary line, nothing else (a pipe gets the two lines it always had: the path, then
+    the counts).  ``--quiet``: no bar.  Through a pipe standard error stays empty."""
     args = ["table", "build", "--target", str(small_target)]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen
@@ -82,7 +82,10 @@ def test_table_build_leaves_the_answer_alone(small_target, tmp_path):
     pipe = piped(args, tmp_path / "cache")
     assert pipe.returncode == 0 and pipe.stderr == ""
     assert len(pipe.stdout.splitlines()) == 2
-    assert _seconds("\n".join(kept(seen))) == _seconds("\n".join(wrapped(pipe.stdout)))
+    seconds = re.search(r"\((\d+\.\d) s\)", seen).group(1)
+    summary = f"built: 6,900 boards, farthest 24 moves, 0 MB in {tmp_path / 'cache'} ({seconds} s)"
+    assert kept(seen) == wrapped(summary), seen  # one line (wrapped: a long directory)
+    assert pipe.stdout.splitlines()[1].startswith("6,900 boards, farthest 24 moves, ")
     status, seen = on_terminal([*args, "--quiet"], tmp_path / "cache")
     assert status == 0 and "building" not in seen, seen
 
@@ -103,7 +106,7 @@ def test_table_build_verbose_explains_its_log(small_target, tmp_path):
                             r"\d+\.\d s\)", line) for line in log[1:]), log  # fmt: skip
     assert len(log) == 25  # distances 0 to 24
     assert screen[end].startswith("6,900 of 6,900 boards reach the target; farthest 24 moves")
-    assert screen[end + 1].startswith("built ")
+    assert screen[end + 1].startswith("built: ")
     pipe = piped(args, tmp_path / "cache")  # asked for: the log goes to a pipe too
     assert pipe.stderr.splitlines()[: len(LOG_LEGEND)] == legend_lines()
 
@@ -185,13 +188,12 @@ def test_first_far_board_shows_the_compact_build_then_the_batch(tmp_path):
     states = drawn(seen)
     notice = states[0]
     assert notice.startswith("bitknights: building the compact distance table"), seen
-    build = [s for s in states if s.startswith("searching every board's distance: ")]
+    assert len(notice) <= terminal.COLUMNS, notice  # one line on the screen
+    build = [s for s in states if s.startswith("building the compact table: ")]
     counts = {re.search(r"([\d,]+)/67,603,900 boards", s).group(1) for s in build}
     assert len(counts) > 10 and "67,603,900" in counts, build  # it moved, to the end
-    order = runs(states, "searching every board's distance", "/3 [", "39")
-    assert order[:2] == ["searching every board's distance", "/3 ["] or order[:2] == [
-        "searching every board's distance",
-        "39",
-    ], seen  # the batch's bar after the build
-    assert "searching every board's distance" not in order[1:], seen
-    assert kept(seen) == [*wrapped(notice), "39", "39", "39"], seen
+    order = runs(states, "building the compact table", "solving:", "39")
+    assert order[:2] in (["building the compact table", "solving:"],
+                         ["building the compact table", "39"]), seen  # fmt: skip
+    assert "building the compact table" not in order[1:], seen
+    assert kept(seen) == [notice, "39", "39", "39"], seen

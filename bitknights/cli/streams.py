@@ -204,4 +204,4 @@ def progress_bar(total: int, quiet: bool) -> Any:
     (:mod:`bitknights.progress`: it appears only if solving takes over half a second)."""
     from .. import progress
 
-    return progress.bar(total, "board", quiet=quiet or None)
+    return progress.bar(total, "board", "solving", quiet=quiet or None)

@@ -78,11 +78,14 @@ def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
         raise (ResourceError if refused(e) else BitknightsError)(message) from None
     seconds = time.perf_counter() - t0
     size = os.path.getsize(file.path)
-    out.write(
-        f"built {file.path}\n"
-        f"{file.state_count:,} boards, farthest {file.max_distance} moves, "
-        f"{size:,} bytes, {seconds:.1f} s\n"
-    )
+    summary = f"{file.state_count:,} boards, farthest {file.max_distance} moves"
+    if env.stdout_isatty:  # one line a person reads; a pipe keeps the two it always had
+        where, home = os.path.dirname(file.path), os.path.expanduser("~")
+        if where.startswith(home + os.sep):
+            where = "~" + where[len(home) :]
+        out.write(f"built: {summary}, {size / 1e6:.0f} MB in {where} ({seconds:.1f} s)\n")
+    else:
+        out.write(f"built {file.path}\n{summary}, {size:,} bytes, {seconds:.1f} s\n")
     return 0
 
 

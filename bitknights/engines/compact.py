@@ -1,7 +1,8 @@
 """The compact-table engine (``--engine compact``): exact answers walked down the compact
 distance table (:mod:`bitknights.table.compact`: every board's distance modulo 3, 17 MB
-for the classic target), which it builds the first time it needs it (about 3 s, once,
-announced on a terminal) and keeps in the cache directory, like the pattern databases.
+for the classic target), which it builds the first time it needs it (once, announced
+on a terminal with its estimate, :data:`bitknights.estimates.COMPACT_BUILD`) and keeps
+in the cache directory, like the pattern databases.
 
 It answers any board in microseconds, however far, so ``auto`` sends it the far boards
 of exact requests when there is no distance table: boards the other engines take seconds
@@ -126,7 +127,7 @@ def compact_table(
     takes).  A file that fails its
     checks or may not be trusted is said once and built afresh (kept in memory only when
     the directory cannot take it)."""
-    from .. import cache, progress
+    from .. import cache, estimates, progress
     from ..table import compact
     from ..threads import shared, wait
 
@@ -147,8 +148,8 @@ def compact_table(
         def build() -> CompactTable:
             progress.announce(
                 "building the compact distance table",
-                "once: every board's distance modulo 3, 17 MB; answers far boards at once",
-                compact.BUILD_SECONDS,
+                "once, 17 MB: far boards at once",
+                estimates.COMPACT_BUILD,
             )
             return compact.build(target, cache_dir)
 

@@ -14,8 +14,9 @@ The search engines need it for boards far from the target, where IDA* can take s
 minutes and the bidirectional search grows its target side for seconds in every process:
 :class:`~bitknights.service.DistanceService` builds it the first time an exact request
 without the distance table meets such a board (the same breadth-first search as
-``bitknights table build``, about 3 s, announced), keeps it in the cache directory like
-the pattern databases, and answers from it from then on, in microseconds.
+``bitknights table build``, announced with
+:data:`bitknights.estimates.COMPACT_BUILD`), keeps it in the cache directory like the
+pattern databases, and answers from it from then on, in microseconds.
 
 The walks take the codes as exact (a table is proved whole before its first answer); a
 walk that finds no next board, or goes on past the farthest distance the header gives,
@@ -43,7 +44,7 @@ import struct
 import zlib
 from math import comb
 
-from .. import cache
+from .. import cache, estimates
 from ..coords import KEY_SHIFT, ranker
 from ..results import INCONSISTENT, OVER_LIMIT, UNREACHABLE
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
@@ -71,7 +72,6 @@ table lists)."""
 PLAIN_BOARDS = 512
 """Lists of up to this many boards are walked in plain Python (:meth:`CompactTable.walk_plain`):
 numpy and the compiled kernels take longer to load than that many walks."""
-BUILD_SECONDS = 4
 _FIELDS = struct.Struct("<QIIQQI")  # target, k, layers, states, unreachable, block bits
 
 
@@ -438,9 +438,9 @@ def _prove(
     path = path_of(target, cache_dir)
     progress.announce(f"proving the compact distance table {path}",
                       "once: it is new or changed; by building it afresh",
-                      BUILD_SECONDS)  # fmt: skip
+                      estimates.COMPACT_BUILD)  # fmt: skip
     t0 = time.perf_counter()
-    fresh, fresh_layers, fresh_unreachable = _fresh(target)
+    fresh, fresh_layers, fresh_unreachable = _fresh(target, "proving the compact table")
     if (fresh, fresh_layers, fresh_unreachable) == (payload, layers, unreachable):
         progress.announce(f"proved: every code exact ({time.perf_counter() - t0:.1f} s)")
         cache.record_proof(path, st, tag, "compact distance table")
@@ -468,13 +468,13 @@ def pack(dist: np.ndarray) -> np.ndarray:
     return (quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6).astype(np.uint8)
 
 
-def _fresh(target: Board) -> tuple[bytes, int, int]:
+def _fresh(target: Board, what: str) -> tuple[bytes, int, int]:
     """``(payload, layer count, unreachable)`` of the compact table of ``target``, computed
-    by the distance table's breadth-first search (about 3 s on two cores, 68 MB while it
-    runs)."""
+    by the distance table's breadth-first search (68 MB while it runs), its progress bar
+    described as ``what``."""
     from .builder import bfs_distances
 
-    dist, layers = bfs_distances(target, quiet=True)
+    dist, layers = bfs_distances(target, quiet=True, what=what)
     return pack(dist).tobytes(), len(layers), int(dist.shape[0] - sum(layers))
 
 
@@ -513,7 +513,7 @@ def build(
     """Build the compact table of ``target`` (:func:`_fresh`), write it atomically into
     the cache directory when that can take it (else keep it in memory only), and return
     it."""
-    return _save(target, cache_dir, *_fresh(target), quiet=quiet)
+    return _save(target, cache_dir, *_fresh(target, "building the compact table"), quiet=quiet)
 
 
 __all__ = ["LOST", "CompactTable", "build", "inconsistent", "load", "pack", "path_of"]
