@@ -39,7 +39,6 @@ version range.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -179,8 +178,11 @@ def _ext(which: str | Extension) -> Extension:
 
 
 def source_fingerprint(which: str | Extension = "ida") -> int:
-    """A 63-bit digest of the sources an extension is compiled from."""
-    h = hashlib.blake2b(digest_size=8)
+    """A 63-bit digest of the sources an extension is compiled from (BLAKE2b, from its own
+    module: ``hashlib`` would load OpenSSL, a few milliseconds of every deep request)."""
+    from _blake2 import blake2b
+
+    h = blake2b(digest_size=8)
     for name in _ext(which).sources:
         h.update(name.encode() + b"\0")
         h.update((_ROOT / name).read_bytes())

@@ -23,12 +23,11 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
+    from concurrent.futures import Future
     from typing import Protocol, TypeVar
 
     T = TypeVar("T")
@@ -66,15 +65,50 @@ def parallel_blocks(
     fn: Callable[[int, int], T], blocks: int, workers: int | None = None
 ) -> list[T]:
     """``fn(lo, hi)`` over spans covering blocks ``0 .. blocks - 1``, on ``workers``
-    threads (default: every CPU); the results in span order.  Spans are small enough
-    (four a thread or more) to keep the threads balanced."""
+    threads (default: every CPU; the calling thread is one); the results in span order.
+    Spans are small enough (four a thread or more) to keep the threads balanced; the first
+    exception is raised once every thread has stopped taking spans.
+
+    >>> parallel_blocks(lambda lo, hi: hi - lo, 10, workers=2)
+    [1, 1, 1, 2, 1, 1, 1, 2]
+    >>> parallel_blocks(lambda lo, hi: 1 // (lo - 5), 10, workers=2)
+    Traceback (most recent call last):
+    ZeroDivisionError: integer division or modulo by zero
+    """
     workers = worker_count(workers)
     if workers <= 1 or blocks <= 1:
         return [fn(0, blocks)]
     n = min(blocks, 4 * workers)
-    spans = [(blocks * i // n, blocks * (i + 1) // n) for i in range(n)]
-    with ThreadPoolExecutor(workers, thread_name_prefix="bitknights-block") as pool:
-        return list(pool.map(lambda span: fn(*span), spans))
+    spans = iter(enumerate((blocks * i // n, blocks * (i + 1) // n) for i in range(n)))
+    results: list = [None] * n
+    failed: list[BaseException] = []
+    lock, stop = threading.Lock(), threading.Event()
+
+    def work() -> None:
+        while not stop.is_set():
+            with lock:
+                i, span = next(spans, (-1, (0, 0)))
+            if i < 0:
+                return
+            try:
+                results[i] = fn(*span)
+            except BaseException as e:  # raised in the caller's thread
+                failed.append(e)
+                stop.set()
+
+    helpers = [threading.Thread(target=work, name="bitknights-block", daemon=True)
+               for _ in range(min(workers, n) - 1)]  # fmt: skip
+    for t in helpers:
+        t.start()
+    try:
+        work()
+    finally:
+        stop.set()  # after Ctrl-C too: the helpers take no new span
+        for t in helpers:
+            t.join()
+    if failed:
+        raise failed[0]
+    return results
 
 
 def parallel_chunks(
@@ -106,6 +140,8 @@ def ordered_map(
     ``window`` (default ``8 * workers``) items in flight.  The calls run off the main
     thread, so Ctrl-C reaches the caller at once; then ``stop`` is raised and no queued
     call starts."""
+    from concurrent.futures import ThreadPoolExecutor
+
     workers = worker_count(workers)
     pool = ThreadPoolExecutor(max_workers=workers)
     pending: deque[Future[R]] = deque()
@@ -125,6 +161,36 @@ def ordered_map(
     pool.shutdown()
 
 
+def background(fn: Callable[[], T]) -> Callable[[], T]:
+    """Start ``fn()`` on a daemon thread at once; the function returned waits for it and
+    gives its result (or raises its exception).  For I/O that can overlap work on the
+    calling thread: reading a file while numpy imports.
+
+    >>> answer = background(lambda: 6 * 7)
+    >>> answer()
+    42
+    """
+    box: list = []
+
+    def work() -> None:
+        try:
+            box.append((True, fn()))
+        except BaseException as e:  # handed to the caller
+            box.append((False, e))
+
+    thread = threading.Thread(target=work, name="bitknights-background", daemon=True)
+    thread.start()
+
+    def result() -> T:
+        thread.join()
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+
+    return result
+
+
 class Stopped(Exception):
     """A wait (:func:`wait`) ended because its stop flag was raised."""
 
@@ -139,6 +205,8 @@ def shared(key: object, fn: Callable[[], T]) -> Future[T]:
     """The one run of ``fn()`` for ``key``: started on a daemon thread by the first
     caller, the same future for every caller until it finishes (then the next call with
     ``key`` runs ``fn`` again: whoever needs the result keeps it)."""
+    from concurrent.futures import Future
+
     with _shared_lock:
         future = _shared.get(key)
         if future is None:
@@ -162,6 +230,8 @@ def shared(key: object, fn: Callable[[], T]) -> Future[T]:
 def wait(future: Future[T], stopped: Callable[[], bool]) -> T:
     """``future``'s result, or :class:`Stopped` as soon as ``stopped()`` is true (looked at
     every :data:`POLL_SECONDS`): a timeout or Ctrl-C never waits for a build."""
+    from concurrent.futures import TimeoutError as FutureTimeout
+
     while True:
         try:
             return future.result(timeout=POLL_SECONDS)
@@ -174,6 +244,7 @@ __all__ = [
     "MAX_WORKERS_PER_CPU",
     "POLL_SECONDS",
     "Stopped",
+    "background",
     "default_workers",
     "ordered_map",
     "parallel_blocks",

@@ -76,10 +76,18 @@ class CompactEngine(Engine):
         """Each board walked in a compiled kernel: a list for a list, an array for an
         array."""
         from ..results import STOPPED
-        from ..threads import Stopped
+        from ..table.compact import PLAIN_BOARDS
+        from ..threads import Stopped, background
 
         try:
-            table = compact_table(target, options.cache_dir, stop)
+            if isinstance(keys, list) and len(keys) <= PLAIN_BOARDS:
+                table = compact_table(target, options.cache_dir, stop)
+            else:  # the file is read and checked while numpy and the kernels load
+                loaded = background(lambda: compact_table(target, options.cache_dir, stop))
+                from .. import native
+
+                native.kernels("table")
+                table = loaded()
         except Stopped:
             if isinstance(keys, list):
                 return [STOPPED] * len(keys)
