@@ -92,6 +92,21 @@ class Game:
         self._history: list[Move] = []
         self._redo: list[Move] = []
 
+    def __repr__(self) -> str:
+        """One line: the board now, the moves made and how many can be redone.
+
+        >>> g = Game('1011*/01011/10111/01001/00000')
+        >>> g.move('c4-e5')
+        Move('c4-e5')
+        >>> g
+        <Game 10110/01*11/10111/01001/00000 after 1 move (c4-e5), 0 to redo>
+        """
+        made = len(self._history)
+        shown = " ".join(map(str, self._history[-6:]))
+        more = "... " if made > 6 else ""
+        moves = f"{made} move{'s' * (made != 1)}" + (f" ({more}{shown})" if made else "")
+        return f"<Game {'/'.join(self.board.rows())} after {moves}, {len(self._redo)} to redo>"
+
     # -- state ----------------------------------------------------------------------------
 
     @property

@@ -169,6 +169,9 @@ class PlayWidget(anywidget.AnyWidget):
             self._sync()
         self.on_msg(self._on_msg)
 
+    def __repr__(self) -> str:
+        return f"<PlayWidget: {self._game!r}>"
+
     @property
     def game(self) -> Game:
         """The :class:`~bitknights.game.Game` behind the widget."""

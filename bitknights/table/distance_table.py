@@ -43,6 +43,12 @@ class DistanceTable:
         self._ncomb = comb_count(file.black_count)
         self._consts = (KNIGHT_NEIGHBORS, KNIGHT_COUNTS)
 
+    def __repr__(self) -> str:
+        """One line: the target, the boards and the farthest distance, and the file."""
+        target, boards = "/".join(self.target.rows()), self.file.state_count
+        return (f"<DistanceTable of {target}: {boards:,} boards, farthest "
+                f"{self.max_distance} moves, {self.file.path}>")  # fmt: skip
+
     @property
     def _payload(self) -> np.ndarray:
         """The whole payload, read and checked on first use (numba code reads anywhere)."""
