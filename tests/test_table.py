@@ -65,6 +65,8 @@ def test_layers_cover_every_board(classic):
     ex = classic.example()
     assert classic.distance(ex) == classic.max_distance
     assert (ex.black, ex.blank) == unrank(classic.file.example_rank, 12)
+    assert repr(classic) == (f"<DistanceTable of 11111/01111/00*11/00001/00000: 67,603,900 "
+                             f"boards, farthest 39 moves, {classic.file.path}>")  # fmt: skip
 
 
 @pytest.mark.slow
