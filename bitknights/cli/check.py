@@ -5,9 +5,10 @@ from __future__ import annotations
 from ..board import never_reaches
 from ..squares import parse_square
 from .common import (
+    BOARD,
     UsageError,
-    add_board_argument,
-    add_command,
+    arg,
+    command,
     json_line,
     read_board_argument,
     read_target,
@@ -20,33 +21,6 @@ if TYPE_CHECKING:
     import argparse
 
     from .environment import Environment
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``check`` to the command line's subparsers."""
-    p = add_command(
-        sub,
-        "check",
-        help="check a proposed solution: legal moves, target reached, length, score",
-        description="Replay MOVES from BOARD and report whether every move is legal (or "
-        "the first illegal one and why), whether they reach the target, their number "
-        "against the optimum, and a score: 1 for an optimal solution, optimum/length for "
-        "a longer one, 0 otherwise. Exit status 0 when the moves solve the board, 1 when "
-        "they do not, 2 for bad input.",
-        formats=(
-            "a few lines: the moves, whether they are legal and reach the target, their "
-            "length against the optimum, the score",
-            "one record",
-        ),
-    )
-    add_board_argument(p)
-    p.add_argument(
-        "moves",
-        nargs="*",
-        metavar="MOVE",
-        help="the moves: the square of the knight that jumps, or FROM-TO",
-    )
-    p.set_defaults(run=_cmd_check)
 
 
 def _check_move_text(i: int, move: str) -> None:
@@ -93,3 +67,23 @@ def _cmd_check(args: argparse.Namespace, env: Environment) -> int:
         verdict = " (optimal)" if result.optimal else ""
         out.write(f"score {result.score:.4g}{verdict}\n")
     return 0 if result.reaches_target else 1
+
+
+register = command(
+    "check",
+    _cmd_check,
+    BOARD,
+    arg("moves", nargs="*", metavar="MOVE",
+        help="the moves: the square of the knight that jumps, or FROM-TO"),
+    help="check a proposed solution: legal moves, target reached, length, score",
+    description="Replay MOVES from BOARD and report whether every move is legal (or "
+    "the first illegal one and why), whether they reach the target, their number "
+    "against the optimum, and a score: 1 for an optimal solution, optimum/length for "
+    "a longer one, 0 otherwise. Exit status 0 when the moves solve the board, 1 when "
+    "they do not, 2 for bad input.",
+    formats=(
+        "a few lines: the moves, whether they are legal and reach the target, their "
+        "length against the optimum, the score",
+        "one record",
+    ),
+)  # fmt: skip

@@ -1,6 +1,6 @@
 """What every command shares: the error a command reports, argument types, reading a
 file, a board given as an argument or standard input, the options every command takes
-(declared once, :func:`add_command`), and one JSON style."""
+(declared once, :func:`command`), and one JSON style."""
 
 from __future__ import annotations
 
@@ -14,9 +14,12 @@ from ..errors import BitknightsError, InputError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
     from typing import IO, Any
 
     from .environment import Environment
+
+    Argument = tuple[tuple[str, ...], dict[str, Any]]  # add_argument's flags and keywords
 
 FORMATS = ("text", "json")
 """The ``--format`` names every command takes: ``text`` for people (``solve``'s is the
@@ -148,63 +151,64 @@ def _type_error(message: str) -> Exception:
     return argparse.ArgumentTypeError(message)
 
 
-def add_command(
-    sub: argparse._SubParsersAction,
+def arg(*flags: str, **kwargs: Any) -> Argument:
+    """An argument of a command, for :func:`command`: what ``add_argument`` takes."""
+    return flags, kwargs
+
+
+BOARD_HELP = "a file with the board (five rows), the 25-character form, or the rows joined by '/'"
+BOARD = arg("board", metavar="BOARD", help=BOARD_HELP)
+"""The ``BOARD`` operand of ``check`` and ``solutions`` (``play``'s is optional)."""
+SEED = arg("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
+"""``--seed S`` of ``random`` and ``play``."""
+
+
+def command(
     name: str,
-    *,
+    run: Callable[[argparse.Namespace, Environment], int],
+    *arguments: Argument | list[Argument],
     formats: tuple[str, str] | None = None,
     cache_dir_help: str | None = None,
+    defaults: dict[str, object] | None = None,
     **kwargs: Any,
-) -> argparse.ArgumentParser:
-    """The parser of command ``name`` (``kwargs``: ``help``, ``description``, ...) with
-    the options every command takes, declared here once and listed after the command's
-    own: ``--format text|json`` when it has a choice (``formats``: what each prints;
-    ``classic`` is accepted as another name for ``text``), ``--target FILE``,
-    ``--cache-dir DIR`` and ``--quiet`` (:func:`bitknights.cli.main` applies it)."""
-    p: argparse.ArgumentParser = sub.add_parser(name, **kwargs)
-    common = p.add_argument_group("options every command takes")
+) -> Callable[[argparse._SubParsersAction], argparse.ArgumentParser]:
+    """The ``register(sub)`` of command ``name``: it adds the command's parser (``kwargs``:
+    ``help``, ``description``, ...), which calls ``run(args, env)``, with the options every
+    command takes, declared here once, then its own ``arguments`` (:func:`arg`; a list of
+    them: mutually exclusive).  Every command takes ``--target FILE``, ``--cache-dir DIR``,
+    ``--quiet`` (:func:`bitknights.cli.main` applies it) and, when it has a choice of
+    output, ``--format text|json`` (``formats``: what each prints; ``classic`` is another
+    name for ``text``)."""
+    cache_help = cache_dir_help or (
+        "where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache "
+        "directory, $XDG_CACHE_HOME/bitknights or ~/.cache/bitknights)"
+    )
+    common = [
+        arg("--target", metavar="FILE",
+            help="a file with the target board (five rows); default: the classic target"),
+        arg("--cache-dir", metavar="DIR", help=cache_help),
+        arg("--quiet", action="store_true",
+            help="nothing on standard error but errors (no notices, no progress bar)"),
+    ]  # fmt: skip
     if formats is not None:
-        text, json_ = formats
-        common.add_argument(
-            "--format",
-            choices=FORMATS,
-            default="text",
-            type=lambda name: "text" if name == "classic" else name,
-            help=f"text (the default; 'classic' is the same): {text}; json: {json_}",
-        )
-    common.add_argument(
-        "--target",
-        metavar="FILE",
-        help="a file with the target board (five rows); default: the classic target",
-    )
-    common.add_argument(
-        "--cache-dir",
-        metavar="DIR",
-        help=cache_dir_help
-        or "where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache "
-        "directory, $XDG_CACHE_HOME/bitknights or ~/.cache/bitknights)",
-    )
-    common.add_argument(
-        "--quiet",
-        action="store_true",
-        help="nothing on standard error but errors (no notices, no progress bar)",
-    )
-    return p
+        common.insert(0, arg("--format", choices=FORMATS, default="text",
+                             type=lambda name: "text" if name == "classic" else name,
+                             help=f"text (the default; 'classic' is the same): {formats[0]}; "
+                             f"json: {formats[1]}"))  # fmt: skip
 
+    def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = sub.add_parser(name, **kwargs)
+        shared = p.add_argument_group("options every command takes")
+        for flags, options in common:
+            shared.add_argument(*flags, **options)
+        for argument in arguments:
+            into = p.add_mutually_exclusive_group() if isinstance(argument, list) else p
+            for flags, options in argument if isinstance(argument, list) else [argument]:
+                into.add_argument(*flags, **options)
+        p.set_defaults(**(defaults or {}), run=run)
+        return p
 
-def add_board_argument(p: argparse.ArgumentParser, *, default: str | None = None) -> None:
-    """The ``BOARD`` operand of ``play``, ``check`` and ``solutions`` (optional when it
-    has a ``default`` to say)."""
-    shown = "a file with the board (five rows), the 25-character form, or the rows joined by '/'"
-    if default is None:
-        p.add_argument("board", metavar="BOARD", help=shown)
-    else:
-        p.add_argument("board", nargs="?", metavar="BOARD", help=f"{shown}; default: {default}")
-
-
-def add_seed_option(p: argparse.ArgumentParser) -> None:
-    """``--seed S``: the same seed, the same boards (``random``, ``play``)."""
-    p.add_argument("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
+    return register
 
 
 def read_target(args: argparse.Namespace, env: Environment) -> Board:

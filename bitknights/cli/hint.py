@@ -8,8 +8,9 @@ from ..errors import BitknightsError, InputError
 from .common import (
     OPTIMAL_MARK,
     UsageError,
-    add_command,
+    arg,
     board_argument,
+    command,
     json_line,
     plural,
     read_source,
@@ -25,38 +26,6 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from .environment import Environment
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``hint`` to the command line's subparsers."""
-    p = add_command(
-        sub,
-        "hint",
-        help="every legal move of a board and the distance it leads to",
-        description="For a board, each legal move, the board it makes and that board's "
-        f"distance; optimal moves are marked '{OPTIMAL_MARK}'. A batch file (T, then T "
-        "boards) is hinted board by board. Distances come from the distance table, or "
-        "without one from exact search (said on a terminal); --count-solutions counts "
-        "from the table, else from the compact table (built once when needed).",
-        formats=(
-            "the board, its distance and one line per move",
-            "one JSON object per board (distance, moves)",
-        ),
-    )
-    p.add_argument(
-        "file",
-        nargs="?",
-        default="-",
-        metavar="FILE|BOARD",
-        help="a file with a board (five rows, or its 25 characters) or a batch, or a board "
-        "itself written 10110/01*11/10111/01001/00000; '-' or nothing reads standard input",
-    )
-    p.add_argument(
-        "--count-solutions",
-        action="store_true",
-        help="also count each board's distinct optimal move sequences (optimal_solutions in JSON)",
-    )
-    p.set_defaults(run=_cmd_hint)
 
 
 def _read_boards(path: str, env: Environment, quiet: bool) -> list[Board]:
@@ -127,3 +96,24 @@ def _hint(board: Board, answers: Any, args: argparse.Namespace, out: IO[str]) ->
         mark = OPTIMAL_MARK if h.optimal else " "
         dist = "-" if h.distance is None else str(h.distance)
         out.write(f"{mark} {h.move!s:<6} {dist:>3}  {slashed(h.board)}\n")
+
+
+register = command(
+    "hint",
+    _cmd_hint,
+    arg("file", nargs="?", default="-", metavar="FILE|BOARD",
+        help="a file with a board (five rows, or its 25 characters) or a batch, or a board "
+        "itself written 10110/01*11/10111/01001/00000; '-' or nothing reads standard input"),
+    arg("--count-solutions", action="store_true",
+        help="also count each board's distinct optimal move sequences (optimal_solutions in JSON)"),
+    help="every legal move of a board and the distance it leads to",
+    description="For a board, each legal move, the board it makes and that board's "
+    f"distance; optimal moves are marked '{OPTIMAL_MARK}'. A batch file (T, then T "
+    "boards) is hinted board by board. Distances come from the distance table, or "
+    "without one from exact search (said on a terminal); --count-solutions counts "
+    "from the table, else from the compact table (built once when needed).",
+    formats=(
+        "the board, its distance and one line per move",
+        "one JSON object per board (distance, moves)",
+    ),
+)  # fmt: skip

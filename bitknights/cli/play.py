@@ -11,11 +11,12 @@ from ..errors import BitknightsError
 from ..render.text import GLYPHS
 from ..squares import SIZE, square_name
 from .common import (
+    BOARD_HELP,
     OPTIMAL_MARK,
+    SEED,
     UsageError,
-    add_board_argument,
-    add_command,
-    add_seed_option,
+    arg,
+    command,
     non_negative,
     plural,
     read_board_argument,
@@ -44,31 +45,6 @@ commands:
   target          show the target, the board to reach
   help            this list
   quit, q, exit   leave (so does the end of the input: Ctrl-D)"""
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``play`` to the command line's subparsers."""
-    p = add_command(
-        sub,
-        "play",
-        help="play the puzzle in a terminal (or drive it through a pipe)",
-        description="Play the puzzle: move knights into the blank by naming their squares, "
-        "ask for hints, undo, redo, or watch the optimal rest. Commands are read a line "
-        "at a time from standard input (a terminal or a pipe; a script gets the same "
-        "lines a person sees). Distances are exact: from the distance table when there "
-        "is one, otherwise from exact search. Type 'help' for the commands.",
-        epilog=COMMANDS_HELP,
-    )
-    add_board_argument(p, default="a fresh board")
-    p.add_argument(
-        "--distance",
-        type=non_negative,
-        metavar="D",
-        help="the fresh board's distance from the target (default 8)",
-    )
-    add_seed_option(p)
-    p.add_argument("--ascii", action="store_true", help="draw knights as 0 and 1, not ♘ and ♞")
-    p.set_defaults(run=_cmd_play)
 
 
 # -- play -----------------------------------------------------------------------------------
@@ -287,3 +263,21 @@ def _dealing(env: Environment | None, show: bool = True) -> Iterator[None]:
 
 def _looks_like_move(word: str) -> bool:
     return len(word) in (2, 5) and word[0].isalpha() and word[1].isdigit()
+
+
+register = command(
+    "play",
+    _cmd_play,
+    arg("board", nargs="?", metavar="BOARD", help=f"{BOARD_HELP}; default: a fresh board"),
+    arg("--distance", type=non_negative, metavar="D",
+        help="the fresh board's distance from the target (default 8)"),
+    SEED,
+    arg("--ascii", action="store_true", help="draw knights as 0 and 1, not ♘ and ♞"),
+    help="play the puzzle in a terminal (or drive it through a pipe)",
+    description="Play the puzzle: move knights into the blank by naming their squares, "
+    "ask for hints, undo, redo, or watch the optimal rest. Commands are read a line "
+    "at a time from standard input (a terminal or a pipe; a script gets the same "
+    "lines a person sees). Distances are exact: from the distance table when there "
+    "is one, otherwise from exact search. Type 'help' for the commands.",
+    epilog=COMMANDS_HELP,
+)  # fmt: skip

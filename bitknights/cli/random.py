@@ -5,38 +5,13 @@ from __future__ import annotations
 
 from .. import estimates
 from ..board import Move
-from .common import UsageError, add_command, add_seed_option, json_line, non_negative, read_target
+from .common import SEED, UsageError, arg, command, json_line, non_negative, read_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
     from .environment import Environment
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``random`` to the command line's subparsers."""
-    p = add_command(
-        sub,
-        "random",
-        help="a batch of random boards at an exact distance",
-        description="Print a classic batch (T, then the boards) of N distinct boards "
-        "drawn uniformly from those exactly D moves from the target: from the distance "
-        "table, else from the compact table (built once when needed, said on a terminal), "
-        "which draws at random until it has them; the rarest distances need the distance "
-        f"table (bitknights table build, {estimates.about(estimates.TABLE_BUILD)} once), "
-        "which lists every board at each.",
-        formats=(
-            "a classic batch (T, then the boards)",
-            "one record a line with the board, its distance and one optimal solution",
-        ),
-    )
-    p.add_argument(
-        "--distance", type=non_negative, required=True, metavar="D", help="moves to the target"
-    )
-    p.add_argument("--count", type=non_negative, required=True, metavar="N", help="how many boards")
-    add_seed_option(p)
-    p.set_defaults(run=_cmd_random)
 
 
 def _cmd_random(args: argparse.Namespace, env: Environment) -> int:
@@ -59,3 +34,23 @@ def _cmd_random(args: argparse.Namespace, env: Environment) -> int:
     for b in boards:
         out.write(f"{b}\n")
     return 0
+
+
+register = command(
+    "random",
+    _cmd_random,
+    arg("--distance", type=non_negative, required=True, metavar="D", help="moves to the target"),
+    arg("--count", type=non_negative, required=True, metavar="N", help="how many boards"),
+    SEED,
+    help="a batch of random boards at an exact distance",
+    description="Print a classic batch (T, then the boards) of N distinct boards "
+    "drawn uniformly from those exactly D moves from the target: from the distance "
+    "table, else from the compact table (built once when needed, said on a terminal), "
+    "which draws at random until it has them; the rarest distances need the distance "
+    f"table (bitknights table build, {estimates.about(estimates.TABLE_BUILD)} once), "
+    "which lists every board at each.",
+    formats=(
+        "a classic batch (T, then the boards)",
+        "one record a line with the board, its distance and one optimal solution",
+    ),
+)  # fmt: skip

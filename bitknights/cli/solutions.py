@@ -8,8 +8,9 @@ import time
 from .. import progress
 from ..board import never_reaches
 from .common import (
-    add_board_argument,
-    add_command,
+    BOARD,
+    arg,
+    command,
     non_negative,
     plural,
     read_board_argument,
@@ -24,32 +25,6 @@ if TYPE_CHECKING:
     from typing import IO
 
     from .environment import Environment
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``solutions`` to the command line's subparsers."""
-    p = add_command(
-        sub,
-        "solutions",
-        help="every optimal move sequence of a board, one a line",
-        description="List every distinct optimal move sequence from BOARD to the target, "
-        "streamed as they are found, in lexicographic order of the squares the knights "
-        "jump from (reading order: a5, b5, ..., e1). From the distance table when there is "
-        "one, else from the compact table when it is there or the board is far (it is "
-        "built once, said on a terminal), else by search (IDA*, said once on standard "
-        "error). On a terminal a progress line shows how many so far of how many, and a "
-        "summary line follows on standard error. A board that never reaches the target "
-        "(other knight counts) gets one line saying why, and exit status 1.",
-        formats=(
-            "one sequence a line, moves FROM-TO separated by spaces",
-            "one object a line: moves (a list of FROM-TO) and index (from 0)",
-        ),
-    )
-    add_board_argument(p)
-    p.add_argument(
-        "--limit", type=non_negative, metavar="N", help="stop after the first N sequences"
-    )
-    p.set_defaults(run=_cmd_solutions)
 
 
 def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
@@ -135,3 +110,24 @@ class _Progress:
 
     def __exit__(self, *exc: object) -> None:
         self._bar.close()
+
+
+register = command(
+    "solutions",
+    _cmd_solutions,
+    BOARD,
+    arg("--limit", type=non_negative, metavar="N", help="stop after the first N sequences"),
+    help="every optimal move sequence of a board, one a line",
+    description="List every distinct optimal move sequence from BOARD to the target, "
+    "streamed as they are found, in lexicographic order of the squares the knights "
+    "jump from (reading order: a5, b5, ..., e1). From the distance table when there is "
+    "one, else from the compact table when it is there or the board is far (it is "
+    "built once, said on a terminal), else by search (IDA*, said once on standard "
+    "error). On a terminal a progress line shows how many so far of how many, and a "
+    "summary line follows on standard error. A board that never reaches the target "
+    "(other knight counts) gets one line saying why, and exit status 1.",
+    formats=(
+        "one sequence a line, moves FROM-TO separated by spaces",
+        "one object a line: moves (a list of FROM-TO) and index (from 0)",
+    ),
+)  # fmt: skip

@@ -17,8 +17,9 @@ from ..squares import FULL_MASK
 from . import streams
 from .common import (
     UsageError,
-    add_command,
+    arg,
     board_argument,
+    command,
     non_negative,
     plural,
     positive_float,
@@ -85,61 +86,6 @@ def classic_args(argv: list[str]) -> argparse.Namespace | None:
     if len(argv) == 2:
         values["file"] = argv[1]
     return SimpleNamespace(**values)  # type: ignore[return-value]
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``solve`` to the command line's subparsers."""
-    p = add_command(
-        sub,
-        "solve",
-        help="solve a batch of boards in the classic format",
-        description="Read T and then T boards (classic SCOI2005 format) and print, for each, "
-        "the fewest moves to the target, or -1 when that is more than the limit.",
-        formats=(
-            "the classic output, one integer per line (-1: over the limit)",
-            "one JSON object per board (steps, status, ...)",
-        ),
-        cache_dir_help="where distance tables live (for --engine table/auto)",
-    )
-    p.add_argument(
-        "file",
-        nargs="?",
-        metavar="FILE|BOARD",
-        help="the batch to read (T, then T boards), or one board written 10110/01*11/... "
-        "or as its 25 characters; '-' or nothing reads standard input",
-    )
-    p.add_argument("--engine", choices=ENGINE_CHOICES, help="search engine (default: auto)")
-    depth = p.add_mutually_exclusive_group()
-    depth.add_argument(
-        "--max-depth",
-        type=non_negative,
-        metavar="N",
-        help=f"answer -1 beyond N moves (default: {DEFAULT_MAX_DEPTH})",
-    )
-    depth.add_argument(
-        "--exact",
-        action="store_true",
-        help="no move limit: every board is solved exactly, however far",
-    )
-    p.add_argument(
-        "--count-solutions",
-        action="store_true",
-        help="also count each board's distinct optimal move sequences (from the distance "
-        "table, else from the compact table, built once when needed): after each answer "
-        "in text, optimal_solutions in JSON",
-    )
-    p.add_argument(
-        "--path", action="store_true", help="follow each answer with one optimal move sequence"
-    )
-    p.add_argument("--timeout", type=positive_float, metavar="SECONDS",
-                   help="give up on a board after SECONDS (reported as timed out: -1, "
-                   "status 'timeout' in JSON)")  # fmt: skip
-    p.add_argument("--workers", type=non_negative, metavar="N",
-                   help="threads for the search engines (default 0: one per CPU; at most 4 "
-                   "per CPU, a larger N is lowered to that)")  # fmt: skip
-    p.add_argument("--ascii", action="store_true",
-                   help="with --path: draw boards with 0 1 * even on a UTF-8 terminal")  # fmt: skip
-    p.set_defaults(**DEFAULTS, run=_cmd_solve)
 
 
 def _cmd_solve(args: argparse.Namespace, env: Environment) -> int:
@@ -357,3 +303,41 @@ def _open_input(args: argparse.Namespace, env: Environment) -> contextlib.Abstra
     if args.file == "-" and env.stdin_isatty:
         return contextlib.nullcontext(io.BytesIO(terminal_input(env)))
     return streams.open_input(args.file, env)
+
+
+register = command(
+    "solve",
+    _cmd_solve,
+    arg("file", nargs="?", metavar="FILE|BOARD",
+        help="the batch to read (T, then T boards), or one board written 10110/01*11/... "
+        "or as its 25 characters; '-' or nothing reads standard input"),
+    arg("--engine", choices=ENGINE_CHOICES, help="search engine (default: auto)"),
+    [
+        arg("--max-depth", type=non_negative, metavar="N",
+            help=f"answer -1 beyond N moves (default: {DEFAULT_MAX_DEPTH})"),
+        arg("--exact", action="store_true",
+            help="no move limit: every board is solved exactly, however far"),
+    ],
+    arg("--count-solutions", action="store_true",
+        help="also count each board's distinct optimal move sequences (from the distance "
+        "table, else from the compact table, built once when needed): after each answer "
+        "in text, optimal_solutions in JSON"),
+    arg("--path", action="store_true", help="follow each answer with one optimal move sequence"),
+    arg("--timeout", type=positive_float, metavar="SECONDS",
+        help="give up on a board after SECONDS (reported as timed out: -1, "
+        "status 'timeout' in JSON)"),
+    arg("--workers", type=non_negative, metavar="N",
+        help="threads for the search engines (default 0: one per CPU; at most 4 "
+        "per CPU, a larger N is lowered to that)"),
+    arg("--ascii", action="store_true",
+        help="with --path: draw boards with 0 1 * even on a UTF-8 terminal"),
+    help="solve a batch of boards in the classic format",
+    description="Read T and then T boards (classic SCOI2005 format) and print, for each, "
+    "the fewest moves to the target, or -1 when that is more than the limit.",
+    formats=(
+        "the classic output, one integer per line (-1: over the limit)",
+        "one JSON object per board (steps, status, ...)",
+    ),
+    cache_dir_help="where distance tables live (for --engine table/auto)",
+    defaults=DEFAULTS,
+)  # fmt: skip

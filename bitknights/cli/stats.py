@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 from .. import estimates
-from .common import add_command, json_line, read_target, slashed
+from .common import command, json_line, read_target, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
     from .environment import Environment
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``stats`` to the command line's subparsers."""
-    p = add_command(
-        sub,
-        "stats",
-        help="how many boards lie at each distance (needs the table)",
-        description="How many boards lie at each distance from the target, the largest "
-        "distance and a board there. Needs the distance table (bitknights table build, "
-        f"{estimates.about(estimates.TABLE_BUILD)} once): the counts are over all the "
-        "boards there are.",
-        formats=("a table of distances", "one JSON object"),
-    )
-    p.set_defaults(run=_cmd_stats)
 
 
 def _cmd_stats(args: argparse.Namespace, env: Environment) -> int:
@@ -58,3 +43,15 @@ def _cmd_stats(args: argparse.Namespace, env: Environment) -> int:
         out.write(f"{d:>8}  {n:>12,}  {cumulative:>12,}\n")
     out.write(f"farthest: {table.max_distance} moves, for example\n{example}\n")
     return 0
+
+
+register = command(
+    "stats",
+    _cmd_stats,
+    help="how many boards lie at each distance (needs the table)",
+    description="How many boards lie at each distance from the target, the largest "
+    "distance and a board there. Needs the distance table (bitknights table build, "
+    f"{estimates.about(estimates.TABLE_BUILD)} once): the counts are over all the "
+    "boards there are.",
+    formats=("a table of distances", "one JSON object"),
+)

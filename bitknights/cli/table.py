@@ -7,7 +7,7 @@ import time
 
 from .. import estimates
 from ..errors import BitknightsError
-from .common import ResourceError, add_command, json_line, read_target, refused, slashed
+from .common import ResourceError, arg, command, json_line, read_target, refused, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,52 +15,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .environment import Environment
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``table`` and its actions to the command line's subparsers."""
-    t = sub.add_parser(
-        "table",
-        help="build or inspect the exhaustive distance table",
-        description="The exhaustive distance table: every board's exact distance to a "
-        "target, one byte per board (about 68 MB) in the user cache directory.",
-    )
-    tsub = t.add_subparsers(dest="table_command", metavar="ACTION")
-    tsub.required = True
-    p = add_command(
-        tsub,
-        "build",
-        help="enumerate every board's distance "
-        f"({estimates.about(estimates.TABLE_BUILD)}) and store the table",
-        description="Breadth-first search from the target over all 25 * C(24, k) boards "
-        f"({estimates.about(estimates.TABLE_BUILD)} for the classic target on two cores); "
-        "writes the table atomically, replacing any file there (valid or not).",
-    )
-    p.add_argument(
-        "--verbose",
-        action="store_true",
-        help="also log each distance: the boards found there, how (pushed or pulled, "
-        "explained in the log) and the seconds so far",
-    )
-    p.set_defaults(run=_cmd_build)
-    p = add_command(
-        tsub,
-        "info",
-        help="where the table is and whether it is valid",
-        description="Check the table file in full; exit status 0 when valid, 1 otherwise.",
-        formats=("a few lines for people", "one JSON object"),
-    )
-    p.set_defaults(run=_cmd_info)
-    p = add_command(
-        tsub,
-        "verify",
-        help=f"prove every distance in the table exact ({estimates.about(estimates.TABLE_PROOF)})",
-        description="Check the checksums, then prove the table exact without trusting "
-        "them: 0 only at the target, every other board one move from a board one nearer, "
-        "neighbours never more than one apart "
-        f"({estimates.about(estimates.TABLE_PROOF)}). Exit status 0 when exact, 1 otherwise.",
-    )
-    p.set_defaults(run=_cmd_verify)
 
 
 def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
@@ -147,3 +101,49 @@ def _cmd_verify(args: argparse.Namespace, env: Environment) -> int:
         f"status: exact: all {file.state_count:,} distances proven against their neighbours\n"
     )
     return 0
+
+
+_ACTIONS = (
+    command(
+        "build",
+        _cmd_build,
+        arg("--verbose", action="store_true",
+            help="also log each distance: the boards found there, how (pushed or pulled, "
+            "explained in the log) and the seconds so far"),
+        help="enumerate every board's distance "
+        f"({estimates.about(estimates.TABLE_BUILD)}) and store the table",
+        description="Breadth-first search from the target over all 25 * C(24, k) boards "
+        f"({estimates.about(estimates.TABLE_BUILD)} for the classic target on two cores); "
+        "writes the table atomically, replacing any file there (valid or not).",
+    ),
+    command(
+        "info",
+        _cmd_info,
+        help="where the table is and whether it is valid",
+        description="Check the table file in full; exit status 0 when valid, 1 otherwise.",
+        formats=("a few lines for people", "one JSON object"),
+    ),
+    command(
+        "verify",
+        _cmd_verify,
+        help=f"prove every distance in the table exact ({estimates.about(estimates.TABLE_PROOF)})",
+        description="Check the checksums, then prove the table exact without trusting "
+        "them: 0 only at the target, every other board one move from a board one nearer, "
+        "neighbours never more than one apart "
+        f"({estimates.about(estimates.TABLE_PROOF)}). Exit status 0 when exact, 1 otherwise.",
+    ),
+)  # fmt: skip
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``table`` and its actions to the command line's subparsers."""
+    t = sub.add_parser(
+        "table",
+        help="build or inspect the exhaustive distance table",
+        description="The exhaustive distance table: every board's exact distance to a "
+        "target, one byte per board (about 68 MB) in the user cache directory.",
+    )
+    tsub = t.add_subparsers(dest="table_command", metavar="ACTION")
+    tsub.required = True
+    for action in _ACTIONS:
+        action(tsub)
