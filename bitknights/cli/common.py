@@ -163,6 +163,18 @@ SEED = arg("--seed", type=non_negative, metavar="S", help="the same seed, the sa
 """``--seed S`` of ``random`` and ``play``."""
 
 
+def file_operand(what: str, **kwargs: Any) -> Argument:
+    """The ``FILE|BOARD`` operand of ``solve`` and ``hint``: ``what`` it may be."""
+    help = f"{what}; '-' or nothing reads standard input"
+    return arg("file", nargs="?", metavar="FILE|BOARD", help=help, **kwargs)
+
+
+def count_solutions(how: str) -> Argument:
+    """``--count-solutions`` of ``solve`` and ``hint``: ``how`` the counts are given."""
+    help = f"also count each board's distinct optimal move sequences {how}"
+    return arg("--count-solutions", action="store_true", help=help)
+
+
 def command(
     name: str,
     run: Callable[[argparse.Namespace, Environment], int],

@@ -8,9 +8,10 @@ from ..errors import BitknightsError, InputError
 from .common import (
     OPTIMAL_MARK,
     UsageError,
-    arg,
     board_argument,
     command,
+    count_solutions,
+    file_operand,
     json_line,
     plural,
     read_source,
@@ -101,11 +102,9 @@ def _hint(board: Board, answers: Any, args: argparse.Namespace, out: IO[str]) ->
 register = command(
     "hint",
     _cmd_hint,
-    arg("file", nargs="?", default="-", metavar="FILE|BOARD",
-        help="a file with a board (five rows, or its 25 characters) or a batch, or a board "
-        "itself written 10110/01*11/10111/01001/00000; '-' or nothing reads standard input"),
-    arg("--count-solutions", action="store_true",
-        help="also count each board's distinct optimal move sequences (optimal_solutions in JSON)"),
+    file_operand("a file with a board (five rows, or its 25 characters) or a batch, or a "
+                 "board itself written 10110/01*11/10111/01001/00000", default="-"),
+    count_solutions("(optimal_solutions in JSON)"),
     help="every legal move of a board and the distance it leads to",
     description="For a board, each legal move, the board it makes and that board's "
     f"distance; optimal moves are marked '{OPTIMAL_MARK}'. A batch file (T, then T "

@@ -20,6 +20,8 @@ from .common import (
     arg,
     board_argument,
     command,
+    count_solutions,
+    file_operand,
     non_negative,
     plural,
     positive_float,
@@ -308,9 +310,8 @@ def _open_input(args: argparse.Namespace, env: Environment) -> contextlib.Abstra
 register = command(
     "solve",
     _cmd_solve,
-    arg("file", nargs="?", metavar="FILE|BOARD",
-        help="the batch to read (T, then T boards), or one board written 10110/01*11/... "
-        "or as its 25 characters; '-' or nothing reads standard input"),
+    file_operand("the batch to read (T, then T boards), or one board written "
+                 "10110/01*11/... or as its 25 characters"),
     arg("--engine", choices=ENGINE_CHOICES, help="search engine (default: auto)"),
     [
         arg("--max-depth", type=non_negative, metavar="N",
@@ -318,10 +319,8 @@ register = command(
         arg("--exact", action="store_true",
             help="no move limit: every board is solved exactly, however far"),
     ],
-    arg("--count-solutions", action="store_true",
-        help="also count each board's distinct optimal move sequences (from the distance "
-        "table, else from the compact table, built once when needed): after each answer "
-        "in text, optimal_solutions in JSON"),
+    count_solutions("(from the distance table, else from the compact table, built once "
+                    "when needed): after each answer in text, optimal_solutions in JSON"),
     arg("--path", action="store_true", help="follow each answer with one optimal move sequence"),
     arg("--timeout", type=positive_float, metavar="SECONDS",
         help="give up on a board after SECONDS (reported as timed out: -1, "
