@@ -42,6 +42,7 @@ from .svg import Attr, HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
     from collections.abc import Iterable, Sequence
+    from typing import Any
 
 S = 100
 M = 40
@@ -106,20 +107,8 @@ def _grid(coordinates: bool) -> ET.Element:
     g = el("g", id=grid_id(coordinates), class_="grid")
     g.append(frame_rect(0, 0, BOARD_UNITS, BOARD_UNITS))
     for sq in range(NUM_SQUARES):
-        x, y = square_corner(sq)
         tone = "dark" if square_color(sq) else "light"
-        fill = DARK if tone == "dark" else LIGHT
-        sub(
-            g,
-            "rect",
-            class_=f"sq {tone}",
-            data_square=square_name(sq),
-            x=x,
-            y=y,
-            fill=fill,
-            width=S,
-            height=S,
-        )
+        g.append(square_rect(sq, f"sq {tone}", DARK if tone == "dark" else LIGHT))
     if coordinates:
         label: dict[str, Attr] = {
             "text_anchor": "middle",
@@ -225,19 +214,15 @@ def placed_piece(board: Board, sq: Square, defs: Defs) -> ET.Element:
     return el("use", href=defs.use(f"bk-{_PIECE[board.cell(sq)][0]}-{square_name(sq)}"))
 
 
-def highlight(sq: Square, role: str) -> ET.Element:
+def square_rect(sq: Square, cls: str, fill: str, **attrs: Attr) -> ET.Element:
+    """Square ``sq`` as a ``<rect>`` of class ``cls``."""
     x, y = square_corner(sq)
-    return el(
-        "rect",
-        class_=f"hl {role}",
-        data_square=square_name(sq),
-        x=x,
-        y=y,
-        width=S,
-        height=S,
-        fill=HIGHLIGHT,
-        fill_opacity=0.55,
-    )
+    return el("rect", class_=cls, data_square=square_name(sq), x=x, y=y, width=S, height=S,
+              fill=fill, **attrs)  # fmt: skip
+
+
+def highlight(sq: Square, role: str) -> ET.Element:
+    return square_rect(sq, f"hl {role}", HIGHLIGHT, fill_opacity=0.55)
 
 
 def arrow(move: Move) -> ET.Element:
@@ -369,21 +354,16 @@ def checked_hints(board: Board, hints: Iterable[Hint]) -> list[Hint]:
 # -- public pictures ------------------------------------------------------------------------
 
 
-def board_root(
-    board: Board,
-    move: Move | None = None,
-    hints: Iterable[Hint] = (),
-    size: float = 300,
-    coordinates: bool = True,
-    names: bool = False,
-) -> ET.Element:
-    """The ``<svg>`` element of :func:`board_svg`."""
-    move = None if move is None else checked_move(move)
-    hints = checked_hints(board, hints)
+def board_root(board: Board, size: float = 300, **options: Any) -> ET.Element:
+    """The ``<svg>`` element of :func:`board_svg` (``options``: its ``move``, ``hints``,
+    ``coordinates`` and ``names``)."""
+    move = options.get("move")
+    options["move"] = move = None if move is None else checked_move(move)
+    options["hints"] = checked_hints(board, options.get("hints", ()))
     root = svg_root(size, size, BOARD_UNITS, BOARD_UNITS, "bitknights-board")
     sub(root, "title", board.compact + ("" if move is None else f" ({move})"))
     defs = Defs()
-    group = board_group(board, defs, move=move, hints=hints, coordinates=coordinates, names=names)
+    group = board_group(board, defs, **options)  # adds what it uses to defs
     root.extend([defs.element(), group])
     return root
 
@@ -412,7 +392,9 @@ def board_svg(
     >>> svg.count('class="knight black"'), svg.count('<path ')  # one outline for all
     (12, 1)
     """
-    return svg_picture(board_root(board, move, hints, size, coordinates, names))
+    return svg_picture(
+        board_root(board, size, move=move, hints=hints, coordinates=coordinates, names=names)
+    )
 
 
 def board_html(
@@ -424,7 +406,7 @@ def board_html(
     1
     """
     div = el("div", class_="bitknights-board", style="display:inline-block;text-align:center")
-    div.append(board_root(board, move, hints, size))
+    div.append(board_root(board, size, move=move, hints=hints))
     sub(div, "div", " / ".join(board.rows()), style="font-family:monospace")
     return html_picture(div)
 
@@ -447,7 +429,7 @@ def hints_html(board: Board, hints: Iterable[Hint], *, size: float = 300) -> Htm
     """:func:`hints_svg` with a table of the moves underneath (optimal ones in bold)."""
     hs = checked_hints(board, hints)
     div = el("div", class_="bitknights-hints", style="display:inline-block")
-    div.append(board_root(board, None, hs, size))
+    div.append(board_root(board, size, hints=hs))
     table = sub(div, "table")
     head = sub(table, "tr")
     for title in ("move", "distance"):

@@ -273,7 +273,7 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     unsolved = _unsolved(solution)
     if unsolved is not None:
         sub(div, "p", unsolved_text(unsolved))
-        div.append(board_root(unsolved.start, size=board_size))
+        div.append(board_root(unsolved.start, board_size))
         return html_picture(div)
     boards, moves = _path(solution)
     meta = []
