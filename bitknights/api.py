@@ -12,6 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
     from collections.abc import Iterable, Iterator
+    from typing import Any
 
     from .solution import Solution
 
@@ -95,23 +96,10 @@ def iter_solve(
                              count_solutions=count_solutions)  # fmt: skip
 
 
-def solve_many(
-    boards: Iterable[Board | str],
-    *,
-    engine: str = "auto",
-    max_depth: int | None = DEFAULT_MAX_DEPTH,
-    target: Board | str = TARGET,
-    timeout: float | None = None,
-    workers: int = 0,
-    count_solutions: bool = False,
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> list[Solution]:
-    """:func:`iter_solve` as a list: one :class:`Solution` per board, in input order."""
-    return list(
-        iter_solve(boards, engine=engine, max_depth=max_depth, target=target,
-                   timeout=timeout, workers=workers, count_solutions=count_solutions,
-                   cache_dir=cache_dir)
-    )  # fmt: skip
+def solve_many(boards: Iterable[Board | str], **options: Any) -> list[Solution]:
+    """:func:`iter_solve` as a list (the same keyword arguments): one :class:`Solution` per
+    board, in input order."""
+    return list(iter_solve(boards, **options))
 
 
 __all__ = ["DEFAULT_MAX_DEPTH", "ENGINE_CHOICES", "choose_engine", "iter_solve", "solve",
