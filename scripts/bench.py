@@ -13,7 +13,6 @@ ms per board (median, p95) and nodes/s by exact distance, from ``--format json``
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shlex
@@ -22,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from argparse import ArgumentParser, RawDescriptionHelpFormatter
 from pathlib import Path
 
 from bitknights import progress
@@ -78,27 +78,19 @@ def per_board(cmd: list[str], batch: Path, dists: list[int]) -> dict[str, dict[s
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    # fmt: off
+    ap = ArgumentParser(description=__doc__, formatter_class=RawDescriptionHelpFormatter)
     ap.add_argument("batch", type=Path, help="classic-format batch file")
-    ap.add_argument(
-        "--engines", default="ida", help="comma-separated bitknights engines (default ida)"
-    )
-    ap.add_argument(
-        "--reference",
-        action="append",
-        default=[],
-        metavar="CMD",
-        help="a solver command reading the classic format on stdin (repeatable)",
-    )
-    ap.add_argument(
-        "--extra", default="", help="extra options for bitknights solve, e.g. '--exact'"
-    )
-    ap.add_argument(
-        "--repeat", type=int, default=3, help="runs per command; the median is reported"
-    )
+    ap.add_argument("--engines", default="ida",
+                    help="comma-separated bitknights engines (default ida)")
+    ap.add_argument("--reference", action="append", default=[], metavar="CMD",
+                    help="a solver command reading the classic format on stdin (repeatable)")
+    ap.add_argument("--extra", default="",
+                    help="extra options for bitknights solve, e.g. '--exact'")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs per command; the median is reported")
     ap.add_argument("--json", type=Path, help="also write the results as JSON here")
+    # fmt: on
     args = ap.parse_args()
 
     commands: dict[str, tuple[list[str], Path | None]] = {}

@@ -10,9 +10,9 @@ A sidecar ``FILE.dist`` lists each board's exact distance (one per line).
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
+from argparse import ArgumentParser, RawDescriptionHelpFormatter
 from pathlib import Path
 
 from bitknights import TARGET, Board, progress, solve
@@ -55,18 +55,16 @@ def make_batch(
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument("out", type=Path, help="batch file to write")
-    ap.add_argument(
-        "--distances", default="14-18", help="a distance or a range LO-HI (default 14-18)"
-    )
-    ap.add_argument(
-        "--per-distance", type=int, default=400, help="boards per distance (default 400)"
-    )
+    # fmt: off
+    ap = ArgumentParser(description=__doc__, formatter_class=RawDescriptionHelpFormatter)
+    ap.add_argument("--distances", default="14-18",
+                    help="a distance or a range LO-HI (default 14-18)")
+    ap.add_argument("--per-distance", type=int, default=400,
+                    help="boards per distance (default 400)")
     ap.add_argument("--total", type=int, help="this many boards in all, instead")
     ap.add_argument("--seed", type=int, default=2005, help="random seed (default 2005)")
+    ap.add_argument("out", type=Path, help="batch file to write")
+    # fmt: on
     args = ap.parse_args()
     boards = make_batch(parse_range(args.distances), args.per_distance, args.seed, args.total)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,6 @@ that, from solving each board exactly.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -18,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from argparse import ArgumentParser, RawDescriptionHelpFormatter
 from pathlib import Path
 
 from bitknights import SAMPLE, TARGET, Board, progress, read_batch, solve
@@ -121,14 +121,14 @@ def true_distances(batch: Path, boards: list[Board]) -> list[int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    # fmt: off
+    ap = ArgumentParser(description=__doc__, formatter_class=RawDescriptionHelpFormatter)
     ap.add_argument("--batch", type=Path, help="classic batch (default: the classic sample)")
-    ap.add_argument(
-        "--section", choices=("compile", "iterations", "heuristic", "all"), default="all"
-    )
-    ap.add_argument("--limit", type=int, default=400, help="boards used by the heuristic section")
+    ap.add_argument("--section", choices=("compile", "iterations", "heuristic", "all"),
+                    default="all")
+    ap.add_argument("--limit", type=int, default=400,
+                    help="boards used by the heuristic section")
+    # fmt: on
     args = ap.parse_args()
     batch = args.batch
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as tmp:

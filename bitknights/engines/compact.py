@@ -42,13 +42,8 @@ class CompactEngine(Engine):
     batch: all ``-2`` when ``stop`` was raised first)."""
 
     name = "compact"
-    capabilities = Capabilities(
-        lookup=True,
-        exact_at_any_depth=True,
-        numpy_depth=-1,
-        counts_solutions=True,
-        from_depth=FROM_DEPTH,
-    )
+    capabilities = Capabilities(lookup=True, exact_at_any_depth=True, numpy_depth=-1,
+                                counts_solutions=True, from_depth=FROM_DEPTH)  # fmt: skip
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
         """Whether a usable compact table of ``target`` is in the cache directory (in this
