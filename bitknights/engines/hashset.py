@@ -95,15 +95,8 @@ def find(table, key):
 @njit(cache=True, nogil=True)
 def get(table, key):
     """The value stored with ``key``, or ``-1`` when ``key`` is absent."""
-    mask = table.size - 1
-    i = _home(key, mask)
-    while True:
-        e = table[i]
-        if e == EMPTY:
-            return -1
-        if (e & KEY_MASK) == key:
-            return np.int64(e >> KEY_BITS)
-        i = (i + 1) & mask
+    i = find(table, key)
+    return np.int64(-1) if i < 0 else np.int64(table[i] >> KEY_BITS)
 
 
 @njit(cache=True, nogil=True)

@@ -55,34 +55,54 @@ def _job(job, blanks, ncomb):
     return blank, blank * ncomb, lo, min(lo + BLOCK, ncomb)
 
 
-@njit(cache=True, nogil=True)
-def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
-    """Mark ``d + 1`` on every unseen neighbour of a board at ``d`` whose blank is in
-    ``blanks``, for jobs ``j0 .. j1 - 1`` of :func:`_jobs`."""
+@njit(cache=True, inline="always")
+def _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8):
+    """The rank of the board that the ``j``-th knight's move into ``blank`` makes."""
+    n = nbr[blank, j]
+    return state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)
+
+
+@njit(cache=True, inline="always")
+def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1, pull):
+    """One layer of the build over the boards whose blank is in ``blanks``, jobs ``j0 ..
+    j1 - 1`` of :func:`_jobs`: pushing, mark ``d + 1`` on every unseen neighbour of a board
+    at ``d``; pulling, mark ``d + 1`` on every unseen board with a neighbour at ``d``.
+    Returns how many boards a pull marked (0 for a push)."""
     nd = np.uint8(d + 1)
     ud = np.uint8(d)
+    want = np.uint8(UNSEEN) if pull else ud
+    total = 0
     for job in range(j0, j1):
         blank, base, lo, hi = _job(job, blanks, ncomb)
         at = -1
         comb = np.int64(0)
         for i in range(lo, hi):
-            if dist[base + i] != ud:
+            if dist[base + i] != want:
                 continue
             comb, at = _seek(comb, at, i, k, binom)
             black = unsqueeze(comb, blank)
             for j in range(cnt[blank]):
-                n = nbr[blank, j]
-                nb = moved_black(black, blank, n)
-                r = state_rank(nb, n, ncomb, rank_byte, popcount8)
-                if dist[r] == UNSEEN:
-                    dist[r] = nd
-    return 0
+                r = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
+                if not pull:
+                    if dist[r] == UNSEEN:
+                        dist[r] = nd
+                elif dist[r] == ud:
+                    dist[base + i] = nd
+                    total += 1
+                    break
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
+    """:func:`_sweep`, pushing."""
+    return _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1, False)
 
 
 @njit(cache=True, nogil=True)
 def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
-    """:func:`_push` for a frontier given as a list of ranks (one thread); returns the
-    ranks it marked, the next frontier."""
+    """A push from a frontier given as a list of ranks (one thread); returns the ranks it
+    marked, the next frontier."""
     out = np.empty(frontier.shape[0] * 8, dtype=np.int64)
     m = 0
     nd = np.uint8(d + 1)
@@ -91,9 +111,7 @@ def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount
         blank = r // ncomb
         black = unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank)
         for j in range(cnt[blank]):
-            n = nbr[blank, j]
-            nb = moved_black(black, blank, n)
-            nr = state_rank(nb, n, ncomb, rank_byte, popcount8)
+            nr = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
             if dist[nr] == UNSEEN:
                 dist[nr] = nd
                 out[m] = nr
@@ -103,30 +121,8 @@ def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount
 
 @njit(cache=True, nogil=True)
 def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
-    """Mark ``d + 1`` on every unseen board whose blank is in ``blanks`` and which has a
-    neighbour at ``d``, for jobs ``j0 .. j1 - 1``; returns how many were marked."""
-    nd = np.uint8(d + 1)
-    ud = np.uint8(d)
-    total = 0
-    for job in range(j0, j1):
-        blank, base, lo, hi = _job(job, blanks, ncomb)
-        at = -1
-        comb = np.int64(0)
-        found = 0
-        for i in range(lo, hi):
-            if dist[base + i] != UNSEEN:
-                continue
-            comb, at = _seek(comb, at, i, k, binom)
-            black = unsqueeze(comb, blank)
-            for j in range(cnt[blank]):
-                n = nbr[blank, j]
-                nb = moved_black(black, blank, n)
-                if dist[state_rank(nb, n, ncomb, rank_byte, popcount8)] == ud:
-                    dist[base + i] = nd
-                    found += 1
-                    break
-        total += found
-    return total
+    """:func:`_sweep`, pulling."""
+    return _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1, True)
 
 
 @njit(cache=True, nogil=True)
@@ -197,9 +193,7 @@ def _consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank
         black = unsqueeze(comb, blank)
         nearer = d == 0
         for j in range(cnt[blank]):
-            n = nbr[blank, j]
-            e = np.int64(dist[state_rank(moved_black(black, blank, n), n, ncomb, rank_byte,
-                                         popcount8)])  # fmt: skip
+            e = np.int64(dist[_neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)])
             if d == UNSEEN or e == UNSEEN:
                 if d != e:
                     return r
