@@ -159,7 +159,14 @@ def arg(*flags: str, **kwargs: Any) -> Argument:
 BOARD_HELP = "a file with the board (five rows), the 25-character form, or the rows joined by '/'"
 BOARD = arg("board", metavar="BOARD", help=BOARD_HELP)
 """The ``BOARD`` operand of ``check`` and ``solutions`` (``play``'s is optional)."""
-SEED = arg("--seed", type=non_negative, metavar="S", help="the same seed, the same boards")
+
+
+def number(flag: str, metavar: str, help: str, **kwargs: Any) -> Argument:
+    """An option taking a non-negative integer (:func:`non_negative`)."""
+    return arg(flag, type=non_negative, metavar=metavar, help=help, **kwargs)
+
+
+SEED = number("--seed", "S", "the same seed, the same boards")
 """``--seed S`` of ``random`` and ``play``."""
 
 

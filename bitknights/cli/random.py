@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import estimates
 from ..board import Move
-from .common import SEED, UsageError, arg, command, json_line, non_negative, read_target
+from .common import SEED, UsageError, command, json_line, number, read_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,8 +39,8 @@ def _cmd_random(args: argparse.Namespace, env: Environment) -> int:
 register = command(
     "random",
     _cmd_random,
-    arg("--distance", type=non_negative, required=True, metavar="D", help="moves to the target"),
-    arg("--count", type=non_negative, required=True, metavar="N", help="how many boards"),
+    number("--distance", "D", "moves to the target", required=True),
+    number("--count", "N", "how many boards", required=True),
     SEED,
     help="a batch of random boards at an exact distance",
     description="Print a classic batch (T, then the boards) of N distinct boards "

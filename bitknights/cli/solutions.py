@@ -9,9 +9,8 @@ from .. import progress
 from ..board import never_reaches
 from .common import (
     BOARD,
-    arg,
     command,
-    non_negative,
+    number,
     plural,
     read_board_argument,
     read_target,
@@ -116,7 +115,7 @@ register = command(
     "solutions",
     _cmd_solutions,
     BOARD,
-    arg("--limit", type=non_negative, metavar="N", help="stop after the first N sequences"),
+    number("--limit", "N", "stop after the first N sequences"),
     help="every optimal move sequence of a board, one a line",
     description="List every distinct optimal move sequence from BOARD to the target, "
     "streamed as they are found, in lexicographic order of the squares the knights "
