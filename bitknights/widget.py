@@ -106,55 +106,44 @@ def whole_number(value: object, lo: int, hi: int, what: str) -> int:
     return n
 
 
+def _synced(trait: Any, *args: Any, **kwargs: Any) -> Any:
+    """A trait of class ``trait`` that the page sees too."""
+    return trait(*args, **kwargs).tag(sync=True)
+
+
+def _shown(trait: Any, *args: Any, **kwargs: Any) -> Any:
+    """A read-only trait that the page sees."""
+    return _synced(trait, *args, read_only=True, **kwargs)
+
+
 class PlayWidget(anywidget.AnyWidget):
     """A game of the knights puzzle, played by clicking knights or from code."""
 
     _esm = _STATIC / "widget.js"
     _css = _STATIC / "widget.css"
 
-    board = traitlets.Unicode(help="the board now, 25 characters (set it to start again)").tag(
-        sync=True
-    )
-    new_distance = traitlets.Int(8, help="the distance of the next new board").tag(sync=True)
-    show_hints = traitlets.Bool(False, help="badges with each move's distance").tag(sync=True)
+    # fmt: off
+    board = _synced(traitlets.Unicode, help="the board now, 25 characters (set it to start again)")
+    new_distance = _synced(traitlets.Int, 8, help="the distance of the next new board")
+    show_hints = _synced(traitlets.Bool, False, help="badges with each move's distance")
 
-    start = traitlets.Unicode(read_only=True, help="the start board").tag(sync=True)
-    target = traitlets.Unicode(read_only=True, help="the target board").tag(sync=True)
-    distance = traitlets.Int(
-        None, allow_none=True, read_only=True, help="the board's exact distance"
-    ).tag(sync=True)
-    optimum = traitlets.Int(
-        None, allow_none=True, read_only=True, help="the start's exact distance"
-    ).tag(sync=True)
-    history = traitlets.List(traitlets.Unicode(), read_only=True, help="the moves made").tag(
-        sync=True
-    )
-    redo_moves = traitlets.List(
-        traitlets.Unicode(), read_only=True, help="what redo replays, next first"
-    ).tag(sync=True)
-    legal = traitlets.List(
-        traitlets.Unicode(), read_only=True, help="squares of knights that may jump"
-    ).tag(sync=True)
-    hints = traitlets.List(
-        traitlets.Dict(), read_only=True, help="each legal move and its distance"
-    ).tag(sync=True)
-    solved = traitlets.Bool(False, read_only=True, help="the game is won").tag(sync=True)
-    message = traitlets.Unicode("", read_only=True, help="why the last request was refused").tag(
-        sync=True
-    )
-    busy = traitlets.Unicode("", read_only=True, help="what the widget is working on").tag(
-        sync=True
-    )
-    source = traitlets.Unicode(
-        "", read_only=True, help="'table' or 'search': where distances come from"
-    ).tag(sync=True)
-    farthest = traitlets.Int(
-        SEARCH_NEW_LIMIT, read_only=True, help="the farthest distance a new board may have"
-    ).tag(sync=True)
-    svg = traitlets.Unicode("", read_only=True, help="the board picture").tag(sync=True)
-    fallback_id = traitlets.Unicode(
-        read_only=True, help="the id of the static picture the live view hides"
-    ).tag(sync=True)
+    start = _shown(traitlets.Unicode, help="the start board")
+    target = _shown(traitlets.Unicode, help="the target board")
+    distance = _shown(traitlets.Int, None, allow_none=True, help="the board's exact distance")
+    optimum = _shown(traitlets.Int, None, allow_none=True, help="the start's exact distance")
+    history = _shown(traitlets.List, traitlets.Unicode(), help="the moves made")
+    redo_moves = _shown(traitlets.List, traitlets.Unicode(), help="what redo replays, next first")
+    legal = _shown(traitlets.List, traitlets.Unicode(), help="squares of knights that may jump")
+    hints = _shown(traitlets.List, traitlets.Dict(), help="each legal move and its distance")
+    solved = _shown(traitlets.Bool, False, help="the game is won")
+    message = _shown(traitlets.Unicode, "", help="why the last request was refused")
+    busy = _shown(traitlets.Unicode, "", help="what the widget is working on")
+    source = _shown(traitlets.Unicode, "", help="'table' or 'search': where distances come from")
+    farthest = _shown(traitlets.Int, SEARCH_NEW_LIMIT,
+                      help="the farthest distance a new board may have")
+    svg = _shown(traitlets.Unicode, "", help="the board picture")
+    fallback_id = _shown(traitlets.Unicode, help="the id of the static picture the live view hides")
+    # fmt: on
 
     def __init__(self, game: Game, **kwargs: Any) -> None:
         super().__init__(**kwargs)
