@@ -103,15 +103,8 @@ class _NoBar:
         self.close()
 
 
-def bar(
-    total: float | None,
-    unit: str = "board",
-    desc: str | None = None,
-    *,
-    quiet: bool | None = None,
-    delay: float | None = None,
-    **options: Any,
-) -> Any:
+def bar(total: float | None, unit: str = "board", desc: str | None = None, *,
+        quiet: bool | None = None, delay: float | None = None, **options: Any) -> Any:  # fmt: skip
     """A progress bar on standard error (a tqdm bar, or a stand-in that does nothing when
     feedback is off); use it as a context manager or close it.  It appears after
     ``delay`` seconds (default: :func:`_delay`)."""
