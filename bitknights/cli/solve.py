@@ -314,8 +314,7 @@ register = command(
                  "10110/01*11/... or as its 25 characters"),
     arg("--engine", choices=ENGINE_CHOICES, help="search engine (default: auto)"),
     [
-        number("--max-depth", "N",
-            f"answer -1 beyond N moves (default: {DEFAULT_MAX_DEPTH})"),
+        number("--max-depth", "N", f"answer -1 beyond N moves (default: {DEFAULT_MAX_DEPTH})"),
         arg("--exact", action="store_true",
             help="no move limit: every board is solved exactly, however far"),
     ],
@@ -325,9 +324,8 @@ register = command(
     arg("--timeout", type=positive_float, metavar="SECONDS",
         help="give up on a board after SECONDS (reported as timed out: -1, "
         "status 'timeout' in JSON)"),
-    number("--workers", "N",
-        "threads for the search engines (default 0: one per CPU; at most 4 "
-        "per CPU, a larger N is lowered to that)"),
+    number("--workers", "N", "threads for the search engines (default 0: one per CPU; at "
+           "most 4 per CPU, a larger N is lowered to that)"),
     arg("--ascii", action="store_true",
         help="with --path: draw boards with 0 1 * even on a UTF-8 terminal"),
     help="solve a batch of boards in the classic format",
