@@ -3,10 +3,10 @@ with the streams and environment variables of an :class:`Environment` and return
 :class:`ExitStatus`; :func:`entry`, the console script (and ``python -m bitknights``),
 calls it with the process's own.
 
-Each command lives in a module of its own (``bitknights.cli.solve``, ``.hint``, ...) with
-a ``register(sub)`` function that adds its parser; :data:`COMMANDS` lists them in the
-order ``bitknights --help`` shows them.  A command module is imported only when its
-command runs (or for the whole help).
+Each command lives in a module of its own (``bitknights.cli.solve``, ``.hint``, ...) whose
+``register(sub)`` adds its parser (declared with :func:`.common.command`); :data:`COMMANDS`
+lists them in the order ``bitknights --help`` shows them.  A command module is imported
+only when its command runs (or for the whole help).
 """
 
 from __future__ import annotations
