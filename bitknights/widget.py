@@ -1,38 +1,23 @@
-"""The puzzle as a notebook widget: :func:`play` returns a :class:`PlayWidget`.
+"""The puzzle as a notebook widget: :func:`play` returns a :class:`PlayWidget` (what it
+offers a person: ``docs/notebook.md``).
 
-The widget is an `anywidget <https://anywidget.dev>`_ (the ``notebook`` extra:
-``pip install 'bitknights[notebook]'``), so it works in JupyterLab, Jupyter Notebook and
-VS Code.  Its JavaScript (``static/widget.js``) ships inside the package: nothing is
-fetched at run time.  The game itself (:class:`~bitknights.game.Game`) and the picture
-(:func:`bitknights.render.board_svg`, the same drawing as every other picture) live in
-Python; the view shows them, and turns a click on a knight (or Enter on a knight reached
-with Tab) into a move.
+An `anywidget <https://anywidget.dev>`_ (the ``notebook`` extra) whose JavaScript,
+``static/widget.js``, ships inside the package.  The game (:class:`~bitknights.game.Game`)
+and the picture (:func:`bitknights.render.board_svg`) live in Python; the view shows them
+and turns a click on a knight (or Enter on one reached with Tab) into a move.  Code calls
+the same operations as methods; the state is in traitlets both sides see, of which only
+``board`` (setting it starts a game there), ``new_distance`` and ``show_hints`` may be set.
+A bad value raises :class:`traitlets.TraitError`, a refused method
+:class:`~bitknights.game.GameError`, and neither changes anything; a refused request from
+the page only sets ``message``, whatever the page sends.
 
-The same operations are methods for code, and the state is in traitlets that both sides
-see.  Two may be set: ``board`` (the 25-character form; setting it starts a game on that
-board) and ``new_distance``; ``show_hints`` switches the hint badges.  The others are read
-only: ``start``, ``target``, ``distance``, ``optimum``, ``history`` (moves as text),
-``redo_moves``, ``legal`` (squares of the knights that may jump), ``hints``, ``solved``,
-``message`` (why the last request was refused), ``busy`` (what the widget is working on),
-``source`` ('table' or 'search') and ``svg`` (the picture).  A bad value raises
-:class:`traitlets.TraitError` and changes nothing.  A method that cannot do what it is
-asked raises :class:`~bitknights.game.GameError` and changes nothing; a refused request
-from the page only sets ``message``, whatever the page sends.
-
-A request from the page carries the board the page showed; one that arrives after the
-board changed (a click made while a new board was being dealt) is refused, so nothing
-runs on a board the person no longer sees.  While a request runs, ``busy`` says what it
-is doing and the view takes no clicks.
-
-Once a game is won, it is over: no knight glows, no move is taken (undo, reset or a new
-board go on).  ``solve()`` plays the optimal rest at once; the view animates it, and a
-click anywhere in the view during the animation (a knight, a button, the text), or
-Escape, stops it at the move shown and does nothing else: the page sends ``stop`` with
-the board it shows, and the moves after it go to redo.
-
-Besides the live view, the output holds a static picture of the board (kept up to date as
-the game goes on, hidden while the view is live), so a saved notebook reopened without its
-kernel still shows the board.
+A request from the page carries the board the page showed and is refused when the board
+has changed since; while one runs, ``busy`` says what it does and the view takes no
+clicks.  A won game takes no move (undo, reset or a new board go on).  ``solve()`` plays
+the optimal rest at once and the view animates it; a click in the view or Escape stops
+it: the page sends ``stop`` with the board it shows, and the moves after it go to redo.
+Beside the live view the output holds a static picture of the board, kept up to date and
+hidden while the view lives, so a notebook reopened without its kernel still shows it.
 """
 
 from __future__ import annotations
