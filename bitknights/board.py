@@ -330,11 +330,16 @@ def board_problem(text: str) -> str | None:
         return None
     except BoardError as e:
         problem = str(e)
-    for i, ch in enumerate(text.strip(), 1):
-        if ch not in "01*/":
-            why = "a cell is 0, 1 or *" if ch.isalnum() else "rows are joined by '/'"
-            return f"character {i} is {ch!r} ({why})"
-    return problem
+    return _stray(text.strip(), "01*/") or problem
+
+
+def _stray(text: str, allowed: str) -> str | None:
+    """The first character of ``text`` not in ``allowed``, said with what belongs there."""
+    i, ch = next(((i, ch) for i, ch in enumerate(text, 1) if ch not in allowed), (0, ""))
+    if not ch:
+        return None
+    why = "a cell is 0, 1 or *" if ch.isalnum() else "rows are joined by '/'"
+    return f"character {i} is {ch!r} ({why})"
 
 
 def _parse(text: str) -> tuple[Bitboard, Square]:
@@ -353,10 +358,9 @@ def _parse(text: str) -> tuple[Bitboard, Square]:
         cells = "".join(rows)
     else:
         cells = stripped
-        bad = next(((i, ch) for i, ch in enumerate(cells, 1) if ch not in "01*"), None)
-        if bad is not None:
-            why = "a cell is 0, 1 or *" if bad[1].isalnum() else "rows are joined by '/'"
-            raise BoardError(f"character {bad[0]} is {bad[1]!r} ({why})")
+        stray = _stray(cells, "01*")
+        if stray:
+            raise BoardError(stray)
         if len(cells) != NUM_SQUARES:
             raise BoardError(
                 f"expected 5 rows or 25 characters from '0', '1', '*', got {len(cells)}: "
