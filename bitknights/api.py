@@ -5,8 +5,7 @@ confirms every answer."""
 from __future__ import annotations
 
 from .board import TARGET, Board
-from .engines.options import DEFAULT_MAX_DEPTH
-from .service import ENGINE_CHOICES, service
+from .service import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, service
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,22 +1,15 @@
 """The distance service: every answer bitknights gives comes from here.
 
-The command line (``solve`` in all its forms, ``hint``, ``check``, ``play``), the notebook
-widget, the game, the checker and the Python API (:func:`bitknights.solve` and friends)
-all ask a :class:`DistanceService` for one target; none of them opens the distance table
-or runs an engine itself.  So what the service guarantees holds on every surface:
+Every surface (each command, the Python API, :mod:`bitknights.table`'s functions, the
+game, the widget, the checker, the lab) asks a :class:`DistanceService` for one target;
+none imports an engine or the table's internals.  So what it guarantees holds everywhere:
 
-* **The engine.**  ``auto`` picks one per request (:meth:`DistanceService.choose`): the
-  distance table when a usable one is there, else a search engine suited to the limit and
-  the batch.  A request an engine cannot take (``mitm`` without a limit) is refused before
-  anything runs; options are checked before any thread starts.
-* **Proved tables.**  A table answers only once it is proved exact as a whole (the
-  distance table by the Bellman check, the compact table by a fresh build; remembered
-  per file identity: :mod:`bitknights.cache`), so a table's answer is read, not
-  re-checked.  Every path a search engine returns is replayed move by move before it is
-  handed out.
-* **Files.**  A cached file that is missing, damaged, not proved or not trusted (a table,
-  the pattern databases) is said once and answered without; the answers never depend on
-  it.
+* **The engine.**  ``auto`` picks one per request (:meth:`DistanceService.choose`); a
+  request an engine cannot take is refused, and options checked, before anything runs.
+* **Proof.**  A table answers only once proved exact as a whole (remembered per file
+  identity: :mod:`bitknights.cache`); every path a search engine returns is replayed.
+* **Files.**  A cached file that is missing, damaged, not proved or not trusted is said
+  once and answered without.
 * **Limits.**  ``timeout`` bounds each board's search, builds it waits for included;
   ``cache_dir`` reaches every engine; Ctrl-C stops every search of a batch.
 
@@ -34,16 +27,19 @@ import os
 
 from .board import TARGET, Board, as_board
 from .engines import ENGINES, LOOKUP_ENGINES, depth_limit, get_engine
-from .engines.options import DEFAULT_MAX_DEPTH, SolveOptions, check_options
+from .engines.options import DEFAULT_MAX_DEPTH, MAX_TIMEOUT, SolveOptions, check_options
 from .errors import BitknightsError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+    from typing import Any
 
     import numpy as np
 
+    from .board import Move
     from .engines import Engine
+    from .engines.lab_ida import Bound, Outcome
     from .engines.options import StopFlag
     from .solution import Hint, Solution
     from .table.compact import CompactTable
@@ -111,11 +107,20 @@ class DistanceService:
     def table(self) -> DistanceTable | None:
         """:meth:`file` as a :class:`~bitknights.table.distance_table.DistanceTable` (for
         what needs numba: counting solutions, batches of millions, random boards)."""
-        if self.file() is None:
+        file = self.file()
+        if file is None:
             return None
-        from .table import load_table
+        from .table.distance_table import table_of
 
-        return load_table(self.target, cache_dir=self.cache_dir)
+        return table_of(file)
+
+    def _whole_table(self) -> DistanceTable:
+        """The distance table whatever the engine; :class:`~bitknights.table.store.TableError`
+        naming the fix when there is none."""
+        from .table import store
+        from .table.distance_table import table_of
+
+        return table_of(store.load(self.target, self.cache_dir))
 
     @property
     def source(self) -> str:
@@ -254,6 +259,36 @@ class DistanceService:
             got = chosen.steps_many(np.array(keys, dtype=np.int64), self.target, options, stop)
             return np.asarray(got).tolist()
         return chosen.steps_many(keys, self.target, options, stop)
+
+    def step_pieces(
+        self,
+        chunks: Iterable[np.ndarray],
+        *,
+        max_depth: int | None = DEFAULT_MAX_DEPTH,
+        workers: int = 0,
+        engine: str | None = None,
+    ) -> Iterator[tuple[np.ndarray, list[int]]]:
+        """:meth:`steps` over chunks of keys: ``(keys, distances)`` for a lookup engine's
+        whole chunk at a time, a search engine's pieces sized to take about
+        :data:`PIECE_SECONDS` each (so answers appear as they are found)."""
+        import time
+
+        from .threads import worker_count
+
+        name = engine or self.choose(max_depth, counts_only=True)
+        search = not get_engine(name).capabilities.lookup
+        piece = worker_count(workers)
+        for chunk in chunks:
+            lo = 0
+            while lo < len(chunk):
+                keys = chunk[lo : lo + piece] if search else chunk
+                t0 = time.perf_counter()
+                steps = self.steps(keys, max_depth=max_depth, workers=workers, engine=name)
+                seconds = time.perf_counter() - t0
+                yield keys, steps.tolist() if hasattr(steps, "tolist") else steps
+                lo += len(keys)
+                if search:
+                    piece = _next_piece(piece, len(keys), seconds)
 
     # -- one Solution a board ---------------------------------------------------------------
 
@@ -404,17 +439,14 @@ class DistanceService:
 
     def count_solutions(self, board: Board | str) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` if none, ``1`` from the target itself); exact, from the distance table, or
-        without one (for ``auto`` and ``compact``) from the compact table, built once when
-        needed (announced).  Other engines raise
-        :class:`~bitknights.table.store.TableError` without the distance table."""
+        (``0`` if none, ``1`` from the target itself): from the distance table, or without
+        one (for ``auto`` and ``compact``) from the compact table, built once when needed
+        (announced).  Other engines raise :class:`~bitknights.table.store.TableError`
+        without the distance table."""
         board = as_board(board)
         if self.engine in ("auto", "compact") and self.table() is None:
             return self._compact().count_solutions(board)
-        from .table import load_table
-
-        table = load_table(self.target, cache_dir=self.cache_dir)  # raises the fix if none
-        return table.count_solutions(board)
+        return self._whole_table().count_solutions(board)
 
     def solution_paths(
         self, board: Board | str, *, limit: int | None = None, quiet: bool = False
@@ -425,9 +457,8 @@ class DistanceService:
         (``source`` ``'table'``) when there is one; else, for ``auto`` and ``compact``,
         from the compact table (``'compact'``) when it is at hand or the board is far
         (:func:`far`: it is built once, announced); else by search (``'search'``: IDA*
-        listing every solution at the optimal threshold, quick for near boards; said
-        once per process and target on standard error unless ``quiet``, with why).
-        Memory stays bounded whatever the count."""
+        listing every solution at the optimal threshold; said once per process and target
+        on standard error unless ``quiet``).  Memory stays bounded whatever the count."""
         from .table.solutions import check_limit, table_paths
 
         check_limit(limit)
@@ -460,6 +491,15 @@ class DistanceService:
 
         return "search", search_paths(board, self.target, limit=limit, cache_dir=self.cache_dir)
 
+    def optimal_solutions(
+        self, board: Board | str, *, limit: int | None = None
+    ) -> Iterator[tuple[Move, ...]]:
+        """:meth:`solution_paths` as move sequences (:func:`bitknights.optimal_solutions`)."""
+        from .table.solutions import moves_of_chunks
+
+        _, chunks = self.solution_paths(board, limit=limit)
+        return moves_of_chunks(chunks) if limit != 0 else iter(())
+
     def _compact(self) -> CompactTable:
         """The compact table of the target: kept, loaded, or built once (announced)."""
         from .engines.compact import compact_table
@@ -480,11 +520,119 @@ class DistanceService:
         naming the distance table).  Other engines raise it without the distance table."""
         if self.engine in ("auto", "compact") and self.table() is None:
             return self._compact().random_boards(distance, count, seed)
-        from .table import load_table
+        return self._whole_table().random_boards(distance, count, seed)
 
-        return load_table(self.target, cache_dir=self.cache_dir).random_boards(
-            distance, count, seed
-        )
+    # -- the distance table as a whole (``bitknights table``, ``stats``) -------------------
+
+    def table_path(self) -> str:
+        """Where the target's distance table lives (or would)."""
+        from .table import store
+
+        return str(store.table_path(self.target, self.cache_dir))
+
+    def build_table(self, *, quiet: bool | None = None, verbose: bool = False) -> TableFile:
+        """Build the target's distance table, write it atomically (replacing any file
+        there) and return it; progress on standard error unless ``quiet``."""
+        from .table.builder import build_table
+
+        return build_table(self.target, self.cache_dir, quiet=quiet, verbose=verbose)
+
+    def table_info(self) -> dict[str, Any]:
+        """The table file checked in full: ``path``, ``target`` and ``valid``; then
+        ``problem`` when it is not, else its facts (format, counts, size, build time)."""
+        import time
+
+        from .table import store
+
+        path = store.table_path(self.target, self.cache_dir)
+        record: dict[str, Any] = {"path": str(path), "target": self.target.compact}
+        try:
+            file = store.load(self.target, self.cache_dir)
+            file.verify()
+        except store.TableError as e:
+            record.update(valid=False, problem=str(e))
+            return record
+        st = path.stat()
+        built = time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(st.st_mtime))
+        record.update(valid=True, format_version=store.FORMAT_VERSION,
+                      black_knights=file.black_count, boards=file.state_count,
+                      unreachable=file.unreachable, max_distance=file.max_distance,
+                      bytes=st.st_size, built=built)  # fmt: skip
+        return record
+
+    def table_stats(self) -> dict[str, Any]:
+        """How many boards lie at each distance (``layers``), from the header of the table,
+        checked in full first; :class:`~bitknights.table.store.TableError` when none."""
+        from .table import store
+
+        file = store.load(self.target, self.cache_dir)
+        file.verify()
+        return {"target": self.target.compact, "boards": file.state_count,
+                "unreachable": file.unreachable, "layers": list(file.layers),
+                "max_distance": file.max_distance,
+                "example": file.example().compact}  # fmt: skip
+
+    def prove_table(self) -> TableFile:
+        """The table proved exact afresh, checksums first, trusting no earlier verdict."""
+        from .table import store
+
+        return store.load(self.target, self.cache_dir, reprove=True)
+
+    # -- the heuristic lab (:mod:`bitknights.lab`) -------------------------------------------
+
+    def heuristic_runs(
+        self,
+        starts: list[Board],
+        bounds: list[Bound],
+        *,
+        max_depth: int | None = None,
+        timeout: float | None = None,
+        workers: int = 0,
+        check_all: bool | None = None,
+    ) -> tuple[list[int | None] | None, Iterator[tuple[Board, Bound, Outcome, bool]]]:
+        """IDA* under each bound on each start, board by board, bounds in order, on
+        ``workers`` threads: the starts' true distances (``None`` without a distance table)
+        and, lazily, ``(start, bound, outcome, every)`` a run, ``every`` when the bound was
+        compared with the table at each board it met (``check_all``; default: user bounds
+        only).  Options are checked and user bounds compiled before any search starts."""
+        from .coords import comb_count
+        from .engines.lab_ida import kernel_for, search, tables_for
+        from .engines.options import StopFlag
+        from .threads import ordered_map
+
+        check_options(SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers))
+        flags = 0
+        for b in bounds:
+            flags |= b.flags
+            kernel_for(b)  # compile user heuristics now, in this thread
+        tables = tables_for(self.target, flags, self.cache_dir)
+        table = self.table()
+        truths = None if table is None else [table.distance(s) for s in starts]
+        payload = None if table is None else table.file.payload
+        ncomb = 0 if table is None else comb_count(table.black_count)
+        batch = StopFlag()
+
+        def run(job: tuple[Board, Bound]) -> tuple[Board, Bound, Outcome, bool]:
+            start, bound = job
+            every = bound.user is not None if check_all is None else check_all
+            outcome = search(start, bound, tables, max_depth, stop=StopFlag(batch),
+                             timeout=timeout, payload=payload if every else None,
+                             ncomb=ncomb)  # fmt: skip
+            return start, bound, outcome, table is not None and every
+
+        jobs = [(s, b) for s in starts for b in bounds]
+        if workers == 1 or len(jobs) <= 1:
+            return truths, map(run, jobs)
+        return truths, ordered_map(run, jobs, workers, stop=batch)
+
+    def bound_values(self, bound: Bound, boards: Iterable[Board | str]) -> np.ndarray:
+        """``bound``'s value on each board as the search sees it (an ``int64`` array)."""
+        import numpy as np
+
+        from .engines.lab_ida import bound_at, tables_for
+
+        tables = tables_for(self.target, bound.flags, self.cache_dir)
+        return np.array([bound_at(as_board(b), bound, tables) for b in boards], dtype=np.int64)
 
     def _learn(self, board: Board) -> None:
         if len(self._dist) > MEMO_BOARDS:
@@ -532,6 +680,81 @@ def _any_far(keys: list[int] | np.ndarray, target: Board) -> bool:
     return bool(len(keys)) and bool((nearest_bounds(keys, target) >= FAR_BOUND).any())
 
 
+PIECE_SECONDS = 0.25
+PIECE_MAX = 4096
+
+
+def _next_piece(piece: int, done: int, seconds: float) -> int:
+    """The next piece's size: about ``PIECE_SECONDS`` at the rate just seen, at most
+    twice the last one and at most ``PIECE_MAX``; unchanged after a short piece.
+
+    >>> _next_piece(2, 2, 0.001), _next_piece(512, 512, 2.0), _next_piece(4096, 4096, 0.0)
+    (4, 64, 4096)
+    """
+    if done < piece:  # the chunk ended: nothing learnt about the size
+        return piece
+    want = int(done * PIECE_SECONDS / seconds) if seconds > 0 else PIECE_MAX
+    return max(1, min(want, 2 * done, PIECE_MAX))
+
+
+def solution_lines(
+    chunks: Iterable[np.ndarray], *, json: bool = False
+) -> Iterator[tuple[bytes | memoryview, int, int]]:
+    """Paths from :meth:`DistanceService.solution_paths` as lines of text (moves such as
+    ``e5-c4``) or JSON: ``(bytes, paths, moves a path)`` a buffer at a time (reused: write
+    it out before asking for the next)."""
+    from .table.solutions import LineWriter
+
+    return LineWriter(json=json).write_all(chunks)
+
+
+def heuristic(spec: object, name: str | None = None) -> Bound:
+    """The bound of the heuristic lab a spec names: a built-in's name (or ``max(a,b,...)``
+    of them), a function ``h(white, black, blank) -> int``, or a bound already.
+
+    >>> heuristic("pdb").name, heuristic(lambda w, b, s: 0, "zero").name
+    ('pdb', 'zero')
+    """
+    from .engines._lab_kernels import USER
+    from .engines.lab_ida import Bound, builtin
+
+    if isinstance(spec, Bound):
+        return spec if name is None else spec._replace(name=name)
+    if isinstance(spec, str):
+        bound = builtin(spec)
+        return bound if name is None else bound._replace(name=name)
+    if callable(spec):
+        return Bound(str(name or getattr(spec, "__name__", "user")), USER, spec)
+    raise TypeError(f"a heuristic is a built-in's name or a function, got {spec!r}")
+
+
+def maximum(*parts: object, name: str | None = None) -> Bound:
+    """The maximum of several heuristics (at most one user function): admissible when
+    each part is, and at least as strong as each.
+
+    >>> maximum("misplaced", "knight_distance").name
+    'max(misplaced,knight_distance)'
+    """
+    from .engines.lab_ida import Bound
+
+    bounds = [heuristic(p) for p in parts]
+    users = [b.user for b in bounds if b.user is not None]
+    if len(users) > 1:
+        raise BitknightsError("maximum() takes at most one user function")
+    flags = 0
+    for b in bounds:
+        flags |= b.flags
+    label = name or f"max({','.join(b.name for b in bounds)})"
+    return Bound(label, flags, users[0] if users else None)
+
+
+def builtin_heuristics() -> dict[str, int]:
+    """The lab's built-in heuristics by name (their flags)."""
+    from .engines.lab_ida import BUILTINS
+
+    return dict(BUILTINS)
+
+
 _SAID_SEARCHING: set[int] = set()
 
 _services: dict[tuple[int, str, str], DistanceService] = {}
@@ -555,4 +778,4 @@ def service(
     return found
 
 
-__all__ = ["ENGINE_CHOICES", "DistanceService", "service"]
+__all__ = ["DEFAULT_MAX_DEPTH", "ENGINE_CHOICES", "MAX_TIMEOUT", "DistanceService", "service"]

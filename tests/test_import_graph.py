@@ -105,3 +105,66 @@ def test_the_table_does_not_reach_into_the_engines():
                 if m.startswith("bitknights.engines")} - {
         "bitknights.engines._ida_kernels", "bitknights.engines._pdb_kernels",
         "bitknights.engines._bidir_kernels", "bitknights.engines._lab_kernels"}  # fmt: skip
+
+
+# -- the layers, and the one door ---------------------------------------------------------
+
+SURFACES = 4  # the rank of the library's surfaces; the command line is above them
+KERNEL_LOADER = "bitknights.native"
+
+
+def _rank(name: str) -> int:
+    """The layer of module ``name``, bottom up: 0 values and infrastructure (boards,
+    results, coordinates, cache, progress, threads, the batch format, pictures, the kernel
+    loader), 1 the table's internals, 2 the engines, 3 the distance service, 4 the
+    library's surfaces (the API, ``bitknights.table``'s functions, the game, the widget,
+    the checker, every optimal solution, the lab), 5 the command line."""
+    if name == "bitknights.service":
+        return 3
+    if name.startswith("bitknights.cli") or name == "bitknights.__main__":
+        return 5
+    if name.startswith("bitknights.engines"):
+        return 2
+    if name.startswith("bitknights.table."):
+        return 1
+    surfaces = ("api", "optimal", "checker", "game", "widget", "lab", "table")
+    if name == "bitknights" or name.split(".")[1] in surfaces:
+        return SURFACES
+    return 0
+
+
+def _edges() -> list[tuple[str, str]]:
+    mods = _modules()
+    return [(a, b) for a, path in mods.items() for b in sorted(_imports(a, path, mods))]
+
+
+def test_every_module_has_a_layer():
+    mods = _modules()
+    assert _rank("bitknights.table") == _rank("bitknights.lab.core") == SURFACES
+    assert _rank("bitknights.table.store") == 1 and _rank("bitknights.board") == 0
+    assert {_rank(m) for m in mods} == {0, 1, 2, 3, SURFACES, 5}
+
+
+def test_no_import_climbs_a_layer():
+    """Lazy imports and annotation-only ones included.  The one exception: the kernel
+    loader (bottom) imports the kernel modules it compiles or loads."""
+    climbing = [
+        (a, b)
+        for a, b in _edges()
+        if _rank(b) > _rank(a) and not (a == KERNEL_LOADER and b.endswith("kernels"))
+    ]
+    assert climbing == []
+
+
+def test_only_the_service_opens_the_door_below():
+    """Every surface (the commands, the API, the table's functions, the game, the widget,
+    the checker, optimal solutions, the lab) asks the distance service: none imports an
+    engine or the table's internals (store, probe, compact, kernels, ...)."""
+    below = [(a, b) for a, b in _edges() if _rank(a) >= SURFACES and _rank(b) in (1, 2)]
+    # the table's functions re-export its error and path helpers, and annotate with its types
+    assert below == [("bitknights.table", "bitknights.table.distance_table"),
+                     ("bitknights.table", "bitknights.table.store")]  # fmt: skip
+    assert {a for a, b in _edges() if b == "bitknights.service"} >= {
+        "bitknights.api", "bitknights.optimal", "bitknights.table", "bitknights.game",
+        "bitknights.checker", "bitknights.lab", "bitknights.lab.core", "bitknights.cli.solve",
+        "bitknights.cli.stats", "bitknights.cli.table"}  # fmt: skip

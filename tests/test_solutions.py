@@ -1,4 +1,4 @@
-"""Every optimal solution (bitknights.optimal_solutions, bitknights.table.optimal_solutions,
+"""Every optimal solution (bitknights.optimal_solutions, from the table only or as it picks,
 `bitknights solutions`):
 each listed sequence replayed by the naive reference, the whole list against a naive
 enumeration and against count_solutions, the distance table, the compact table and the
@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from functools import partial
 
 import numpy as np
 import pytest
@@ -18,11 +19,12 @@ import naive
 import terminal
 from bitknights import TARGET, Board, optimal
 from bitknights.coords import rank
-from bitknights.table import build, load_table, optimal_solutions, solutions, store
+from bitknights.table import build, load_table, solutions, store
 from helpers import forge, run_bitknights
 
 GUEST = Board("00000/10000/11*00/11110/11111")  # the 7th Guest's board, colours swapped
 SMALL = Board("11000/00000/00*00/00000/00000")  # 6900 boards: the naive ball holds them all
+optimal_solutions = partial(optimal.optimal_solutions, engine="table")  # the table's listing
 
 
 @pytest.fixture(scope="session")
@@ -116,10 +118,18 @@ def test_limit_and_special_boards(table_dir):
         list(optimal_solutions(GUEST, limit=-1, cache_dir=table_dir))
 
 
-def test_the_table_module_never_searches(tmp_path):
-    """bitknights.table.optimal_solutions, like every table function, needs the table."""
+def test_the_table_module_never_searches(tmp_path, table_dir):
+    """The table's listing, like every table function, needs the table; the old name
+    bitknights.table.optimal_solutions is a deprecated alias of it."""
     with pytest.raises(store.TableError, match="no distance table"):
         list(optimal_solutions(GUEST, cache_dir=tmp_path))
+    from bitknights import table
+
+    with pytest.warns(DeprecationWarning, match="engine='table'"):
+        old = list(table.optimal_solutions(GUEST, limit=9, cache_dir=table_dir))
+    assert old == list(optimal_solutions(GUEST, limit=9, cache_dir=table_dir))
+    with pytest.warns(DeprecationWarning), pytest.raises(store.TableError):
+        list(table.optimal_solutions(GUEST, cache_dir=tmp_path))
 
 
 def test_search_lists_the_same_sequences_without_a_table(classic, tmp_path, capfd):

@@ -8,8 +8,8 @@ import os
 
 from ..batch import decode, read_board
 from ..board import TARGET, Board, board_problem, looks_like_board
-from ..engines.options import MAX_TIMEOUT
 from ..errors import BitknightsError, InputError
+from ..service import MAX_TIMEOUT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

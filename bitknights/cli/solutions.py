@@ -39,12 +39,12 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
     t0 = time.perf_counter()
     written, steps = 0, None
     if args.limit != 0:
-        from ..table.solutions import LineWriter
+        from ..service import solution_lines
 
         source, chunks = solution_paths(board, limit=args.limit, target=target,
                                         cache_dir=args.cache_dir, quiet=args.quiet)  # fmt: skip
         with _Progress(chunks, args) as shown:
-            for data, rows, moves in LineWriter(json=args.format == "json").write_all(chunks):
+            for data, rows, moves in solution_lines(chunks, json=args.format == "json"):
                 with progress.writing(out):
                     _write(out, data)
                 written, steps = written + rows, moves

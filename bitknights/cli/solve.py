@@ -5,14 +5,12 @@ from __future__ import annotations
 import codecs
 import contextlib
 import io
-import time
 
 from .. import progress
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board, never_reaches
-from ..engines.options import DEFAULT_MAX_DEPTH
 from ..errors import InputError
-from ..service import ENGINE_CHOICES, DistanceService, service
+from ..service import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, DistanceService, service
 from ..squares import FULL_MASK
 from . import streams
 from .common import (
@@ -48,11 +46,6 @@ STDIN_FORM = (
     "one line (it can also be given as the argument: "
     "bitknights solve '10110/01*11/10111/01001/00000')"
 )
-
-# Boards per write for the search engines, adapted so that each piece takes about
-# PIECE_SECONDS: answers appear as found and the progress bar moves smoothly.
-PIECE_SECONDS = 0.25
-PIECE_MAX = 4096
 
 
 DEFAULTS: dict[str, object] = {
@@ -211,41 +204,14 @@ def _answer_small(
 
 
 def _solve_steps(chunks, answers, engine, max_depth, args, out, bar, never) -> None:
-    """Classic output through the service's batch entry point, written in bulk (the
-    search engines in pieces sized to take about ``PIECE_SECONDS`` each)."""
-    from ..engines import get_engine
-    from ..threads import worker_count
-
-    search = not get_engine(engine).capabilities.lookup
-    piece = worker_count(args.workers)
-    for chunk in chunks:
-        lo = 0
-        while lo < len(chunk):
-            keys = chunk[lo : lo + piece] if search else chunk
-            t0 = time.perf_counter()
-            steps = answers.steps(keys, max_depth=max_depth, workers=args.workers, engine=engine)
-            steps = steps.tolist() if hasattr(steps, "tolist") else steps  # plain: a list
-            with progress.writing(out):
-                out.write("\n".join(map(str, steps)) + "\n")
-                out.flush()
-            never.steps(keys, steps)
-            bar.update(len(keys))
-            lo += len(keys)
-            if search:
-                piece = _next_piece(piece, len(keys), time.perf_counter() - t0)
-
-
-def _next_piece(piece: int, done: int, seconds: float) -> int:
-    """The next piece's size: about ``PIECE_SECONDS`` at the rate just seen, at most
-    twice the last one and at most ``PIECE_MAX``; never below the current size's floor.
-
-    >>> _next_piece(2, 2, 0.001), _next_piece(512, 512, 2.0), _next_piece(4096, 4096, 0.0)
-    (4, 64, 4096)
-    """
-    if done < piece:  # the chunk ended: nothing learnt about the size
-        return piece
-    want = int(done * PIECE_SECONDS / seconds) if seconds > 0 else PIECE_MAX
-    return max(1, min(want, 2 * done, PIECE_MAX))
+    """Classic output, written as the service answers each piece of the batch."""
+    for keys, steps in answers.step_pieces(chunks, max_depth=max_depth, workers=args.workers,
+                                           engine=engine):  # fmt: skip
+        with progress.writing(out):
+            out.write("\n".join(map(str, steps)) + "\n")
+            out.flush()
+        never.steps(keys, steps)
+        bar.update(len(keys))
 
 
 def _solve_records(chunks, answers, engine, max_depth, args, out, bar, never) -> None:

@@ -13,35 +13,28 @@ if TYPE_CHECKING:
 
 
 def _cmd_stats(args: argparse.Namespace, env: Environment) -> int:
-    out = env.out
-    from ..table import store
+    from ..board import Board
+    from ..service import service
 
-    table = store.load(read_target(args, env), args.cache_dir)  # the header has it all: no numba
-    table.verify()  # but a damaged file is reported, not summarised
-    layers = list(table.layers)
-    example = table.example()
+    out = env.out
+    # the header has it all (no numba), but a damaged file is reported, not summarised
+    record = service(read_target(args, env), cache_dir=args.cache_dir).table_stats()
     if args.format == "json":
-        record = {
-            "target": table.target.compact,
-            "boards": table.state_count,
-            "unreachable": table.unreachable,
-            "layers": layers,
-            "max_distance": table.max_distance,
-            "example": example.compact,
-        }
         out.write(json_line(record))
         return 0
+    layers, boards = record["layers"], record["boards"]
     reach = sum(layers)
     out.write(
-        f"target {slashed(table.target)}: {table.state_count:,} boards, "
-        f"{'all' if reach == table.state_count else f'{reach:,}'} reach it\n"
+        f"target {slashed(Board(record['target']))}: {boards:,} boards, "
+        f"{'all' if reach == boards else f'{reach:,}'} reach it\n"
         f"{'distance':>8}  {'boards':>12}  {'cumulative':>12}\n"
     )
     cumulative = 0
     for d, n in enumerate(layers):
         cumulative += n
         out.write(f"{d:>8}  {n:>12,}  {cumulative:>12,}\n")
-    out.write(f"farthest: {table.max_distance} moves, for example\n{example}\n")
+    out.write(f"farthest: {record['max_distance']} moves, for example\n"
+              f"{Board(record['example'])}\n")  # fmt: skip
     return 0
 
 

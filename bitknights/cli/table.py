@@ -12,23 +12,20 @@ from .common import ResourceError, arg, command, json_line, read_target, refused
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
 
     from .environment import Environment
 
 
 def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
-    from ..table import store
-    from ..table.builder import build_table
+    from ..service import service
 
-    target = read_target(args, env)
+    answers = service(read_target(args, env), cache_dir=args.cache_dir)
     t0 = time.perf_counter()
     try:
-        file = build_table(target, args.cache_dir, quiet=args.quiet or None, verbose=args.verbose)
+        file = answers.build_table(quiet=args.quiet or None, verbose=args.verbose)
     except OSError as e:
-        path = store.table_path(target, args.cache_dir)
-        message = f"cannot write distance table {path}: {e.strerror or e}"
+        message = f"cannot write distance table {answers.table_path()}: {e.strerror or e}"
         raise (ResourceError if refused(e) else BitknightsError)(message) from None
     seconds = time.perf_counter() - t0
     size = os.path.getsize(file.path)
@@ -44,29 +41,11 @@ def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
 
 
 def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
-    out = env.out
-    from ..table import store
+    from ..service import service
 
+    out = env.out
     target = read_target(args, env)
-    path = store.table_path(target, args.cache_dir)
-    record: dict[str, Any] = {"path": str(path), "target": target.compact}
-    try:
-        file = store.load(target, args.cache_dir)
-        file.verify()
-    except store.TableError as e:
-        record.update(valid=False, problem=str(e))
-    else:
-        st = path.stat()
-        record.update(
-            valid=True,
-            format_version=store.FORMAT_VERSION,
-            black_knights=file.black_count,
-            boards=file.state_count,
-            unreachable=file.unreachable,
-            max_distance=file.max_distance,
-            bytes=st.st_size,
-            built=time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(st.st_mtime)),
-        )
+    record = service(target, cache_dir=args.cache_dir).table_info()
     if args.format == "json":
         out.write(json_line(record))
     elif record["valid"]:
@@ -88,12 +67,13 @@ def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace, env: Environment) -> int:
-    out = env.out
-    from ..table import store
+    from ..service import service
+    from ..table import TableError
 
+    out = env.out
     try:
-        file = store.load(read_target(args, env), args.cache_dir, reprove=True)
-    except store.TableError as e:
+        file = service(read_target(args, env), cache_dir=args.cache_dir).prove_table()
+    except TableError as e:
         out.write(f"status: {e}\n")
         return 1
     out.write(

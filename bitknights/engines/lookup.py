@@ -63,9 +63,9 @@ class TableEngine(Engine):
     def _extra(self, start: Board, target: Board, steps: int, options: SolveOptions) -> dict:
         if steps < 0 or not options.count_solutions:
             return {}
-        from ..table import load_table
+        from ..table.distance_table import table_of
 
-        table = load_table(target, cache_dir=options.cache_dir)
+        table = table_of(store.load(target, options.cache_dir))
         return {"optimal_solutions": table.count_solutions(start)}
 
     def _steps(

@@ -36,8 +36,8 @@ of this can be checked, and each trial's ``note`` says so.
 
 from __future__ import annotations
 
-from ..engines.lab_ida import BUILTINS
-from .core import NO_TABLE_NOTE, Trial, compare, evaluate, heuristic, maximum
+from ..service import heuristic, maximum
+from .core import NO_TABLE_NOTE, Trial, compare, evaluate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,9 +45,16 @@ if TYPE_CHECKING:
 
     from .plot import nodes_plot, values_plot
 
+    BUILTINS: dict[str, int]
+
 
 def __getattr__(name: str) -> Any:
-    """The pictures (:mod:`.plot`, matplotlib), imported on first use."""
+    """The built-in heuristics' flags by name, and the pictures (:mod:`.plot`,
+    matplotlib), on first use."""
+    if name == "BUILTINS":
+        from ..service import builtin_heuristics
+
+        return builtin_heuristics()
     if name in ("nodes_plot", "values_plot"):
         from . import plot
 

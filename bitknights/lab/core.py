@@ -7,9 +7,9 @@ from dataclasses import asdict, dataclass, field
 
 from .. import progress
 from ..board import TARGET, Board, Move, as_board
-from ..engines.lab_ida import Bound, builtin
 from ..errors import BitknightsError
 from ..results import Status
+from ..service import heuristic, service
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,8 +19,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from ..engines.lab_ida import Tables
-    from ..table.distance_table import DistanceTable
+    from ..service import Bound, Outcome
 
     Heuristic = str | Bound | Callable[..., int]
 
@@ -126,56 +125,12 @@ def _s(n: int) -> str:
     return "" if n == 1 else "s"
 
 
-def heuristic(spec: Heuristic, name: str | None = None) -> Bound:
-    """The :class:`~bitknights.engines.lab_ida.Bound` a heuristic spec names: a
-    built-in's name (or ``max(a,b,...)`` of them), a function, or a bound already.
-
-    >>> heuristic("pdb").name, heuristic(lambda w, b, s: 0, "zero").name
-    ('pdb', 'zero')
-    """
-    if isinstance(spec, Bound):
-        return spec if name is None else spec._replace(name=name)
-    if isinstance(spec, str):
-        bound = builtin(spec)
-        return bound if name is None else bound._replace(name=name)
-    if callable(spec):
-        from ..engines._lab_kernels import USER
-
-        return Bound(str(name or getattr(spec, "__name__", "user")), USER, spec)
-    raise TypeError(f"a heuristic is a built-in's name or a function, got {spec!r}")
-
-
-def maximum(*parts: Heuristic, name: str | None = None) -> Bound:
-    """The maximum of several heuristics (at most one user function): admissible when
-    each part is, and at least as strong as each.
-
-    >>> maximum("misplaced", "knight_distance").name
-    'max(misplaced,knight_distance)'
-    """
-    bounds = [heuristic(p) for p in parts]
-    users = [b.user for b in bounds if b.user is not None]
-    if len(users) > 1:
-        raise BitknightsError("maximum() takes at most one user function")
-    flags = 0
-    for b in bounds:
-        flags |= b.flags
-    label = name or f"max({','.join(b.name for b in bounds)})"
-    return Bound(label, flags, users[0] if users else None)
-
-
 def _bounds(heuristics: Mapping[str, Heuristic] | Sequence[Heuristic] | str) -> list[Bound]:
     if isinstance(heuristics, str):
         return [heuristic(heuristics)]
     if hasattr(heuristics, "items"):
         return [heuristic(spec, str(name)) for name, spec in heuristics.items()]
     return [heuristic(spec) for spec in heuristics]
-
-
-def _truth(target: Board, cache_dir: str | os.PathLike[str] | None) -> DistanceTable | None:
-    """The (proved) distance table, from the distance service, when there is one."""
-    from ..service import service
-
-    return service(target, cache_dir=cache_dir).table()
 
 
 def compare(
@@ -200,57 +155,28 @@ def compare(
     compare the bound with the table at every board it is evaluated on (default: for user
     heuristics only; the built-ins are admissible by proof, and are compared at the
     start).  User heuristics are compiled before any search starts."""
-    from ..engines.lab_ida import search, tables_for
-    from ..engines.options import SolveOptions, StopFlag, check_options
-    from ..threads import ordered_map
-
-    check_options(SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers))
     target = as_board(target)
     starts = [as_board(b) for b in boards]
     bounds = _bounds(heuristics)
     if not bounds:
         raise BitknightsError("compare() needs at least one heuristic")
-    flags = 0
-    for b in bounds:
-        flags |= b.flags
-    tables = tables_for(target, flags, cache_dir)
-    from ..engines.lab_ida import kernel_for
-
-    for b in bounds:
-        kernel_for(b)  # compile user heuristics now, in this thread
-    table = _truth(target, cache_dir)
-    payload, ncomb = None, 0
-    if table is not None:
-        from ..coords import comb_count
-
-        payload, ncomb = table.file.payload, comb_count(table.black_count)
-    truths = [None if table is None else table.distance(s) for s in starts]
-    batch = StopFlag()
-
-    def run(job: tuple[int, Bound]) -> Trial:
-        i, bound = job
-        every = bound.user is not None if check_all is None else check_all
-        outcome = search(starts[i], bound, tables, max_depth, stop=StopFlag(batch),
-                         timeout=timeout, payload=payload if every else None,
-                         ncomb=ncomb)  # fmt: skip
-        return _trial(starts[i], target, bound, outcome, truths[i], table is not None, every)
-
-    jobs = [(i, b) for i in range(len(starts)) for b in bounds]
-    serial = workers == 1 or len(jobs) <= 1
-    trials = []
-    with progress.bar(len(jobs), "trials", "comparing heuristics") as shown:
-        for trial in map(run, jobs) if serial else ordered_map(run, jobs, workers, stop=batch):
-            trials.append(trial)
+    truths, runs = service(target, cache_dir=cache_dir).heuristic_runs(
+        starts, bounds, max_depth=max_depth, timeout=timeout, workers=workers,
+        check_all=check_all)  # fmt: skip
+    trials: list[Trial] = []
+    with progress.bar(len(starts) * len(bounds), "trials", "comparing heuristics") as shown:
+        for start, bound, outcome, every in runs:
+            truth = None if truths is None else truths[len(trials) // len(bounds)]
+            trials.append(_trial(start, target, bound, outcome, truth, truths is not None, every))
             shown.update()
     return trials
 
 
-def _trial(start: Board, target: Board, bound: Bound, outcome: Any, truth: int | None,
+def _trial(start: Board, target: Board, bound: Bound, outcome: Outcome, truth: int | None,
            have_table: bool, every: bool) -> Trial:  # fmt: skip
-    from ..table.solutions import moves_of
-
     status = Status.of(outcome.code)
-    moves = moves_of(outcome.blanks) if outcome.steps is not None else ()
+    path = outcome.blanks  # the blank's squares: each move's knight jumps from the next
+    moves = tuple(Move(f, t) for t, f in zip(path, path[1:]))
     if outcome.steps is not None:
         _replay(start, target, moves, bound.name)
     if not have_table:
@@ -298,11 +224,4 @@ def evaluate(
     >>> evaluate("knight_distance", ["10110/01*11/10111/01001/00000"]).tolist()
     [7]
     """
-    import numpy as np
-
-    from ..engines.lab_ida import bound_at, tables_for
-
-    bound = heuristic(spec)
-    target = as_board(target)
-    tables: Tables = tables_for(target, bound.flags, cache_dir)
-    return np.array([bound_at(as_board(b), bound, tables) for b in boards], dtype=np.int64)
+    return service(target, cache_dir=cache_dir).bound_values(heuristic(spec), boards)

@@ -76,14 +76,16 @@ def values_plot(
     _need_matplotlib("values_plot")
     import numpy as np
 
-    from ..table import load_table
+    from ..service import service
     from .core import _bounds, evaluate
 
     target = as_board(target)  # type: ignore[arg-type]
-    table = load_table(target, cache_dir=cache_dir)
+    answers = service(target, engine="table", cache_dir=cache_dir)
+    table = answers.file()  # raises TableError without one
+    assert table is not None
     boards, truth = [], []
     for d, size in enumerate(table.layers):
-        for b in table.random_boards(d, min(per_distance, size), seed + d):
+        for b in answers.random_boards(d, min(per_distance, size), seed + d):
             boards.append(b)
             truth.append(d)
     dist = np.array(truth)

@@ -1,17 +1,15 @@
 """The exhaustive distance table: every board's exact distance to a target.
 
 There are only ``25 * C(24, 12) = 67,603,900`` boards with 12 knights of each colour, so
-one breadth-first search from the target (a few seconds, :func:`build`) answers every
-question exactly: a board's distance, an optimal path, how many optimal move sequences
-there are, which moves are optimal, how many boards lie at each distance, random boards at
-a chosen distance.  The table is stored at one byte per board (about 68 MB) in the user
-cache directory; see :mod:`bitknights.table.store` for the file format and where it lives.
+one breadth-first search from the target (:func:`build`) answers every question exactly.
+The table is stored at one byte per board (about 68 MB) in the user cache directory
+(:mod:`bitknights.table.store`: the file format and where it lives).
 
-Every function here takes the ``target`` (default: the classic one) and a ``cache_dir``
-(default: see :func:`~bitknights.table.store.default_cache_dir`), and, except
-:func:`build` and :func:`ensure`, raises :class:`TableError` when no valid table file is
-there: nothing is ever built silently.  Importing this package imports neither numba nor
-any table; the kernels compile, or load from numba's cache, on first use.
+Each function here asks the distance service (:mod:`bitknights.service`) with the
+``table`` engine: it takes the ``target`` (default: the classic one) and a ``cache_dir``
+(default: :func:`~bitknights.table.store.default_cache_dir`) and, except :func:`build`
+and :func:`ensure`, raises :class:`TableError` when no valid table file is there: nothing
+is ever built silently.  Importing this package imports neither numba nor any table.
 
 Once ``bitknights table build`` has run (``tests/test_table.py`` runs the same calls)::
 
@@ -22,7 +20,7 @@ Once ``bitknights table build`` has run (``tests/test_table.py`` runs the same c
 
 from __future__ import annotations
 
-from ..board import TARGET, Board, as_board
+from ..board import TARGET, Board
 from .store import TableError, default_cache_dir, table_path
 
 TYPE_CHECKING = False
@@ -33,26 +31,28 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..board import Move
+    from ..service import DistanceService
     from .distance_table import DistanceTable, Hint
 
-_last: tuple[object, DistanceTable] | None = None
+
+def _table(target: Board | str, cache_dir: str | os.PathLike[str] | None) -> DistanceService:
+    """The service answering from the table of ``target`` only (:class:`TableError` when
+    there is none)."""
+    from ..service import service
+
+    answers = service(target, engine="table", cache_dir=cache_dir)
+    answers.file()  # a missing or refused table raises, whatever was learnt before
+    return answers
 
 
 def load_table(
     target: Board | str = TARGET, *, cache_dir: str | os.PathLike[str] | None = None
 ) -> DistanceTable:
-    """The table of ``target`` as a :class:`~bitknights.table.distance_table.DistanceTable` (its
-    header checked once per process while the file is unchanged, its payload as it is
-    read: see :mod:`bitknights.table.store`).  Raises
-    :class:`TableError` when it is missing, corrupt, stale or for another target."""
-    global _last
-    from . import store
-    from .distance_table import DistanceTable
-
-    file = store.load(as_board(target), cache_dir)
-    if _last is None or _last[0] is not file:
-        _last = (file, DistanceTable(file))
-    return _last[1]
+    """The table of ``target`` as a :class:`~bitknights.table.distance_table.DistanceTable`
+    (its header checked once per process while the file is unchanged, its payload as it
+    is read).  Raises :class:`TableError` when it is missing, corrupt, stale or for
+    another target."""
+    return _table(target, cache_dir)._whole_table()
 
 
 def build(
@@ -64,10 +64,10 @@ def build(
     """Build the table of ``target`` (:data:`bitknights.estimates.TABLE_BUILD` seconds for
     12 black knights on two cores), write it atomically, replacing any file there, and
     return it.  Progress goes to standard error unless ``quiet`` (``None``: quiet when
-    standard error is not a terminal): one line that updates while it runs."""
-    from .builder import build_table
+    standard error is not a terminal)."""
+    from ..service import service
 
-    build_table(as_board(target), cache_dir, quiet=quiet)
+    service(target, engine="table", cache_dir=cache_dir).build_table(quiet=quiet)
     return load_table(target, cache_dir=cache_dir)
 
 
@@ -103,7 +103,7 @@ def distance(
 ) -> int | None:
     """The exact fewest moves from ``board`` to ``target``; ``None`` if it never gets
     there (another number of black knights)."""
-    return load_table(target, cache_dir=cache_dir).distance(as_board(board))
+    return _table(target, cache_dir).distance(board)
 
 
 def distances(
@@ -125,7 +125,7 @@ def optimal_path(
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> list[Board] | None:
     """One optimal path from ``board`` (first) to ``target`` (last), or ``None``."""
-    return load_table(target, cache_dir=cache_dir).path(as_board(board))
+    return _table(target, cache_dir).path(board)
 
 
 def hints(
@@ -136,7 +136,7 @@ def hints(
 ) -> list[Hint]:
     """Every legal move of ``board``: the board it makes, that board's distance and
     whether the move is optimal (leads one step nearer)."""
-    return load_table(target, cache_dir=cache_dir).hints(as_board(board))
+    return _table(target, cache_dir).hints(board)
 
 
 def count_solutions(
@@ -147,7 +147,7 @@ def count_solutions(
 ) -> int:
     """How many distinct optimal move sequences lead from ``board`` to ``target``
     (``0`` if none, ``1`` from the target itself); exact, as a Python ``int``."""
-    return load_table(target, cache_dir=cache_dir).count_solutions(as_board(board))
+    return _table(target, cache_dir).count_solutions(board)
 
 
 def optimal_solutions(
@@ -157,20 +157,16 @@ def optimal_solutions(
     target: Board | str = TARGET,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> Iterator[tuple[Move, ...]]:
-    """Every distinct optimal move sequence from ``board`` to ``target`` (each a tuple of
-    :class:`~bitknights.Move`), streamed in lexicographic order of the squares the knights
-    jump from (reading order, ``a5`` first); the first ``limit`` when given, read from
-    the board's shortest-path graph in the table (a board with no next board raises
-    :class:`TableError`).  Memory stays bounded whatever the count
-    (:mod:`bitknights.table.solutions`).  :func:`bitknights.optimal_solutions` does
-    the same by search when there is no table."""
-    from .solutions import check_limit, moves_of_chunks, table_paths
+    """Deprecated: :func:`bitknights.optimal_solutions` with ``engine='table'`` (the same
+    sequences, from the table only: :class:`TableError` without one)."""
+    import warnings
 
-    check_limit(limit)
-    table = load_table(target, cache_dir=cache_dir)
-    if limit == 0:
-        return iter(())
-    return moves_of_chunks(table_paths(as_board(board), table, limit=limit))
+    from ..optimal import optimal_solutions as one
+
+    warnings.warn("bitknights.table.optimal_solutions is deprecated: use "
+                  "bitknights.optimal_solutions(..., engine='table')", DeprecationWarning,
+                  stacklevel=2)  # fmt: skip
+    return one(board, limit=limit, target=target, cache_dir=cache_dir, engine="table")
 
 
 def random_boards(
@@ -184,7 +180,7 @@ def random_boards(
     """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves from
     ``target``, reproducible with ``seed``; raises
     :class:`~bitknights.errors.BitknightsError` when fewer exist."""
-    return load_table(target, cache_dir=cache_dir).random_boards(distance, count, seed)
+    return _table(target, cache_dir).random_boards(distance, count, seed)
 
 
 __all__ = [

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .store import TableFile
 
 _PIECE = 1 << 16  # boards made between two updates of the progress bar
+_last: DistanceTable | None = None
 
 
 class DistanceTable:
@@ -216,3 +217,11 @@ class DistanceTable:
 
 
 __all__ = ["DistanceTable", "Hint"]
+
+
+def table_of(file: TableFile) -> DistanceTable:
+    """The :class:`DistanceTable` of a loaded ``file`` (the last one made is kept)."""
+    global _last
+    if _last is None or _last.file is not file:
+        _last = DistanceTable(file)
+    return _last
