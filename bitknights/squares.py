@@ -65,13 +65,16 @@ def square_name(sq: Square) -> str:
 
 def parse_square(name: str) -> Square:
     """The index of the square with chess name ``name`` (``'a5'`` -> ``0``, ``'e1'`` ->
-    ``24``); raises ``ValueError`` for anything else."""
+    ``24``); raises :class:`~bitknights.errors.BoardError` (a ``ValueError``) for anything
+    else."""
     if not isinstance(name, str):
         raise TypeError(f"a square name is text such as 'c3', not {type(name).__name__}")
     try:
         return _SQUARE_BY_NAME[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"not a square name: {name!r} (expected a1..e5)") from None
+        from .errors import BoardError
+
+        raise BoardError(f"not a square name: {name!r} (expected a1..e5)") from None
 
 
 def _knight_targets(sq: Square) -> list[Square]:

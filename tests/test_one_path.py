@@ -154,3 +154,39 @@ def test_json_records_still_carry_engine_and_nodes(table_dir):
     r = run(["solve", "--format", "json"], table_dir, SAMPLE)
     rec = json.loads(r.stdout.splitlines()[0])
     assert rec["engine"] == "table" and rec["steps"] == 7
+
+
+def test_every_error_a_caller_catches_is_a_bitknights_error():
+    """Every exception class bitknights defines derives from BitknightsError (keeping
+    ValueError), except those that never leave it: the command line's own (turned into
+    exit statuses), a stop signal between threads, and a bad shipped ball (caught: the
+    ball is rebuilt)."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    from bitknights.engines import get_engine
+    from bitknights.squares import parse_square
+
+    root = Path(bk.__file__).parent
+    inside = {"bitknights.cli.common.UsageError", "bitknights.cli.common.ResourceError",
+              "bitknights.threads.Stopped", "bitknights.engines.mitm._Stopped",
+              "bitknights.engines.mitm.BallError"}  # fmt: skip
+    found = []
+    for path in root.rglob("*.py"):
+        module = ".".join(("bitknights", *path.relative_to(root).with_suffix("").parts))
+        for node in ast.walk(ast.parse(path.read_text())):
+            bases = [ast.unparse(b) for b in getattr(node, "bases", ())]
+            if isinstance(node, ast.ClassDef) and any(b.endswith(("Error", "Exception"))
+                                                      for b in bases):  # fmt: skip
+                found.append(f"{module.removesuffix('.__init__')}.{node.name}")
+    assert len(found) >= 12
+    for name in sorted(set(found) - inside):
+        module, _, cls = name.rpartition(".")
+        error = getattr(importlib.import_module(module), cls)
+        assert issubclass(error, BitknightsError) and issubclass(error, ValueError), name
+    with pytest.raises(BitknightsError, match="not a square name"):
+        parse_square("z9")
+    for unknown in (lambda: get_engine("nope"), lambda: DistanceService(engine="nope")):
+        with pytest.raises(BitknightsError, match="unknown engine"):
+            unknown()

@@ -144,7 +144,9 @@ class Engine:
 def get_engine(name: str) -> Engine:
     """The engine called ``name`` (one of :data:`ENGINES`)."""
     if name not in _ENGINE_OBJECTS:
-        raise ValueError(f"unknown engine {name!r} (choose from {', '.join(ENGINES)})")
+        from ..errors import BitknightsError
+
+        raise BitknightsError(f"unknown engine {name!r} (choose from {', '.join(ENGINES)})")
     module, attribute = _ENGINE_OBJECTS[name].split(":")
     engine: Engine = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
     return engine
