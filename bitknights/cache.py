@@ -1,46 +1,23 @@
-"""The cache layer: where bitknights keeps the files it builds (distance tables, pattern
-databases) and the rules every such file follows.  One place for all of them:
+"""The cache layer: where bitknights keeps the files it builds, and the rules they follow.
 
-* **Where.**  :func:`cache_directory`: an explicit ``cache_dir``, else
-  ``$BITKNIGHTS_CACHE_DIR``, else the user cache directory (``$XDG_CACHE_HOME/bitknights``
-  or ``~/.cache/bitknights`` on Linux).  An empty string means "not set" everywhere, for
-  the argument as for the variable.
-* **Reading.**  :func:`open_cached` opens without blocking (a FIFO there cannot hang a
-  reader) and checks with ``fstat`` before a byte is read that the file is a regular file
-  that this user may trust (below) and, where the caller knows it, of the right size.
-* **Writing.**  :func:`atomic_write`: a temporary file beside the target, locked while it
-  is written, created with mode ``0644`` less the user's umask, flushed and fsynced, then
-  renamed over the target (and the directory fsynced): readers see the old file or the
-  new one, never half.  Temporary files a killed writer left behind (unlocked and older
-  than :data:`STALE_SECONDS`) are removed by the next write.
-* **Headers.**  :func:`pack_header`/:func:`unpack_header`: magic, format version, size,
-  fields, CRC-32 of it all.
-
-Trust model, as ssh has for its files
--------------------------------------
-A cache file is used only when it and its directory are owned by this user (or root) and
-writable by nobody else; otherwise it is refused with a message saying how to fix it.
-Checksums (CRC-32 of the header and of every payload block) protect against accidents: a
-torn write, a truncated copy, a flipped bit.  They do not protect against someone who
-can rewrite a file and its checksums.  That is what proofs are for.
-
-Proofs
-------
-A file whose contents decide answers (a distance table, a compact table, the pattern
-databases) is used only once it is *proved*: checked whole against what it claims to be
-(the Bellman rules for a distance table, a rebuild for the others), by its reader, before
-its first answer.  A proof is remembered in a record beside the file (``NAME.proof``,
-:func:`record_proof`) naming the file's identity (device, inode, size, modification and
-change times, and a tag of the reader's: its header's checksum) and the verdict, so a
-file found wrong is refused at once by the next process too.  Any write to the file,
-a copy, a rename over it or a ``chmod`` changes one of these, so such a file is proved
-again; a file that did not change costs one small read (:func:`proved`).  Files
-bitknights writes itself are recorded as proved by the writer that computed them.
-
-Where the line is, as ssh puts it for its own files: someone who can write your cache
-directory as you can also forge a proof record, as they can edit your shell's start-up
-files.  The trust rule keeps everyone else out; proofs keep damaged and rewritten files
-(a buggy build, a copy from elsewhere, a hand edit) from ever giving an answer.
+* **Where.**  :func:`cache_directory`: ``cache_dir``, else ``$BITKNIGHTS_CACHE_DIR``,
+  else the user cache directory (an empty string means "not set").
+* **Reading.**  :func:`open_cached` opens without blocking and checks with ``fstat``,
+  before a byte is read, that the file is regular, trusted and (when known) of the size.
+* **Writing.**  :func:`atomic_write`: a locked temporary file beside the target, mode
+  ``0644`` less the umask, fsynced, renamed over the target: readers see the old file or
+  the new one.  Files a killed writer left (older than :data:`STALE_SECONDS`) are removed.
+* **Headers.**  :func:`pack_header`/:func:`unpack_header`: magic, version, size, fields,
+  CRC-32.
+* **Trust**, as ssh has it: a file is used only when it and its directory are owned by
+  this user (or root) and writable by nobody else.  Checksums catch accidents, not forgery.
+* **Proofs.**  A file whose contents decide answers is used only once checked whole
+  against what it claims (the Bellman rules for a distance table, a rebuild for the
+  others).  The verdict is kept beside it (``NAME.proof``, :func:`record_proof`) with the
+  file's identity (device, inode, size, times, the reader's tag), so a changed file is
+  proved again and an unchanged one costs one small read (:func:`proved`).  Someone who
+  can write your cache directory can forge a record too, as they can your shell's
+  start-up files: the trust rule keeps everyone else out.
 """
 
 from __future__ import annotations

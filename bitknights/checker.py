@@ -13,10 +13,9 @@
 >>> check(start, []).score
 0.0
 
-The score, for puzzle data sets: ``1.0`` for an optimal solution (every move legal, the
-target reached in the fewest moves), ``optimum / length`` for a longer solution, and ``0.0``
-for anything else (an illegal move, a move list that stops short of the target, a board
-that never reaches it).  Every move's legality, the optimum and so the score are exact.
+The score, for puzzle data sets: ``1.0`` for an optimal solution, ``optimum / length``
+for a longer one, ``0.0`` for anything else (an illegal move, a list that stops short of
+the target, a board that never reaches it); exact, the optimum from the distance service.
 """
 
 from __future__ import annotations

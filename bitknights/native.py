@@ -1,39 +1,22 @@
 """Every numba kernel a user can reach, compiled ahead of time at ``pip install``.
 
-Importing numba and compiling a kernel just in time costs from 0.6 s (a cached IDA*
-kernel) to half a minute (the bidirectional search with an empty cache), more than most
-answers need.  ``pip install`` therefore also compiles the kernel modules (the very same
-sources) with numba's ahead-of-time compiler (``numba.pycc``) into extension modules
-(see ``setup.py``; without a C compiler or ``numba.pycc`` the install still succeeds and
-the kernels run just in time):
+Compiling just in time costs 0.6 s to half a minute, more than most answers need, so
+``pip install`` also compiles the kernel modules (the same sources) with
+``numba.pycc`` into extensions (``setup.py``; without a compiler the kernels run just
+in time): ``engines/_ida_native`` (IDA*, the pattern-database build),
+``engines/_bidir_native``, ``engines/_lab_native`` (the lab's IDA*, every optimal
+solution by search) and ``table/_table_native`` (the table's build, batches, counting,
+walks, solution listing, ranking).  pycc cannot compile ``prange``: parallel kernels are
+``nogil`` kernels over blocks driven by Python threads
+(:func:`bitknights.threads.parallel_blocks`).
 
-* ``engines/_ida_native``: IDA* (:mod:`._ida_kernels`) and the pattern-database build
-  (:mod:`._pdb_kernels`);
-* ``engines/_bidir_native``: the bidirectional search (:mod:`._bidir_kernels`);
-* ``engines/_lab_native``: IDA* under the heuristic lab's built-in bounds
-  (:mod:`._lab_kernels`), also every optimal solution by search;
-* ``table/_table_native``: the distance table's build, batch queries and solution
-  counting (:mod:`bitknights.table.kernels`), walks down either table and the edges
-  counting follows (:mod:`bitknights.table.walk_kernels`), every optimal solution and its
-  text (:mod:`bitknights.table.solution_kernels`) and ranking
-  (:mod:`bitknights.coords.kernels`).
-
-pycc cannot compile ``prange``, so the parallel kernels are written as ``nogil`` kernels
-over a range of blocks, driven by Python threads
-(:func:`bitknights.threads.parallel_blocks`); their exported wrappers release the GIL like
-the JIT ones (:func:`_gil_released`).
-
-An extension is never trusted blindly: it records a fingerprint of every source it was
-compiled from (its kernel modules and every bitknights module they import at their top
-level, found by reading their imports: :func:`kernel_sources`), and
-:func:`kernels` uses it only when that matches the sources beside it.  Python started in
-a source checkout imports the checkout, which has no extensions of its own unless built
-in place: it takes an installed copy's when their fingerprint matches the checkout's
-sources.  Otherwise the JIT module runs (an edited checkout until ``python -m
-bitknights.native`` rebuilds in place), and a terminal is told when it compiles, why,
-and what avoids it.  ``BITKNIGHTS_NATIVE=0`` turns every extension off.  The build relies
-on pycc's internals (``numba.pycc.compiler.Flags``), so ``pyproject.toml`` pins numba's
-version range.
+An extension records a fingerprint of every source it was compiled from (its kernel
+modules and the bitknights modules they import at top level: :func:`kernel_sources`);
+:func:`kernels` uses it only when that matches the sources beside it (from an installed
+copy when Python imported a checkout), else the JIT module runs and a terminal is told
+why.  ``BITKNIGHTS_NATIVE=0`` turns every extension off; ``python -m bitknights.native``
+rebuilds in place.  The build relies on pycc's internals, so ``pyproject.toml`` pins
+numba's version range.
 """
 
 from __future__ import annotations

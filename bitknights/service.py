@@ -54,21 +54,15 @@ MEMO_BOARDS = 1 << 20
 FAR_ENGINE = "compact"
 FAR_BOUND = 18
 """Boards whose nearest-square bound (:func:`bitknights.engines.ida.heuristic`) is at least
-this are *far*: every one lies 24 moves away or more, most 28 or more (measured over 200
-boards a distance from the table), where IDA* takes from a second to minutes and the
-bidirectional search grows its target side for seconds in every process.  ``auto`` sends
-them to :data:`FAR_ENGINE`, which builds its table once and answers any board at once."""
+this are *far* (24 moves away or more, most 28 or more), where the searches take seconds
+to minutes: ``auto`` sends them to :data:`FAR_ENGINE`, which builds its table once."""
 
 
 class DistanceService:
-    """Exact answers about boards and one ``target``, from the engine ``engine``
-    (``'auto'``: chosen per request) with cached tables in ``cache_dir`` (``None``:
-    :func:`bitknights.cache.cache_directory`).
-
-    A service keeps what it learns: the table it opened, and for :meth:`distance` the
-    distances along every path it found (a game asks about neighbouring boards over and
-    over).  It is cheap to make; :func:`service` keeps one per target and directory.
-    """
+    """Exact answers about boards and one ``target``, from ``engine`` (``'auto'``: chosen
+    per request), with cached tables in ``cache_dir`` (``None``:
+    :func:`bitknights.cache.cache_directory`).  It keeps what it learns (the distances
+    along every path found); :func:`service` keeps one per target and directory."""
 
     def __init__(
         self,
@@ -90,19 +84,16 @@ class DistanceService:
     # -- where answers come from ----------------------------------------------------------
 
     def file(self) -> TableFile | None:
-        """The distance table file of the target when the engine may use it and a usable
-        one is there (its header, size, trust and sanity checked once per process and
-        file); ``None`` otherwise.  ``engine='table'`` raises
-        :class:`~bitknights.table.store.TableError` when there is none."""
+        """The target's distance table file when the engine may use it and a usable one
+        is there (checked once per process and file; a refused one is said once), else
+        ``None``; ``engine='table'`` raises :class:`~bitknights.table.store.TableError`."""
         if self.engine not in ("auto", "table"):
             return None
         from .table import store
 
-        if self.engine == "table":
+        if self.engine == "table" or store.available(self.target, self.cache_dir):
             return store.load(self.target, self.cache_dir)
-        if not store.available(self.target, self.cache_dir):  # a refused file is said once
-            return None
-        return store.load(self.target, self.cache_dir)
+        return None
 
     def table(self) -> DistanceTable | None:
         """:meth:`file` as a :class:`~bitknights.table.distance_table.DistanceTable` (for

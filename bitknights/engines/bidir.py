@@ -1,45 +1,25 @@
 """Bidirectional breadth-first search, the target's side cached per process and target.
 
-Both sides grow in complete breadth-first layers.  A side's visited boards live in a
-compact :mod:`~bitknights.engines.hashset` table (``uint32`` slots: the board key and its
-depth from that side modulo 4), its newest layer (the frontier) in a numpy array; the
-kernels are in :mod:`._bidir_kernels`.  One optimal path is rebuilt from the depths alone:
-from the meeting board, step to the neighbour one layer closer to each end (neighbours'
-depths differ by exactly one, so depth modulo 4 tells the closer one from the farther).
+Both sides grow in complete layers; a side's visited boards live in a
+:mod:`~bitknights.engines.hashset` table (the key and its depth modulo 4), its frontier in
+a numpy array (kernels: :mod:`._bidir_kernels`).  The path is rebuilt from the depths
+alone: from the meeting board, step to the neighbour one layer closer to each end.
 
-Stopping rule.  Let the start side be complete to depth ``a``, the target side to depth
-``b``, with no board held by both.  Then the distance ``d`` exceeds ``a + b``: the board
-``a`` moves along an optimal path is ``a`` from the start and ``d - a`` from the target,
-so both sides would hold it if ``d <= a + b``.  Growing the start side to ``a + 1``, a new
-board ``y`` held by the target side closes a path of ``a + 1 + dt(y) <= a + b + 1 <= d``
-moves, and none is shorter than ``d``; so every meeting in that layer has exactly ``d``
-moves and the search may stop at the first.  (``_bidir_search._FULL_LAYER = 1`` instead finishes the
-layer, measures every meeting and keeps the shortest; the tests run both and compare.)
-Moves change the blank's square colour, so ``d`` has a known parity: a layer where
-``a + b + 1`` has the other parity cannot meet and skips the look-ups, and a depth limit
-is decided as soon as the least distance of the right parity still possible exceeds it.
+Stopping rule.  With the start side complete to depth ``a``, the target side to ``b``
+and no board in both, the distance ``d`` exceeds ``a + b`` (the board ``a`` moves along
+an optimal path would be in both).  So every meeting found while growing the start side
+to ``a + 1`` closes a path of ``a + 1 + dt(y) <= a + b + 1 <= d`` moves: exactly ``d``,
+and the first may stop the search (``_bidir_search._FULL_LAYER = 1`` finishes the layer
+and keeps the shortest; the tests compare both).  ``d``'s parity is known from the
+blank's square colour, so layers of the wrong parity skip the look-ups.
 
-The target's side never depends on the start, so it is kept: one :class:`_Ball` per
-target (the boards within ``depth`` moves with their depths, and the last layer), built to
-:data:`BALL_RADIUS` on first use.  Searches read it; when the target side has the smaller
-frontier (weighted by ``TARGET_BIAS``, since its layers serve every later board) a
-search pauses, the ball gains a layer under a write lock, and the search resumes by
-looking its own frontier up in the grown ball (a board of its last layer ``a`` found at
-depth ``t`` there closes a path of ``a + t``; the shortest is the distance when any is
-found, by the argument above).  The ball stops growing at
-``_bidir_search.TARGET_MAX_ENTRIES``
-boards, which bounds memory; past that only the start side grows.
-
-Batches under a small move limit (:meth:`BidirEngine.steps_many`, the classic output)
-skip numba altogether (importing it and loading the kernels costs more than solving a
-few thousand boards): a numpy ball of radius :data:`NUMPY_RADIUS` as sorted arrays, and
-every board's start side grown layer by layer for all boards at once, each layer sorted
-and looked up with ``searchsorted``.  By the same argument the first layer ``j`` holding
-boards of the ball gives the distance: ``j`` plus their depth in the ball.
-
-The work is in two modules: :mod:`._bidir_search` (the numba search and its shared ball)
-and :mod:`._bidir_numpy` (the numpy batch path).  This one declares the engine and imports
-neither numpy nor numba.
+The target's side is kept: one ball per target, built to :data:`BALL_RADIUS` on first
+use, grown a layer under a write lock when its frontier is the smaller (weighted by
+``TARGET_BIAS``), up to ``_bidir_search.TARGET_MAX_ENTRIES`` boards.  Batches under a
+small limit (:meth:`BidirEngine.steps_many`) skip numba: a numpy ball of radius
+:data:`NUMPY_RADIUS` as sorted arrays, every board's side grown at once and looked up
+with ``searchsorted`` (:mod:`._bidir_numpy`; the numba search: :mod:`._bidir_search`).
+This module imports neither numpy nor numba.
 """
 
 from __future__ import annotations

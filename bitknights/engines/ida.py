@@ -1,21 +1,12 @@
 """The IDA* engine (``--engine ida``): iterative-deepening A* over bitboards.
 
-The kernels (:mod:`._ida_kernels`) run compiled ahead of time when the installed extension
-is current (:mod:`bitknights.native`: no numba import), else just in time by numba.
-Importing this module imports neither numpy nor numba: ``auto`` reads the engine's
-capabilities on every run.
-
-The bound ``h`` is the sum, over all knights, of the knight-jump distance from the
-knight's square to the nearest square the target gives its colour (each move moves one
-knight one jump, so this never overestimates, and it dominates the misplaced-knight
-count), or, for deep searches, the pattern databases (:mod:`.pdb`: stronger, built once
-and cached on disk).  It is kept incrementally: a move changes one knight's term.  The
-blank's square colour fixes the parity of the remaining distance, so ``h`` is rounded up
-to that parity and every threshold steps by an even amount.  The move that undoes the
-previous one is never tried.
-
-Its memory is a few hundred bytes a search (a stack as deep as the limit), plus the
-pattern databases (10 MB) when they are used.
+Its kernels (:mod:`._ida_kernels`) load through :mod:`bitknights.native`; importing this
+module imports neither numpy nor numba.  The bound is the sum over knights of the jump
+distance to the nearest square the target gives its colour (admissible, and it dominates
+the misplaced count), or for deep searches the pattern databases (:mod:`.pdb`), kept
+incrementally and rounded up to the parity the blank's square colour fixes, so every
+threshold steps by two.  The move undoing the previous one is never tried.  Memory: a
+stack as deep as the limit, plus the pattern databases (10 MB) when used.
 """
 
 from __future__ import annotations

@@ -1,23 +1,15 @@
 """Knights-only pattern databases: a strong additive lower bound for IDA*.
 
-Relax the puzzle for one colour: its knights jump (a knight's move) to any square not
-held by a knight of the same colour, ignoring the other colour and the blank.  A real
-move moves one knight of one colour by one such relaxed step, so the relaxed distance of
-the white pattern plus that of the black pattern is a lower bound on the real distance.
-It dominates the nearest-square sum (it also makes knights go to distinct squares and
-respects crowding).
-
-Each colour's table is indexed by the pattern rank of the colour's 25-bit mask
-(:func:`bitknights.coords.pattern_rank`: its colex rank among the ``C(25, k)`` masks with
-``k`` bits) (5,200,300 for the classic 12) and holds the relaxed
-distance in one byte.  A table is built by breadth-first search (seconds) and kept in
-the cache directory next to the distance tables.  A file is used only once it is proved
-(:mod:`bitknights.cache`): the build that wrote it records its proof; any other file
-(copied, changed, forged with its checksums recomputed) is treated as absent, so the
-next deep search builds the tables afresh and replaces it, saying so once when the file
-differed.  An unproved file can therefore only make searches slower until that build,
-never change an answer.  A file others may write is refused, said once on standard
-error, and the tables are built in memory (never saved there).
+Relax the puzzle for one colour: its knights jump to any square not held by a knight of
+the same colour.  A real move is one relaxed step of one colour, so the two colours'
+relaxed distances add up to a lower bound that dominates the nearest-square sum.  Each
+colour's table holds that distance in one byte per pattern rank of its 25-bit mask
+(:func:`bitknights.coords.pattern_rank`; 5,200,300 for 12 knights), built by
+breadth-first search in seconds and kept in the cache directory.  A file is used only
+once proved (:mod:`bitknights.cache`: the build that wrote it records the proof); any
+other file is treated as absent and rebuilt (said once when it differed), so it can
+only slow searches, never change an answer.  A file others may write is refused (said
+once) and the tables are built in memory.
 """
 
 from __future__ import annotations

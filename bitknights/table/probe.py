@@ -1,16 +1,10 @@
 """Answers read straight from a table file's bytes: distances, optimal paths.
 
-A file reaches this module only through :func:`bitknights.table.store.load`, which proves
-the whole table exact before its first answer (and remembers the proof), so a byte read
-here is the board's exact distance; each 4 KiB block is still checked against its
-checksum as it is read (accidents after the proof).
-
-Two flavours over the same file:
-
-* plain Python (:func:`distances`, :func:`walk`, :func:`distance`): for the classic job
-  on a few thousand boards importing numpy (about 0.1 s) costs more than the whole
-  answer; a rank takes about 0.3 µs with :func:`bitknights.coords.ranker`;
-* numpy (:func:`distances_array`): vectorized ranking, so big batches never need numba.
+A file comes here only through :func:`bitknights.table.store.load`, which proves the
+table exact first, so a byte read is the board's exact distance (each 4 KiB block still
+checked against its checksum).  Plain Python (:func:`distances`, :func:`walk`,
+:func:`distance`: a small batch answers before numpy could import) or numpy
+(:func:`distances_array`: big batches without numba).
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
 """Every optimal solution of a board read from a table, streamed.
 
-A board ``d`` moves from the target has as many optimal move sequences as
-:func:`bitknights.table.count_solutions` says (1,200 for the 7th Guest's board, up to
-1,944,639 for a board 39 moves away).  :func:`table_paths` lists them depth first over
-the board's shortest-path graph (:mod:`.path_graph`, read from the distance table or the
-compact table: the same paths, in the same order, from either; :mod:`.solution_kernels`),
-one board per depth on an explicit stack, so memory stays bounded whatever the count.
-They come a chunk at a time (a path is the blank's squares, the start's first; a chunk an
-``int8`` array, one path a row), in lexicographic order of the squares the knights jump
-from, each step's candidates in reading order (``a5``, ``b5``, ..., ``e1``).
-
-:func:`moves_of_chunks` turns the paths into moves
-(:func:`bitknights.table.optimal_solutions`), :class:`LineWriter` into lines of text in
-large buffers (``bitknights solutions``).  Without a table,
-:func:`bitknights.optimal_solutions` finds the same sequences, in the same order, by
-search.
+:func:`table_paths` lists them depth first over the board's shortest-path graph
+(:mod:`.path_graph`, from the distance table or the compact table: the same paths in the
+same order; :mod:`.solution_kernels`), one board per depth on a stack, so memory stays
+bounded whatever the count (up to 1,944,639 for a board 39 moves away).  They come a
+chunk at a time (``int8`` arrays, one path of the blank's squares a row, the start's
+first), in lexicographic order of the squares the knights jump from (``a5`` first).
+:func:`moves_of_chunks` makes moves of them, :class:`LineWriter` lines of text.
 """
 
 from __future__ import annotations

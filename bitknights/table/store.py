@@ -22,27 +22,16 @@ File layout (little-endian), one file per target in the cache directory::
     payload          byte r: the exact distance of the board of rank r
                      (:func:`~bitknights.coords.rank`), or 255 if it cannot reach
 
-One byte a board (68 MB for the classic 12 black knights) makes every answer one read:
-a distance is ``payload[rank]``, an optimal path steps to any neighbour one less.
+One byte a board (68 MB for 12 black knights) makes every answer one read.
 
-What a load checks, and when.  Opening a table reads and checks its header (magic,
-version, checksum, target, counts, the file's size and kind, who may write it: see
-:mod:`bitknights.cache`) and the few payload blocks a cheap whole-file sanity check reads
-(:func:`_check_sane`: the target's byte is 0, its neighbours' 1, the layer counts and the
-example board fit), about 0.2 ms in all: a table built for another target and
-relabelled, or shifted, checksums recomputed, is refused here.  A payload block (4 KiB)
-is read with ``pread`` and checked against its CRC-32 the first time a lookup touches
-it, once per process, so the cost grows with the boards asked, not with the file.  Code
-that reads most of the table (numba batches, counting, ``table info``) reads and checks
-all of it at once (:attr:`TableFile.payload`, :meth:`TableFile.verify`, about 60 ms).
-The file is read, not memory-mapped: another process truncating it makes a read come up
-short (an error), never a crash.
-
-A file that is short, long, corrupt, of another format version, built for another
-target (whatever its header says), or writable by others is never used: :func:`load` (or
-the lookup that touches a bad block) raises :class:`TableError` saying what is wrong.
-What no check at open can see (a byte forged elsewhere, checksums recomputed) is caught
-where answers are confirmed (:mod:`.probe`) and by ``bitknights table verify``.
+Opening a table checks its header (magic, version, checksum, target, counts, the file's
+size and kind, who may write it: :mod:`bitknights.cache`) and a cheap sanity check of a
+few payload blocks (:func:`_check_sane`), so a relabelled or shifted table is refused.
+A 4 KiB payload block is read with ``pread`` and checked against its CRC-32 the first
+time a lookup touches it; code that reads most of the table checks all of it at once
+(:attr:`TableFile.payload`, :meth:`TableFile.verify`).  The file is read, not mapped:
+another process truncating it is an error, never a crash.  A file that fails any check
+raises :class:`TableError` saying what is wrong, and is never used.
 """
 
 from __future__ import annotations
@@ -69,9 +58,8 @@ MAGIC = b"BKNTABLE"
 FORMAT_VERSION = 5
 CACHE_ENV = cache.CACHE_ENV
 BLOCK_BITS = 12
-"""Payload blocks of 4 KiB (a page): 16,505 for the classic table, each checked on first
-use.  A judge's file touches about a hundred (each board, its neighbours, a path), so
-small blocks read a few hundred KiB where 64 KiB blocks read megabytes (format 4)."""
+"""Payload blocks of 4 KiB, each checked on first use: a judge's file touches about a
+hundred, a few hundred KiB."""
 
 _FIELDS = struct.Struct("<QIIQQQI")  # target, k, layer count, states, unreachable, example, bits
 _MAX_LAYERS = 256
