@@ -1,13 +1,9 @@
-"""The bidirectional search's batch path for small move limits, in numpy alone.
-
-Importing numba and loading the kernels costs more than solving a few thousand boards
-under the classic limit, so batches under a small limit (:class:`~.bidir.BidirEngine`'s
-``numpy_depth``) are answered here: a numpy ball of every board within ``radius`` moves of
-the target as sorted arrays, and every board's start side grown layer by layer for all
-boards at once, each layer sorted and looked up with ``searchsorted``.  The first layer
-``j`` holding boards of the ball gives the distance: ``j`` plus their depth in the ball
-(the argument is in :mod:`.bidir`).  Memory: the ball (radius 12: about 4 M boards, 64 MB)
-and one layer of ``PIECE`` boards' start sides at a time.
+"""The bidirectional search's batch path for small move limits, in numpy alone (loading
+numba costs more than a few thousand boards under the classic limit): a ball of every
+board within ``radius`` moves of the target as sorted arrays, and every board's start
+side grown a layer at a time for all boards at once, looked up with ``searchsorted``; the
+first layer ``j`` meeting the ball gives the distance, ``j`` plus the depth there
+(:mod:`.bidir`).  Memory: the ball (radius 12: 64 MB) and one piece's layer.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""The lookup engine (``--engine table``): answers read from the distance table
-(:mod:`bitknights.table`), proved exact before its first answer (:mod:`bitknights.table.store`).
-
-It never builds the table: without a valid table file for the target it raises
-:class:`~bitknights.table.store.TableError`, which tells the user to run
-``bitknights table build``.  ``nodes`` counts table probes.  Importing this module imports
-neither numpy nor numba, nor the probing code until it answers: ``auto`` asks it whether a
-table is there on every run.  Memory: the 4 KiB blocks its answers touch, or the whole
-payload (68 MB for the classic target) for batches that touch most of it.
+"""The lookup engine (``--engine table``): answers read from the distance table, proved
+exact before its first answer (:mod:`bitknights.table.store`).  It never builds the
+table: without one it raises :class:`~bitknights.table.store.TableError` naming the fix.
+``nodes`` counts table probes.  Importing it imports neither numpy nor numba: ``auto``
+asks it whether a table is there on every run.
 """
 
 from __future__ import annotations
