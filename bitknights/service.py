@@ -430,14 +430,16 @@ class DistanceService:
 
     def count_solutions(self, board: Board | str) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` if none, ``1`` from the target itself): from the distance table, or without
-        one (for ``auto`` and ``compact``) from the compact table, built once when needed
-        (announced).  Other engines raise :class:`~bitknights.table.store.TableError`
-        without the distance table."""
-        board = as_board(board)
+        (``0`` if none, ``1`` from the target itself), from :meth:`_counting_table`."""
+        return self._counting_table().count_solutions(as_board(board))
+
+    def _counting_table(self) -> DistanceTable | CompactTable:
+        """The distance table, or without one (for ``auto`` and ``compact``) the compact
+        table, built once when needed (announced).  Other engines raise
+        :class:`~bitknights.table.store.TableError` without the distance table."""
         if self.engine in ("auto", "compact") and self.table() is None:
-            return self._compact().count_solutions(board)
-        return self._whole_table().count_solutions(board)
+            return self._compact()
+        return self._whole_table()
 
     def solution_paths(
         self, board: Board | str, *, limit: int | None = None, quiet: bool = False
@@ -505,13 +507,10 @@ class DistanceService:
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
-        from the target: from the distance table, or without it (for
-        ``auto`` and ``compact``) from the compact table, built once when needed
-        (announced; a rare distance raises :class:`~bitknights.table.store.TableError`
-        naming the distance table).  Other engines raise it without the distance table."""
-        if self.engine in ("auto", "compact") and self.table() is None:
-            return self._compact().random_boards(distance, count, seed)
-        return self._whole_table().random_boards(distance, count, seed)
+        from the target, from :meth:`_counting_table` (the compact table raises
+        :class:`~bitknights.table.store.TableError` naming the distance table for a rare
+        distance)."""
+        return self._counting_table().random_boards(distance, count, seed)
 
     # -- the distance table as a whole (``bitknights table``, ``stats``) -------------------
 

@@ -40,22 +40,17 @@ class SolveOptions(Record):
 
 
 class Capabilities(Record):
-    """What an engine can do, for choosing one.
+    """What an engine can do, for the distance service to choose one.
 
-    ``lookup``: it answers from a precomputed table (microseconds a board) when one is
-    :meth:`~Engine.ready`, and is then preferred to any search.
-    ``exact_at_any_depth``: it answers requests without a depth limit in bounded time
-    (IDA* is exact too, but its time grows exponentially with the distance).
-    ``numpy_depth``: the deepest limit at which :meth:`~Engine.steps_many` needs numpy
-    alone, no numba (``-1``: none).
-    ``counts_solutions``: it honours :attr:`SolveOptions.count_solutions`.
-    ``plain_depth``, ``plain_boards``: batches of at most ``plain_boards`` boards under a
-    limit of at most ``plain_depth`` are answered in plain Python, no numpy, faster than
-    importing numpy would take (``-1``, ``0``: none).
-    ``max_limit``: the largest ``max_depth`` it accepts (``None``: any, and no limit at
-    all); asking for more is refused before anything runs.
-    ``from_depth``: a lookup engine ``auto`` prefers only for limits of at least this
-    (and for none at all).
+    ``lookup``: it answers from a table when :meth:`~Engine.ready`, preferred to any
+    search.  ``exact_at_any_depth``: it answers without a limit in bounded time.
+    ``numpy_depth``: the deepest limit its :meth:`~Engine.steps_many` answers with numpy
+    alone (``-1``: none).  ``counts_solutions``: it honours
+    :attr:`SolveOptions.count_solutions`.  ``plain_depth``, ``plain_boards``: batches up
+    to that many boards under that limit are answered in plain Python (``-1``, ``0``:
+    none).  ``max_limit``: the largest ``max_depth`` it takes (``None``: any, or none);
+    more is refused before anything runs.  ``from_depth``: the least limit at which
+    ``auto`` prefers this lookup engine.
     """
 
     lookup: bool

@@ -145,16 +145,15 @@ def compare(
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> list[Trial]:
     """Run IDA* with each heuristic on each board: one :class:`Trial` per (board,
-    heuristic), board by board, heuristics in the order given.
+    heuristic), board by board, heuristics in the order given
+    (:meth:`~bitknights.service.DistanceService.heuristic_runs`).
 
-    ``heuristics``: a mapping name -> heuristic, or a list of heuristics (built-in names,
-    see the module docstring).  ``max_depth``: give up beyond this many moves (``None``:
-    no limit; status ``over_limit``).  ``timeout``: seconds per search (status
-    ``timeout``; the misplaced-knight bound needs hours on far boards).  ``workers``:
-    threads (0: one per CPU; 1 keeps the timings free of each other).  ``check_all``:
-    compare the bound with the table at every board it is evaluated on (default: for user
-    heuristics only; the built-ins are admissible by proof, and are compared at the
-    start).  User heuristics are compiled before any search starts."""
+    ``heuristics``: a mapping name -> heuristic, or a list of them.  ``max_depth``: give
+    up beyond it (status ``over_limit``); ``timeout``: seconds per search (the
+    misplaced-knight bound needs hours on far boards); ``workers``: threads (0: one per
+    CPU; 1 keeps the timings independent); ``check_all``: compare the bound with the
+    table at every board (default: user heuristics only; the built-ins are admissible by
+    proof and compared at the start)."""
     target = as_board(target)
     starts = [as_board(b) for b in boards]
     bounds = _bounds(heuristics)
