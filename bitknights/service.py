@@ -348,9 +348,8 @@ class DistanceService:
         """The fewest moves from ``board`` to the target within ``max_depth`` (``None``: no
         limit) and one optimal path.  The search runs on a helper thread, so Ctrl-C stops
         it within milliseconds."""
-        from concurrent.futures import ThreadPoolExecutor
-
         from .engines.options import StopFlag
+        from .threads import off_main_thread
 
         options = check_options(
             SolveOptions(max_depth=max_depth, timeout=timeout, cache_dir=self.cache_dir)
@@ -359,14 +358,10 @@ class DistanceService:
         name = self.choose(options.max_depth)
         chosen = self._route(start, self._engine(name, options),
                              self._far_engine(name, options.max_depth))  # fmt: skip
-        stop = StopFlag()
-        with ThreadPoolExecutor(1) as pool:
-            future = pool.submit(chosen.solve, start, self.target, options, stop)
-            try:
-                return self._checked(future.result())
-            except BaseException:
-                stop.raise_()  # the kernel sees it within a few thousand nodes
-                raise
+        stop = StopFlag()  # raised by Ctrl-C: the kernel sees it within a few thousand nodes
+        return self._checked(
+            off_main_thread(lambda: chosen.solve(start, self.target, options, stop), stop)
+        )
 
     def _far_engine(self, chosen: str, max_depth: int | None) -> Engine | None:
         """The engine far boards go to instead of ``chosen`` (:data:`FAR_BOUND`): for

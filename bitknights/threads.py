@@ -11,7 +11,8 @@ Every numba kernel releases the GIL, so Python threads run them in parallel:
 * :func:`shared` and :func:`wait`: a slow build (pattern databases, a search's target
   side) run once on a helper thread however many searches ask for it at once, each
   waiting only as long as its own stop flag allows (a timeout covers the builds it
-  triggers; a search that gives up leaves the build to finish for the next).
+  triggers; a search that gives up leaves the build to finish for the next);
+* :func:`off_main_thread`: one search on a helper thread, so Ctrl-C reaches the caller.
 
 :func:`worker_count` turns a ``workers`` setting into threads; :func:`default_workers` is
 the CPUs this process may use.  The standard library only, at the bottom of the layers:
@@ -240,12 +241,25 @@ def wait(future: Future[T], stopped: Callable[[], bool]) -> T:
                 raise Stopped from None
 
 
+def off_main_thread(call: Callable[[], T], stop: Stoppable) -> T:
+    """``call()`` (a kernel that polls ``stop``) on a helper thread, so that Ctrl-C
+    reaches the caller at once: ``stop`` is then raised and the kernel returns soon."""
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(call)
+        try:
+            return future.result()
+        except BaseException:
+            stop.raise_()
+            raise
+
+
 __all__ = [
     "MAX_WORKERS_PER_CPU",
     "POLL_SECONDS",
     "Stopped",
     "background",
     "default_workers",
+    "off_main_thread",
     "ordered_map",
     "parallel_blocks",
     "parallel_chunks",

@@ -30,6 +30,7 @@ from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
 from ..errors import BitknightsError
 from ..results import OVER_LIMIT, STOPPED, UNREACHABLE
 from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES
+from ..threads import off_main_thread
 from . import _lab_layout as K
 from . import depth_limit
 from .common import nearest_target_distance
@@ -39,9 +40,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
     from collections.abc import Callable, Iterable, Iterator
-    from typing import TypeVar
-
-    T = TypeVar("T")
 
 BUILTINS = {"misplaced": K.MISPLACED, "knight_distance": K.NEAREST, "pdb": K.PATTERNS}
 """The built-in parts of a bound by name (see :mod:`._lab_kernels`)."""
@@ -378,20 +376,6 @@ def _repeat_last(sizes: Iterable[int]) -> Iterator[int]:
         yield size
     while True:
         yield size
-
-
-def off_main_thread(call: Callable[[], T], stop: StopFlag) -> T:
-    """``call()`` (a kernel that polls ``stop``) on a worker thread, so that Ctrl-C
-    reaches the caller at once: ``stop`` is then raised and the kernel returns soon."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1, thread_name_prefix="bitknights-lab") as pool:
-        future = pool.submit(call)
-        try:
-            return future.result()
-        except BaseException:
-            stop.raise_()
-            raise
 
 
 def search_solutions(
