@@ -244,6 +244,8 @@ def wait(future: Future[T], stopped: Callable[[], bool]) -> T:
 def off_main_thread(call: Callable[[], T], stop: Stoppable) -> T:
     """``call()`` (a kernel that polls ``stop``) on a helper thread, so that Ctrl-C
     reaches the caller at once: ``stop`` is then raised and the kernel returns soon."""
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(1) as pool:
         future = pool.submit(call)
         try:
