@@ -2,19 +2,13 @@
 every engine does alike), and the registry.
 
 Each engine is one class in its own module (``ida``, ``bidir``, ``mitm``, ``lookup``,
-``compact``) deriving from :class:`Engine`, whose ``ENGINE`` instance answers two
-questions for one target: :meth:`Engine.solve` (one board: the fewest moves, one optimal
-path, a :class:`~bitknights.solution.Solution`) and :meth:`Engine.steps_many` (a batch of
-packed keys: distances only).  Both read every limit from one
-:class:`~bitknights.engines.options.SolveOptions` and stop when their ``stop`` flag is
-raised; the module holds only its own search (private numba kernels behind it, for most),
-its tuning constants and its memory bound.  What an engine is good at is declared in its
-:class:`~bitknights.engines.options.Capabilities`, which the distance service reads to
-pick one; engines are asked only through the service.
-
-Importing this package imports no engine (and so not numba); :func:`get_engine` imports
-the one asked for on first use, and an engine's module imports neither numpy nor numba
-until it answers.
+``compact``) whose ``ENGINE`` answers :meth:`Engine.solve` (one board: a
+:class:`~bitknights.solution.Solution`) and :meth:`Engine.steps_many` (a batch of keys:
+distances), reading every limit from one :class:`~bitknights.engines.options.SolveOptions`
+and stopping when its ``stop`` flag is raised.  Its
+:class:`~bitknights.engines.options.Capabilities` tell the distance service, the only
+caller, when to pick it.  :func:`get_engine` imports an engine on first use; an engine's
+module imports neither numpy nor numba until it answers.
 """
 
 from __future__ import annotations

@@ -1,26 +1,15 @@
 """The heuristic lab's IDA* kernel (:mod:`.lab_ida`): one search loop for any bound.
 
-The bound of a node is the maximum of the parts ``flags`` selects, each kept as the
-engine's own kernel keeps it (:mod:`._ida_kernels`):
-
-* ``MISPLACED``: knights not on a square the target gives their colour (the seed
-  program's bound), a per-square sum kept incrementally;
-* ``NEAREST``: the nearest-square sum, rounded up to the parity the blank dictates;
-* ``PATTERNS``: the pattern databases, rounded up likewise;
-* ``USER``: :func:`user_h` ``(white, black, blank)``, a user's numba function.  Here it
-  is a stub returning 0; :func:`bitknights.engines.lab_ida.user_kernel` compiles this same
-  source with a user's function bound to that name.
-
-Built with the nearest-square or the pattern bound alone, it expands exactly the nodes the
-engine's kernel does (same move order, thresholds and node count).  It can also stream
-*every* solution at the first threshold that has one (every optimal solution, for an
-admissible bound), a chunk of paths per call, resuming from ``state`` and ``stack``.
-
-With a distance table's payload (``check``), every value of the bound is compared with the
-board's true distance as it is evaluated (the start and every child generated).
-
-Like every kernel it takes its tables as arguments, so the same source compiles just in
-time or ahead of time (:mod:`bitknights.native`).
+A node's bound is the maximum of the parts ``flags`` selects, each kept incrementally as
+the engine's kernel keeps it (:mod:`._ida_kernels`): ``MISPLACED`` (knights off their
+colour's target squares), ``NEAREST`` (the nearest-square sum) and ``PATTERNS`` (the
+pattern databases), both rounded up to the blank's parity, and ``USER``
+(:func:`user_h`, a stub here: :func:`bitknights.engines.lab_ida.user_kernel` compiles this
+source with a user's function under that name).  With ``NEAREST`` or ``PATTERNS`` alone
+it expands exactly the engine's nodes.  It can also stream every solution at the first
+threshold that has one, a chunk of paths a call, resuming from ``state`` and ``stack``;
+with a distance table's payload (``check``) every bound value is compared with the
+truth.  Its tables are arguments, so one source compiles just in time or ahead of time.
 """
 
 from __future__ import annotations
