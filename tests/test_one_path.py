@@ -117,29 +117,6 @@ def test_the_restart_with_pattern_databases_builds_them_where_cache_dir_says(tmp
 # -- the service is the one path ------------------------------------------------------------
 
 
-def test_no_surface_reads_the_table_or_runs_an_engine_but_the_service():
-    """The game, the checker, the widget and the command line reach answers only through
-    the service (the engines and the table's reader are not imported by them)."""
-    import ast
-    from pathlib import Path
-
-    root = Path(bk.__file__).parent
-    surfaces = ["game.py", "checker.py", "widget.py", "api.py", "optimal.py", "cli/solve.py",
-                "cli/play.py", "cli/solutions.py"]  # fmt: skip
-    banned = {"bitknights.table.probe", "bitknights.engines.ida", "bitknights.engines.bidir",
-              "bitknights.engines.mitm", "bitknights.engines.lookup"}  # fmt: skip
-    for name in surfaces:
-        tree = ast.parse((root / name).read_text())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                module = (node.module or "").lstrip(".")
-                full = {f"bitknights.{module}.{a.name}" for a in node.names} | {
-                    f"bitknights.{module}"
-                }
-                assert not full & banned, (name, module)
-            assert not (isinstance(node, ast.Attribute) and node.attr == "steps_many"), name
-
-
 def test_the_game_deals_every_distance_it_promises_without_a_table(tmp_path):
     """Issue 21 point 3 (the game's side): without a table, a fresh board of exactly the
     distance asked, every time, up to the promised 24."""
