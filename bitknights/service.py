@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from .board import Move
     from .engines import Engine
-    from .engines.lab_ida import Bound, Outcome
+    from .engines.general_ida import Bound, Outcome
     from .engines.options import StopFlag
     from .solution import Hint, Solution
     from .table.compact import CompactTable
@@ -475,7 +475,7 @@ class DistanceService:
                 "bitknights: no distance table for this target: optimal solutions by "
                 f"search (IDA*: {why}; `bitknights table build` makes them instant)\n"
             )
-        from .engines.lab_ida import search_paths
+        from .engines.general_ida import search_paths
 
         return "search", search_paths(board, self.target, limit=limit, cache_dir=self.cache_dir)
 
@@ -581,7 +581,7 @@ class DistanceService:
         compared with the table at each board it met (``check_all``; default: user bounds
         only).  Options are checked and user bounds compiled before any search starts."""
         from .coords import comb_count
-        from .engines.lab_ida import kernel_for, search, tables_for
+        from .engines.general_ida import kernel_for, search, tables_for
         from .engines.options import StopFlag
         from .threads import ordered_map
 
@@ -614,7 +614,7 @@ class DistanceService:
         """``bound``'s value on each board as the search sees it (an ``int64`` array)."""
         import numpy as np
 
-        from .engines.lab_ida import bound_at, tables_for
+        from .engines.general_ida import bound_at, tables_for
 
         tables = tables_for(self.target, bound.flags, self.cache_dir)
         return np.array([bound_at(as_board(b), bound, tables) for b in boards], dtype=np.int64)
@@ -701,7 +701,7 @@ def heuristic(spec: object, name: str | None = None) -> Bound:
     ('pdb', 'zero')
     """
     from .engines._lab_kernels import USER
-    from .engines.lab_ida import Bound, builtin
+    from .engines.general_ida import Bound, builtin
 
     if isinstance(spec, Bound):
         return spec if name is None else spec._replace(name=name)
@@ -720,7 +720,7 @@ def maximum(*parts: object, name: str | None = None) -> Bound:
     >>> maximum("misplaced", "knight_distance").name
     'max(misplaced,knight_distance)'
     """
-    from .engines.lab_ida import Bound
+    from .engines.general_ida import Bound
 
     bounds = [heuristic(p) for p in parts]
     users = [b.user for b in bounds if b.user is not None]
@@ -735,7 +735,7 @@ def maximum(*parts: object, name: str | None = None) -> Bound:
 
 def builtin_heuristics() -> dict[str, int]:
     """The lab's built-in heuristics by name (their flags)."""
-    from .engines.lab_ida import BUILTINS
+    from .engines.general_ida import BUILTINS
 
     return dict(BUILTINS)
 

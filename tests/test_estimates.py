@@ -130,7 +130,7 @@ def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     a distance table, the compact table's build, the pattern databases' (for IDA* and
     for the heuristic lab); the table build's bar says it scaled to the target's size
     (the classic target's is the estimate itself)."""
-    from bitknights.engines import compact, ida, lab_ida
+    from bitknights.engines import compact, general_ida, ida
     from bitknights.engines.options import StopFlag
     from bitknights.table import builder, store
 
@@ -138,7 +138,7 @@ def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     builder.build_table(SMALL, tmp_path, quiet=True)
     store.load(SMALL, tmp_path, reprove=True)
     ida._patterns(SMALL, tmp_path / "ida", StopFlag())
-    lab_ida.pattern_tables(Board("10100/00000/00*00/00000/00000"), tmp_path)  # another: once
+    general_ida.pattern_tables(Board("10100/00000/00*00/00000/00000"), tmp_path)  # another: once
     compact.compact_table(SMALL, tmp_path, StopFlag())
     steps = ("proving the distance table", "building pattern databases",
              "building the compact distance table")  # fmt: skip

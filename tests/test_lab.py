@@ -12,7 +12,7 @@ import naive
 import pixels
 import terminal
 from bitknights import TARGET, Board, lab
-from bitknights.engines import ida, lab_ida
+from bitknights.engines import general_ida, ida
 from bitknights.engines.pdb import pattern_bound
 from bitknights.errors import BitknightsError
 from bitknights.render.boards import FRAME
@@ -232,7 +232,8 @@ def test_evaluate_matches_the_engines_bounds(classic):
     assert lab.evaluate("misplaced", bs).tolist() == hand
     assert lab.evaluate(misplaced_by_hand, bs).tolist() == hand
     assert (
-        lab_ida.builtin("max(pdb,misplaced)").flags == lab_ida.builtin("max(misplaced,pdb)").flags
+        general_ida.builtin("max(pdb,misplaced)").flags
+        == general_ida.builtin("max(misplaced,pdb)").flags
     )
 
 

@@ -51,7 +51,7 @@ OWN = {
 }
 # the engines are asked what they can do (their modules load none of their work), and mitm
 # answers when there is no table
-OWN |= {"bitknights.engines." + name for name in ("ida", "bidir", "mitm", "lookup", "compact")}
+OWN |= {"bitknights.engines." + name for name in ("ida", "bidir", "mitm", "table", "compact")}
 OWN |= {"bitknights.cli.commands", "bitknights.cli.environment"}
 OWN_NO_TABLE = OWN
 OWN_TABLE = OWN | {"bitknights.table.probe", "bitknights.results"}
@@ -148,7 +148,7 @@ def test_with_table(tmp_path, table_dir, where):
     out, modules = _imports(tmp_path, env)
     assert out == "7\n-1\n"
     _check(modules, OWN_TABLE, USES_TABLE, NEVER)
-    assert "bitknights.engines.lookup" in modules
+    assert "bitknights.engines.table" in modules
 
 
 def test_options_bring_the_parser_only(tmp_path):

@@ -1,7 +1,7 @@
 """The exact engines: the contract every engine keeps (:class:`Engine`, which also does what
 every engine does alike), and the registry.
 
-Each engine is one class in its own module (``ida``, ``bidir``, ``mitm``, ``lookup``,
+Each engine is one class in its own module (``ida``, ``bidir``, ``mitm``, ``table``,
 ``compact``) whose ``ENGINE`` answers :meth:`Engine.solve` (one board: a
 :class:`~bitknights.solution.Solution`) and :meth:`Engine.steps_many` (a batch of keys:
 distances), reading every limit from one :class:`~bitknights.engines.options.SolveOptions`
@@ -40,7 +40,7 @@ _ENGINE_OBJECTS = {
     "ida": "ida:ENGINE",
     "bidir": "bidir:ENGINE",
     "mitm": "mitm:ENGINE",
-    "table": "lookup:ENGINE",
+    "table": "table:ENGINE",
     "compact": "compact:ENGINE",
 }
 ENGINES = tuple(_ENGINE_OBJECTS)

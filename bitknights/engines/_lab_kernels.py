@@ -1,10 +1,10 @@
-"""The heuristic lab's IDA* kernel (:mod:`.lab_ida`): one search loop for any bound.
+"""The heuristic lab's IDA* kernel (:mod:`.general_ida`): one search loop for any bound.
 
 A node's bound is the maximum of the parts ``flags`` selects, each kept incrementally as
 the engine's kernel keeps it (:mod:`._ida_kernels`): ``MISPLACED`` (knights off their
 colour's target squares), ``NEAREST`` (the nearest-square sum) and ``PATTERNS`` (the
 pattern databases), both rounded up to the blank's parity, and ``USER``
-(:func:`user_h`, a stub here: :func:`bitknights.engines.lab_ida.user_kernel` compiles this
+(:func:`user_h`, a stub here: :func:`bitknights.engines.general_ida.user_kernel` compiles this
 source with a user's function under that name).  With ``NEAREST`` or ``PATTERNS`` alone
 it expands exactly the engine's nodes.  It can also stream every solution at the first
 threshold that has one, a chunk of paths a call, resuming from ``state`` and ``stack``;

@@ -1,4 +1,4 @@
-"""What the lab's kernel (:mod:`._lab_kernels`) and its caller (:mod:`.lab_ida`) agree
+"""What the lab's kernel (:mod:`._lab_kernels`) and its caller (:mod:`.general_ida`) agree
 on: the parts of a bound, the codes a call returns, the fields of its ``state`` and the
 columns of its ``stack``.  Plain Python, so the caller needs no numba when the kernel runs
 compiled ahead of time."""
