@@ -8,6 +8,8 @@ import io
 import os
 import random
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from typing import NamedTuple
@@ -15,6 +17,9 @@ from typing import NamedTuple
 from bitknights import TARGET, Board
 
 SAMPLE = Path(__file__).parent.parent / "sample.txt"
+SMALL = Board("11000/00000/00*00/00000/00000")
+"""A target with two black knights: 25 * C(24, 2) = 6,900 boards (tables built in
+milliseconds; the naive BFS holds them all)."""
 
 
 def random_walk(board: Board, length: int, rng: random.Random) -> Board:
@@ -138,6 +143,30 @@ def run_bitknights(
     return Ran(argv, status, out.getvalue(), err.getvalue())
 
 
+def run_python(
+    code: str, *args: str, env: dict[str, str | None] | None = None, **kw
+) -> subprocess.CompletedProcess:
+    """``python -c CODE ARGS`` in a new process, output captured as text, with the
+    environment variables of this one and ``env`` over them (``None``: unset); ``kw``:
+    more of :func:`subprocess.run`'s arguments (``input``, ``check``)."""
+    full = {**os.environ}
+    for k, v in (env or {}).items():
+        full.pop(k, None) if v is None else full.__setitem__(k, v)
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          env=full, timeout=300, **kw)  # fmt: skip
+
+
+def checked_by(sol, start, target=TARGET, *, engine):
+    """``sol`` (found by ``engine``) after replaying its path and checking its shape."""
+    sol.verify()
+    assert sol.engine == engine and sol.start == start and sol.target == target
+    if sol.steps is None:
+        assert sol.boards == []
+    else:
+        assert sol.status == "solved" and len(sol.boards) == sol.steps + 1
+    return sol
+
+
 def _engine(engine):
     from bitknights.engines import get_engine
 
@@ -163,9 +192,12 @@ def steps_with(engine, keys, target=TARGET, max_depth=15, stop=None, **options):
 
 __all__ = [
     "SAMPLE",
+    "SMALL",
     "TARGET",
     "Ran",
+    "checked_by",
     "run_bitknights",
+    "run_python",
     "cache_env",
     "forge",
     "random_board",

@@ -32,6 +32,7 @@ from helpers import (
     forge,
     random_walk,
     run_bitknights,
+    run_python,
     solve_with,
     steps_with,
 )
@@ -367,8 +368,7 @@ def test_untrusted_pattern_databases_are_refused_said_once_and_done_without(surf
     env = {"BITKNIGHTS_CACHE_DIR": str(untrusted[0].parent)}
     if surface == "api":
         code = f"import bitknights as bk; print(bk.solve({SEVEN!r}, engine='ida', max_depth=None).steps)"
-        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           timeout=LIMIT, env={**os.environ, **env})  # fmt: skip
+        r = run_python(code, env=env)
         assert (r.returncode, r.stdout) == (0, "7\n"), r.stderr
     else:
         args, feed, want = SURFACES[surface]()

@@ -18,7 +18,7 @@ from bitknights.errors import BitknightsError
 from bitknights.render.boards import FRAME
 from bitknights.squares import square_color
 from bitknights.table import load_table
-from helpers import solve_with
+from helpers import run_python, solve_with
 
 TARGET_WHITE = TARGET.white
 TARGET_BLACK = TARGET.black
@@ -323,7 +323,6 @@ def test_lab_speed_script(tmp_path):
 def test_a_user_heuristic_compile_is_announced_on_a_terminal(tmp_path):
     """What compiles, why and about how long, before the seconds it takes; nothing
     through a pipe."""
-    import subprocess
     import sys
 
     code = ("from numba import njit\nfrom bitknights import lab\n@njit\n"
@@ -338,6 +337,5 @@ def test_a_user_heuristic_compile_is_announced_on_a_terminal(tmp_path):
         "into the search kernel, once per process, ~"
     ), seen
     assert seen.splitlines()[-1] == "7"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env={**os.environ, **env}, timeout=300)  # fmt: skip
+    r = run_python(code, env=env)
     assert (r.stdout, r.stderr) == ("7\n", "")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bitknights import TARGET, Board
 from bitknights.table import store
-from helpers import SAMPLE, cache_env, solve_with
+from helpers import SAMPLE, cache_env, run_python, solve_with
 
 ENV = {k: v for k, v in os.environ.items() if k not in ("BITKNIGHTS_CACHE_DIR", "XDG_CACHE_HOME")}
 
@@ -111,9 +111,7 @@ def test_unwritable_cache_location(tmp_path):
         "TARGET, SolveOptions(max_depth=36))\n"
         "print(s.steps)"
     )
-    r = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
-    )
+    r = run_python(code, env={**env, "XDG_CACHE_HOME": None})
     assert r.returncode == 0, r.stderr
     assert int(r.stdout) % 2 == 0 and int(r.stdout) >= 30
 

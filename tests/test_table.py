@@ -6,7 +6,6 @@ import random
 import re
 import shutil
 import struct
-import subprocess
 import sys
 import zlib
 from functools import cache
@@ -24,29 +23,18 @@ from bitknights.engines.options import SolveOptions
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
 from helpers import (
+    SMALL,
     cache_env,
     forge,
     random_board,
     random_walk,
     run_bitknights,
+    run_python,
     solve_with,
     steps_with,
 )
 
 STATES = 25 * math.comb(24, 12)
-# a target with two black knights: 25 * C(24, 2) = 6900 boards, built in milliseconds
-SMALL = Board("11000/00000/00*00/00000/00000")
-
-
-@pytest.fixture(scope="session")
-def classic(table_dir):
-    return load_table(TARGET, cache_dir=table_dir)
-
-
-@pytest.fixture(scope="session")
-def small_ball():
-    """Every board reachable from SMALL with its exact distance (naive BFS)."""
-    return naive.bfs(SMALL.compact, radius=1000)
 
 
 def keys_of(texts):
@@ -351,10 +339,7 @@ def test_import_stays_numba_free(table_dir):
         "assert choose_engine('auto', 15) == 'table'\n"
         "assert 'numba' not in sys.modules, 'numba imported'\n"
     )
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(table_dir)}
-    r = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
-    )
+    r = run_python(code, env={"BITKNIGHTS_CACHE_DIR": str(table_dir)})
     assert r.returncode == 0, r.stderr
 
 
