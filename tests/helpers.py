@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import random
+import shutil
 import struct
 import subprocess
 import sys
@@ -93,6 +94,39 @@ def cache_env(path):
             del os.environ["BITKNIGHTS_CACHE_DIR"]
         else:
             os.environ["BITKNIGHTS_CACHE_DIR"] = saved
+
+
+def copy_table(table_dir, cache_dir, target: Board = TARGET) -> Path:
+    """Copy the classic distance table of ``table_dir`` into ``cache_dir`` (made when
+    missing) as the table of ``target``; returns the copy's path.  A new file: it is
+    proved when first used, unless :func:`record_proof` records it."""
+    from bitknights.table import store
+
+    Path(cache_dir).mkdir(mode=0o755, exist_ok=True)
+    path = store.table_path(target, cache_dir)
+    shutil.copyfile(store.table_path(TARGET, table_dir), path)
+    store._loaded.clear()
+    return path
+
+
+def record_proof(cache_dir) -> None:
+    """Record the proof of the (genuine) classic table copied into ``cache_dir``, as an
+    earlier run would have left it (proving takes seconds; the proof is tested in
+    test_proof.py)."""
+    from bitknights import cache
+    from bitknights.table import store
+
+    file, st = store.open_unproved(TARGET, cache_dir)
+    cache.record_proof(store.table_path(TARGET, cache_dir), st, file.tag, "distance table")
+
+
+def write_compact(table, cache_dir) -> None:
+    """Write the compact ``table`` (a :class:`~bitknights.table.compact.CompactTable`) into
+    ``cache_dir``, its proof recorded, as a build leaves it (the build's seconds spared)."""
+    from bitknights.table import compact
+
+    compact._save(table.target, cache_dir, bytes(table._payload), table.max_distance + 1,
+                  table.unreachable, quiet=True)  # fmt: skip
 
 
 class Ran(NamedTuple):
@@ -196,6 +230,8 @@ __all__ = [
     "TARGET",
     "Ran",
     "checked_by",
+    "copy_table",
+    "record_proof",
     "run_bitknights",
     "run_python",
     "cache_env",
@@ -204,4 +240,5 @@ __all__ = [
     "random_walk",
     "solve_with",
     "steps_with",
+    "write_compact",
 ]

@@ -29,6 +29,7 @@ from helpers import (
     SAMPLE,
     Ran,
     cache_env,
+    copy_table,
     forge,
     random_walk,
     run_bitknights,
@@ -109,13 +110,6 @@ def cache_dir(tmp_path) -> Path:
 # -- the distance table ---------------------------------------------------------------------
 
 
-def _copy_table(table_dir: Path, cache_dir: Path, target: Board = TARGET) -> Path:
-    path = store.table_path(target, cache_dir)
-    shutil.copyfile(store.table_path(TARGET, table_dir), path)
-    store._loaded.clear()
-    return path
-
-
 def _rewrite_header(path: Path, offset: int, fmt: str, *values: int) -> None:
     """Change header fields and recompute the header checksum."""
     raw = bytearray(path.read_bytes())
@@ -129,7 +123,7 @@ def _rewrite_header(path: Path, offset: int, fmt: str, *values: int) -> None:
 def _retarget(table_dir: Path, cache_dir: Path, target: Board) -> Path:
     """The classic table placed as ``target``'s, its header's target rewritten (issue 19,
     point 3: a table built for another target)."""
-    path = _copy_table(table_dir, cache_dir, target)
+    path = copy_table(table_dir, cache_dir, target)
     _rewrite_header(path, 16, "<Q", target.key)
     return path
 
@@ -165,7 +159,7 @@ def test_a_table_built_for_another_target_is_refused_everywhere(target, table_di
 def test_a_forged_byte_near_the_target_or_at_the_example_is_refused_at_open(
     what, table_dir, cache_dir
 ):
-    path = _copy_table(table_dir, cache_dir)
+    path = copy_table(table_dir, cache_dir)
     file = store.load(TARGET, table_dir)  # (the copy's bytes, proved already)
     board = {"target": TARGET, "neighbour": TARGET.play("b5"),
              "example": file.example()}[what]  # fmt: skip
@@ -181,7 +175,7 @@ def test_a_forged_byte_near_the_target_or_at_the_example_is_refused_at_open(
 
 
 def test_layer_counts_that_do_not_fit_the_target_are_refused(table_dir, cache_dir):
-    path = _copy_table(table_dir, cache_dir)
+    path = copy_table(table_dir, cache_dir)
     layers = store.load(TARGET, table_dir).layers  # (the copy's, proved already)
     _rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", layers[1] - 1, layers[2] + 1)
     with pytest.raises(store.TableError, match="layer counts do not fit"):
