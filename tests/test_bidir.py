@@ -133,6 +133,7 @@ def test_custom_targets_against_ida_and_naive():
                 assert solve_with("bidir", start, target, s.steps - 1).status == "over_limit"
 
 
+@pytest.mark.slow  # targets of 10 and 14 black knights: test_custom_targets_against_ida_and_naive
 def test_custom_target_with_10_white_14_black_deep():
     rng = random.Random(15)
     target = random_board(rng, black=14)

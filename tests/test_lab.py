@@ -311,6 +311,7 @@ def test_heuristics_script(classic, lab_dir, tmp_path):
     ).stat().st_size > 10_000
 
 
+@pytest.mark.slow  # a run of its own (seconds); its --help runs by default (test_scripts.py)
 @pytest.mark.timeout(900)  # the script: up to 600 s
 def test_lab_speed_script(tmp_path):
     batch = tmp_path / "b.txt"
