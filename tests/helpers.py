@@ -45,19 +45,34 @@ def forge(path, rank, value=None):
     from bitknights.table import store
 
     edits = rank if isinstance(rank, dict) else {rank: value}
-    raw = bytearray(path.read_bytes())
-    size = struct.unpack_from("<I", raw, 12)[0]
-    nlayers = struct.unpack_from("<I", raw, 28)[0]
-    for r, v in edits.items():
-        raw[size + r] = v
-    for block in {r >> store.BLOCK_BITS for r in edits}:
-        crc_at = 16 + store._FIELDS.size + 8 * nlayers + 4 * block
-        start = size + (block << store.BLOCK_BITS)
-        chunk = bytes(raw[start : start + (1 << store.BLOCK_BITS)])
-        struct.pack_into("<I", raw, crc_at, zlib.crc32(chunk))
-    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
-    path.write_bytes(bytes(raw))
+    with open(path, "r+b") as f:  # in place: the header and the blocks edited, not 67 MB
+
+        def put(at: int, data: bytes) -> None:
+            f.seek(at)
+            f.write(data)
+
+        size, nlayers = struct.unpack_from("<I12xI", f.read(32), 12)
+        for r, v in edits.items():
+            put(size + r, bytes([v]))
+        for block in {r >> store.BLOCK_BITS for r in edits}:
+            f.seek(size + (block << store.BLOCK_BITS))
+            crc = zlib.crc32(f.read(1 << store.BLOCK_BITS))
+            put(16 + store._FIELDS.size + 8 * nlayers + 4 * block, struct.pack("<I", crc))
+        f.seek(0)
+        put(size - 4, struct.pack("<I", zlib.crc32(f.read(size - 4))))
     store._loaded.clear()
+
+
+def rewrite_header(path, offset: int, fmt: str, *values: int) -> None:
+    """Change fields of a table file's header and re-sign the header, in place (a
+    well-formed file that is stale or lies)."""
+    with open(path, "r+b") as f:
+        size = struct.unpack_from("<I", f.read(16), 12)[0]
+        f.seek(0)
+        head = bytearray(f.read(size - 4))
+        struct.pack_into(fmt, head, offset, *values)
+        f.seek(0)
+        f.write(head + struct.pack("<I", zlib.crc32(head)))
 
 
 def forge_compact(path, target, codes, layers=None):
@@ -232,6 +247,7 @@ __all__ = [
     "checked_by",
     "copy_table",
     "record_proof",
+    "rewrite_header",
     "run_bitknights",
     "run_python",
     "cache_env",

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import struct
 import subprocess
 import sys
 import zlib
@@ -32,6 +31,7 @@ from helpers import (
     copy_table,
     forge,
     random_walk,
+    rewrite_header,
     run_bitknights,
     run_python,
     solve_with,
@@ -110,21 +110,11 @@ def cache_dir(tmp_path) -> Path:
 # -- the distance table ---------------------------------------------------------------------
 
 
-def _rewrite_header(path: Path, offset: int, fmt: str, *values: int) -> None:
-    """Change header fields and recompute the header checksum."""
-    raw = bytearray(path.read_bytes())
-    size = struct.unpack_from("<I", raw, 12)[0]
-    struct.pack_into(fmt, raw, offset, *values)
-    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
-    path.write_bytes(bytes(raw))
-    store._loaded.clear()
-
-
 def _retarget(table_dir: Path, cache_dir: Path, target: Board) -> Path:
     """The classic table placed as ``target``'s, its header's target rewritten (issue 19,
     point 3: a table built for another target)."""
     path = copy_table(table_dir, cache_dir, target)
-    _rewrite_header(path, 16, "<Q", target.key)
+    rewrite_header(path, 16, "<Q", target.key)
     return path
 
 
@@ -177,7 +167,7 @@ def test_a_forged_byte_near_the_target_or_at_the_example_is_refused_at_open(
 def test_layer_counts_that_do_not_fit_the_target_are_refused(table_dir, cache_dir):
     path = copy_table(table_dir, cache_dir)
     layers = store.load(TARGET, table_dir).layers  # (the copy's, proved already)
-    _rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", layers[1] - 1, layers[2] + 1)
+    rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", layers[1] - 1, layers[2] + 1)
     with pytest.raises(store.TableError, match="layer counts do not fit"):
         store.load(TARGET, cache_dir)
 
