@@ -3,7 +3,6 @@ the distance table, the built-ins searching exactly as the IDA* engine does, an
 inadmissible heuristic flagged, and what cannot be checked without a table said."""
 
 import json
-import os
 
 import pytest
 from numba import njit
@@ -18,7 +17,7 @@ from bitknights.errors import BitknightsError
 from bitknights.render.boards import FRAME
 from bitknights.squares import square_color
 from bitknights.table import load_table
-from helpers import run_python, solve_with
+from helpers import copy_table, record_proof, run_python, solve_with
 
 TARGET_WHITE = TARGET.white
 TARGET_BLACK = TARGET.black
@@ -47,19 +46,13 @@ def three_times_misplaced(white, black, blank):
 
 @pytest.fixture(scope="session")
 def lab_dir(table_dir, tmp_path_factory):
-    """A cache directory of its own holding the session's table (a hard link): the lab
-    caches pattern databases where its table is, and the table's own directory must keep
-    only the table (tests/test_table.py)."""
-    import shutil
-
-    from bitknights.table import store
-
+    """A cache directory of its own holding a copy of the session's table, its proof
+    recorded: the lab caches pattern databases where its table is, and the table's own
+    directory must keep only the table (tests/test_table.py).  (A hard link would change
+    the file's ctime, and with it the identity its proof record names: proved again.)"""
     d = tmp_path_factory.mktemp("lab-cache")
-    source = store.table_path(TARGET, table_dir)
-    try:
-        os.link(source, d / source.name)
-    except OSError:
-        shutil.copy2(source, d / source.name)
+    copy_table(table_dir, d)
+    record_proof(d)
     return d
 
 
