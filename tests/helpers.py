@@ -216,6 +216,17 @@ def checked_by(sol, start, target=TARGET, *, engine):
     return sol
 
 
+def many_and_few(test, *strategies, many: int = 400, few: int = 50):
+    """``test`` given hypothesis ``strategies``, as two tests: ``many`` examples (marked
+    slow) and ``few`` (in the default run)."""
+    import pytest
+    from hypothesis import HealthCheck, given, settings
+
+    made = [settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])(
+        given(*strategies)(test)) for n in (many, few)]  # fmt: skip
+    return pytest.mark.slow(made[0]), made[1]
+
+
 def _engine(engine):
     from bitknights.engines import get_engine
 
@@ -252,6 +263,7 @@ __all__ = [
     "run_python",
     "cache_env",
     "forge",
+    "many_and_few",
     "random_board",
     "random_walk",
     "solve_with",

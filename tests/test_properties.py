@@ -4,11 +4,12 @@ import io
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bitknights import Board, InputError, read_batch
 from bitknights.batch import BatchReader
+from helpers import many_and_few
 
 ROW_CHARS = st.sampled_from("01*")
 ROW = st.text(ROW_CHARS, min_size=5, max_size=5)
@@ -51,13 +52,6 @@ def batches(draw):
         lines.insert(i, draw(NOISE) + draw(ROW) * draw(st.integers(0, 2)))
     sep = draw(st.sampled_from(["\n", "\r\n", "\r"]))
     return sep.join(lines) + draw(st.sampled_from(["", sep])), n, rows, corrupted
-
-
-def many_and_few(test, *strategies):
-    """``test`` given ``strategies``, as two tests: 400 examples (slow) and 50 (by default)."""
-    many, few = (settings(max_examples=n, deadline=None, suppress_health_check=[
-        HealthCheck.too_slow])(given(*strategies)(test)) for n in (400, 50))  # fmt: skip
-    return pytest.mark.slow(many), few
 
 
 def any_block_size_gives_the_same_result(batch, block_size):
