@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import bitknights
+import helpers
 import naive
 from bitknights import SAMPLE, TARGET, BitknightsError, Board
 from bitknights.api import choose_engine
@@ -29,7 +30,6 @@ from helpers import (
     random_walk,
     rewrite_header,
     run_bitknights,
-    run_python,
     solve_with,
     steps_with,
 )
@@ -339,7 +339,7 @@ def test_import_stays_numba_free(table_dir):
         "assert choose_engine('auto', 15) == 'table'\n"
         "assert 'numba' not in sys.modules, 'numba imported'\n"
     )
-    r = run_python(code, env={"BITKNIGHTS_CACHE_DIR": str(table_dir)})
+    r = helpers.run_python(code, env={"BITKNIGHTS_CACHE_DIR": str(table_dir)})
     assert r.returncode == 0, r.stderr
 
 
