@@ -28,6 +28,22 @@ def table_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def classic(table_dir):
+    """The classic distance table (built once per test session)."""
+    from bitknights.table import load_table
+
+    return load_table(TARGET, cache_dir=table_dir)
+
+
+@pytest.fixture(scope="session")
+def small_ball() -> dict[str, int]:
+    """Every board reachable from :data:`helpers.SMALL` with its exact distance (naive BFS)."""
+    from helpers import SMALL
+
+    return naive.bfs(SMALL.compact, radius=1000)
+
+
+@pytest.fixture(scope="session")
 def ball8() -> dict[str, int]:
     """Exact distances (naive BFS) of every board within 8 moves of the classic target."""
     return naive.bfs(naive.TARGET, 8)

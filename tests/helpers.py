@@ -7,7 +7,10 @@ import contextlib
 import io
 import os
 import random
+import shutil
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from typing import NamedTuple
@@ -15,6 +18,9 @@ from typing import NamedTuple
 from bitknights import TARGET, Board
 
 SAMPLE = Path(__file__).parent.parent / "sample.txt"
+SMALL = Board("11000/00000/00*00/00000/00000")
+"""A target with two black knights: 25 * C(24, 2) = 6,900 boards (tables built in
+milliseconds; the naive BFS holds them all)."""
 
 
 def random_walk(board: Board, length: int, rng: random.Random) -> Board:
@@ -39,19 +45,34 @@ def forge(path, rank, value=None):
     from bitknights.table import store
 
     edits = rank if isinstance(rank, dict) else {rank: value}
-    raw = bytearray(path.read_bytes())
-    size = struct.unpack_from("<I", raw, 12)[0]
-    nlayers = struct.unpack_from("<I", raw, 28)[0]
-    for r, v in edits.items():
-        raw[size + r] = v
-    for block in {r >> store.BLOCK_BITS for r in edits}:
-        crc_at = 16 + store._FIELDS.size + 8 * nlayers + 4 * block
-        start = size + (block << store.BLOCK_BITS)
-        chunk = bytes(raw[start : start + (1 << store.BLOCK_BITS)])
-        struct.pack_into("<I", raw, crc_at, zlib.crc32(chunk))
-    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
-    path.write_bytes(bytes(raw))
+    with open(path, "r+b") as f:  # in place: the header and the blocks edited, not 67 MB
+
+        def put(at: int, data: bytes) -> None:
+            f.seek(at)
+            f.write(data)
+
+        size, nlayers = struct.unpack_from("<I12xI", f.read(32), 12)
+        for r, v in edits.items():
+            put(size + r, bytes([v]))
+        for block in {r >> store.BLOCK_BITS for r in edits}:
+            f.seek(size + (block << store.BLOCK_BITS))
+            crc = zlib.crc32(f.read(1 << store.BLOCK_BITS))
+            put(16 + store._FIELDS.size + 8 * nlayers + 4 * block, struct.pack("<I", crc))
+        f.seek(0)
+        put(size - 4, struct.pack("<I", zlib.crc32(f.read(size - 4))))
     store._loaded.clear()
+
+
+def rewrite_header(path, offset: int, fmt: str, *values: int) -> None:
+    """Change fields of a table file's header and re-sign the header, in place (a
+    well-formed file that is stale or lies)."""
+    with open(path, "r+b") as f:
+        size = struct.unpack_from("<I", f.read(16), 12)[0]
+        f.seek(0)
+        head = bytearray(f.read(size - 4))
+        struct.pack_into(fmt, head, offset, *values)
+        f.seek(0)
+        f.write(head + struct.pack("<I", zlib.crc32(head)))
 
 
 def forge_compact(path, target, codes, layers=None):
@@ -88,6 +109,39 @@ def cache_env(path):
             del os.environ["BITKNIGHTS_CACHE_DIR"]
         else:
             os.environ["BITKNIGHTS_CACHE_DIR"] = saved
+
+
+def copy_table(table_dir, cache_dir, target: Board = TARGET) -> Path:
+    """Copy the classic distance table of ``table_dir`` into ``cache_dir`` (made when
+    missing) as the table of ``target``; returns the copy's path.  A new file: it is
+    proved when first used, unless :func:`record_proof` records it."""
+    from bitknights.table import store
+
+    Path(cache_dir).mkdir(mode=0o755, exist_ok=True)
+    path = store.table_path(target, cache_dir)
+    shutil.copyfile(store.table_path(TARGET, table_dir), path)
+    store._loaded.clear()
+    return path
+
+
+def record_proof(cache_dir) -> None:
+    """Record the proof of the (genuine) classic table copied into ``cache_dir``, as an
+    earlier run would have left it (proving takes seconds; the proof is tested in
+    test_proof.py)."""
+    from bitknights import cache
+    from bitknights.table import store
+
+    file, st = store.open_unproved(TARGET, cache_dir)
+    cache.record_proof(store.table_path(TARGET, cache_dir), st, file.tag, "distance table")
+
+
+def write_compact(table, cache_dir) -> None:
+    """Write the compact ``table`` (a :class:`~bitknights.table.compact.CompactTable`) into
+    ``cache_dir``, its proof recorded, as a build leaves it (the build's seconds spared)."""
+    from bitknights.table import compact
+
+    compact._save(table.target, cache_dir, bytes(table._payload), table.max_distance + 1,
+                  table.unreachable, quiet=True)  # fmt: skip
 
 
 class Ran(NamedTuple):
@@ -138,6 +192,41 @@ def run_bitknights(
     return Ran(argv, status, out.getvalue(), err.getvalue())
 
 
+def run_python(
+    code: str, *args: str, env: dict[str, str | None] | None = None, **kw
+) -> subprocess.CompletedProcess:
+    """``python -c CODE ARGS`` in a new process, output captured as text, with the
+    environment variables of this one and ``env`` over them (``None``: unset); ``kw``:
+    more of :func:`subprocess.run`'s arguments (``input``, ``check``)."""
+    full = {**os.environ}
+    for k, v in (env or {}).items():
+        full.pop(k, None) if v is None else full.__setitem__(k, v)
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          env=full, timeout=300, **kw)  # fmt: skip
+
+
+def checked_by(sol, start, target=TARGET, *, engine):
+    """``sol`` (found by ``engine``) after replaying its path and checking its shape."""
+    sol.verify()
+    assert sol.engine == engine and sol.start == start and sol.target == target
+    if sol.steps is None:
+        assert sol.boards == []
+    else:
+        assert sol.status == "solved" and len(sol.boards) == sol.steps + 1
+    return sol
+
+
+def many_and_few(test, *strategies, many: int = 400, few: int = 50):
+    """``test`` given hypothesis ``strategies``, as two tests: ``many`` examples (marked
+    slow) and ``few`` (in the default run)."""
+    import pytest
+    from hypothesis import HealthCheck, given, settings
+
+    made = [settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])(
+        given(*strategies)(test)) for n in (many, few)]  # fmt: skip
+    return pytest.mark.slow(made[0]), made[1]
+
+
 def _engine(engine):
     from bitknights.engines import get_engine
 
@@ -163,13 +252,21 @@ def steps_with(engine, keys, target=TARGET, max_depth=15, stop=None, **options):
 
 __all__ = [
     "SAMPLE",
+    "SMALL",
     "TARGET",
     "Ran",
+    "checked_by",
+    "copy_table",
+    "record_proof",
+    "rewrite_header",
     "run_bitknights",
+    "run_python",
     "cache_env",
     "forge",
+    "many_and_few",
     "random_board",
     "random_walk",
     "solve_with",
     "steps_with",
+    "write_compact",
 ]

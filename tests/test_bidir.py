@@ -1,29 +1,20 @@
 import random
-import subprocess
-import sys
+from functools import partial
 
 import numpy as np
 import pytest
 
 import bitknights
 import bitknights.service as service_module
+import helpers
 import naive
 from bitknights import TARGET, Board, api, solve
 from bitknights.engines import ENGINES, _bidir_search, bidir
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
-from helpers import random_board, random_walk, run_bitknights, solve_with, steps_with
+from helpers import checked_by, random_board, random_walk, run_bitknights, solve_with, steps_with
 
-
-def checked(sol, start, target=TARGET):
-    """``sol`` after replaying its path and checking its shape."""
-    sol.verify()
-    assert sol.engine == "bidir" and sol.start == start and sol.target == target
-    if sol.steps is None:
-        assert sol.boards == []
-    else:
-        assert sol.status == "solved" and len(sol.boards) == sol.steps + 1
-    return sol
+checked = partial(checked_by, engine="bidir")
 
 
 def keys_of(boards):
@@ -142,6 +133,7 @@ def test_custom_targets_against_ida_and_naive():
                 assert solve_with("bidir", start, target, s.steps - 1).status == "over_limit"
 
 
+@pytest.mark.slow  # targets of 10 and 14 black knights: test_custom_targets_against_ida_and_naive
 def test_custom_target_with_10_white_14_black_deep():
     rng = random.Random(15)
     target = random_board(rng, black=14)
@@ -293,7 +285,7 @@ def test_limited_batches_do_not_import_numba():
         "assert bidir.ENGINE.steps_many(keys, TARGET, SolveOptions()).tolist() == [7, -1]\n"
         "assert 'numba' not in sys.modules\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+    helpers.run_python(code, check=True)
 
 
 def test_cli_engine_bidir(tmp_path):

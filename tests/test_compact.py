@@ -9,15 +9,12 @@ import json
 import os
 import random
 import struct
-import subprocess
-import sys
 import zlib
 
 import numpy as np
 import pytest
 
 import bitknights as bk
-import naive
 from bitknights import TARGET, Board, cache
 from bitknights.coords import rank
 from bitknights.engines import compact as compact_engine
@@ -25,16 +22,9 @@ from bitknights.errors import BitknightsError
 from bitknights.results import OVER_LIMIT
 from bitknights.service import DistanceService, far
 from bitknights.table import compact
-from helpers import random_walk, run_bitknights, solve_with, steps_with
+from helpers import SMALL, random_walk, run_bitknights, run_python, solve_with, steps_with
 
-SMALL = Board("11000/00000/00*00/00000/00000")  # 2 black knights: 6,900 boards
 FAR = Board("00000/11000/10101/*1100/11111")  # 39 moves from the classic target
-CLI = [sys.executable, "-m", "bitknights"]
-
-
-@pytest.fixture(scope="module")
-def small_ball():
-    return naive.bfs(SMALL.compact, radius=1000)
 
 
 @pytest.fixture
@@ -296,10 +286,8 @@ def test_a_few_boards_are_walked_without_numpy(tmp_path, fresh):
         f"status = cli.main(['solve', '--exact', '--target', {str(target)!r}]); "
         "print('numpy' in sys.modules, 'numba' in sys.modules, status)"
     )
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path)}
     batch = "2\n" + "".join(b.replace("/", "\n") + "\n" for b in boards)
-    r = subprocess.run([sys.executable, "-c", code], input=batch,
-                       capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    r = run_python(code, input=batch, env={"BITKNIGHTS_CACHE_DIR": str(tmp_path)})
     want = [compact.load(SMALL, tmp_path).walk_plain(Board(b).black, Board(b).blank)[0]
             for b in boards]  # fmt: skip
     assert r.stdout.split() == [*map(str, want), "False", "False", "0"], r.stderr
@@ -327,10 +315,8 @@ def test_random_boards_from_the_compact_table(tmp_path, small_ball, fresh, monke
         table.random_boards(max(by_distance) + 1, 1)
     target = tmp_path / "target.txt"
     target.write_text("\n".join(SMALL.rows()) + "\n")
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path)}
-    r = subprocess.run([*CLI, "random", "--distance", "9", "--count", "4", "--seed", "2",
-                        "--format", "json", "--target", str(target)],
-                       capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    r = run_bitknights(["random", "--distance", "9", "--count", "4", "--seed", "2", "--format",
+                        "json", "--target", target], cache_dir=tmp_path)  # fmt: skip
     assert r.returncode == 0, r.stderr
     for rec in map(json.loads, r.stdout.splitlines()):
         board = Board(rec["board"])

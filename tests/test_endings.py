@@ -9,6 +9,7 @@ import time
 import pytest
 
 import terminal
+from helpers import run_bitknights
 
 # 39 moves away (tests/data/distance39.txt): seconds of IDA* even with pattern databases,
 # which a deep search now builds before it starts
@@ -73,9 +74,9 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     os.close(master)
     assert out == b"7\n" * 3000
     assert b"board" in seen and b"3000" in seen  # tqdm: "n/3000 ... board/s"
-    quiet = subprocess.run([*args, "--quiet"], capture_output=True, timeout=120)
-    piped = subprocess.run(args, capture_output=True, timeout=120)
-    assert quiet.stderr == piped.stderr == b""
+    quiet = run_bitknights([*args[3:], "--quiet"])
+    piped = run_bitknights(args[3:])
+    assert quiet.stderr == piped.stderr == "" and quiet.stdout == piped.stdout == "7\n" * 3000
 
 
 def test_ctrl_c_while_solutions_stream_to_a_terminal_ends_on_a_line_of_its_own(table_dir):

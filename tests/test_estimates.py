@@ -5,19 +5,15 @@ script that measures it (``scripts/first_use.py``).  These tests fail when one d
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bitknights import Board, estimates, progress
+from helpers import SMALL, run_bitknights
 
 ROOT = Path(__file__).parent.parent
-_WIDE = {**os.environ, "COLUMNS": "1000"}  # help paragraphs on one line: no wrapped phrases
-SMALL = Board("11000/00000/00*00/00000/00000")
 
 # What a duration is about: the nearest of these before it in its sentence (or table row),
 # else in its paragraph (or list item).
@@ -87,8 +83,7 @@ def _helps() -> dict[str, str]:
     """Every command's and subcommand's --help, as the command line prints it."""
 
     def helped(*words: str) -> str:
-        r = subprocess.run([sys.executable, "-m", "bitknights", *words, "--help"],
-                           capture_output=True, text=True, timeout=120, env=_WIDE)  # fmt: skip
+        r = run_bitknights([*words, "--help"], env={"COLUMNS": "1000"})  # paragraphs unwrapped
         assert r.returncode == 0, r.stderr
         return r.stdout
 

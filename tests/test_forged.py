@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import struct
 import subprocess
 import sys
 import zlib
@@ -29,9 +28,12 @@ from helpers import (
     SAMPLE,
     Ran,
     cache_env,
+    copy_table,
     forge,
     random_walk,
+    rewrite_header,
     run_bitknights,
+    run_python,
     solve_with,
     steps_with,
 )
@@ -108,28 +110,11 @@ def cache_dir(tmp_path) -> Path:
 # -- the distance table ---------------------------------------------------------------------
 
 
-def _copy_table(table_dir: Path, cache_dir: Path, target: Board = TARGET) -> Path:
-    path = store.table_path(target, cache_dir)
-    shutil.copyfile(store.table_path(TARGET, table_dir), path)
-    store._loaded.clear()
-    return path
-
-
-def _rewrite_header(path: Path, offset: int, fmt: str, *values: int) -> None:
-    """Change header fields and recompute the header checksum."""
-    raw = bytearray(path.read_bytes())
-    size = struct.unpack_from("<I", raw, 12)[0]
-    struct.pack_into(fmt, raw, offset, *values)
-    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
-    path.write_bytes(bytes(raw))
-    store._loaded.clear()
-
-
 def _retarget(table_dir: Path, cache_dir: Path, target: Board) -> Path:
     """The classic table placed as ``target``'s, its header's target rewritten (issue 19,
     point 3: a table built for another target)."""
-    path = _copy_table(table_dir, cache_dir, target)
-    _rewrite_header(path, 16, "<Q", target.key)
+    path = copy_table(table_dir, cache_dir, target)
+    rewrite_header(path, 16, "<Q", target.key)
     return path
 
 
@@ -164,7 +149,7 @@ def test_a_table_built_for_another_target_is_refused_everywhere(target, table_di
 def test_a_forged_byte_near_the_target_or_at_the_example_is_refused_at_open(
     what, table_dir, cache_dir
 ):
-    path = _copy_table(table_dir, cache_dir)
+    path = copy_table(table_dir, cache_dir)
     file = store.load(TARGET, table_dir)  # (the copy's bytes, proved already)
     board = {"target": TARGET, "neighbour": TARGET.play("b5"),
              "example": file.example()}[what]  # fmt: skip
@@ -180,9 +165,9 @@ def test_a_forged_byte_near_the_target_or_at_the_example_is_refused_at_open(
 
 
 def test_layer_counts_that_do_not_fit_the_target_are_refused(table_dir, cache_dir):
-    path = _copy_table(table_dir, cache_dir)
+    path = copy_table(table_dir, cache_dir)
     layers = store.load(TARGET, table_dir).layers  # (the copy's, proved already)
-    _rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", layers[1] - 1, layers[2] + 1)
+    rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", layers[1] - 1, layers[2] + 1)
     with pytest.raises(store.TableError, match="layer counts do not fit"):
         store.load(TARGET, cache_dir)
 
@@ -367,8 +352,7 @@ def test_untrusted_pattern_databases_are_refused_said_once_and_done_without(surf
     env = {"BITKNIGHTS_CACHE_DIR": str(untrusted[0].parent)}
     if surface == "api":
         code = f"import bitknights as bk; print(bk.solve({SEVEN!r}, engine='ida', max_depth=None).steps)"
-        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           timeout=LIMIT, env={**os.environ, **env})  # fmt: skip
+        r = run_python(code, env=env)
         assert (r.returncode, r.stdout) == (0, "7\n"), r.stderr
     else:
         args, feed, want = SURFACES[surface]()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ import pytest
 
 from bitknights import TARGET
 from bitknights.table import store
-from helpers import SAMPLE, Ran, forge, run_bitknights
+from helpers import SAMPLE, Ran, copy_table, forge, record_proof, run_bitknights, run_python
 
 CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 120  # seconds; a hang fails the test instead of stalling the suite
@@ -42,21 +41,6 @@ def cache(tmp_path) -> Path:
     return d
 
 
-def _table(table_dir, cache) -> Path:
-    path = store.table_path(TARGET, cache)
-    shutil.copyfile(store.table_path(TARGET, table_dir), path)
-    return path
-
-
-def _record_proof(cache) -> None:
-    """Record the proof of the (genuine) table copied into ``cache``, as an earlier run
-    would have left it (proving takes seconds; the proof is tested in test_proof.py)."""
-    from bitknights import cache as cache_layer
-
-    file, st = store.open_unproved(TARGET, cache)
-    cache_layer.record_proof(store.table_path(TARGET, cache), st, file.tag, "distance table")
-
-
 # -- S2, S3: what stands at a cache path ----------------------------------------------------
 
 
@@ -79,8 +63,7 @@ def test_odd_files_at_the_cache_paths_are_refused_at_once(kind, cache):
     err = one_line_error(run(["solve", "--engine", "table", str(SAMPLE)], cache))
     assert str(paths[0]) in err
     code = "import bitknights as bk; print(bk.solve(bk.read_batch(bk.SAMPLE)[0]).steps)"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=LIMIT, env={**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache)})  # fmt: skip
+    r = run_python(code, env={"BITKNIGHTS_CACHE_DIR": str(cache)})
     assert r.stdout == "7\n", r.stderr
 
 
@@ -115,7 +98,7 @@ def test_a_forged_table_never_answers_wrong(table_dir, cache):
     from bitknights import read_batch
     from bitknights.coords import rank
 
-    path = _table(table_dir, cache)
+    path = copy_table(table_dir, cache)
     board = read_batch(SAMPLE.read_text())[0]
     forge(path, rank(board.black, board.blank), 3)
     for engine in ("auto", "table"):
@@ -128,7 +111,7 @@ def test_a_forged_table_never_answers_wrong(table_dir, cache):
 
 
 def test_a_table_others_may_write_is_not_trusted(table_dir, cache):
-    path = _table(table_dir, cache)
+    path = copy_table(table_dir, cache)
     path.chmod(0o666)
     r = run(["solve", str(SAMPLE)], cache)
     assert r.returncode == 0 and r.stdout == SAMPLE_ANSWER  # answered by search
@@ -137,7 +120,7 @@ def test_a_table_others_may_write_is_not_trusted(table_dir, cache):
     err = one_line_error(run(["solve", "--engine", "table", str(SAMPLE)], cache))
     assert "chmod go-w" in err
     path.chmod(0o644)
-    _record_proof(cache)
+    record_proof(cache)
     cache.chmod(0o777)
     try:
         err = one_line_error(run(["solve", "--engine", "table", str(SAMPLE)], cache))
@@ -150,8 +133,8 @@ def test_a_table_others_may_write_is_not_trusted(table_dir, cache):
 def test_a_table_truncated_while_in_use_is_an_error_not_a_crash(table_dir, cache):
     from bitknights.table import probe
 
-    path = _table(table_dir, cache)
-    _record_proof(cache)
+    path = copy_table(table_dir, cache)
+    record_proof(cache)
     store._loaded.clear()
     file = store.load(TARGET, cache)  # as a later process: the proof remembered, read lazily
     os.truncate(path, path.stat().st_size // 2)
@@ -269,7 +252,7 @@ def test_table_verify_proves_the_table_exact_or_names_a_board(table_dir, cache):
     """`table verify` trusts no checksum or record: the real table is proven exact; a
     forged byte with every checksum recomputed is found, by `table info` too (every table
     is proved before it is used)."""
-    path = _table(table_dir, cache)
+    path = copy_table(table_dir, cache)
     r = run(["table", "verify"], cache)
     assert r.returncode == 0 and "status: exact" in r.stdout, r.stdout + r.stderr
     from bitknights.coords import rank
@@ -511,12 +494,14 @@ NEEDS_TABLE = {"random", "stats", "table"}  # they stop at once without it
 
 @pytest.mark.parametrize("command", sorted(SWEEP))
 def test_every_command_every_input_no_traceback(command, table_dir, tmp_path):
-    """Each command in its first form on every input made for the sweep and every sixth
-    of tests/corpus (all of it is tests/test_corpus.py's), three ways: without a
-    distance table where the command works without one (search answers), else with it."""
+    """Each command in its first form (random in its second: the whole sweep below has
+    the first) on every input made for the sweep and every sixth of tests/corpus (all of
+    it is tests/test_corpus.py's), three ways: without a distance table where the command
+    works without one (search answers), else with it."""
     inputs = {k: v for i, (k, v) in enumerate(HOSTILE.items()) if k[:1].isalpha() or i % 6 == 0}
     cache = table_dir if command in NEEDS_TABLE else tmp_path / "no-table"
-    problems = sweep(command, SWEEP[command][:1], inputs, cache, tmp_path)
+    form = 1 if command == "random" else 0  # (a board as the target: a compact table built)
+    problems = sweep(command, SWEEP[command][form : form + 1], inputs, cache, tmp_path)
     assert not problems, report(problems)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bitknights import TARGET
-from helpers import random_walk
+from helpers import random_walk, run_bitknights
 
 CLI = [sys.executable, "-m", "bitknights"]
 
@@ -56,7 +56,8 @@ def _run(args: list[str], **kw) -> subprocess.CompletedProcess:
 
 
 def _answers(path: Path, extra: list[str]) -> bytes:
-    done = _run(["solve", str(path), *extra])
+    """What ``solve PATH`` writes for a regular file, in this process."""
+    done = run_bitknights(["solve", path, *extra], text=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

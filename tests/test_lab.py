@@ -3,7 +3,6 @@ the distance table, the built-ins searching exactly as the IDA* engine does, an
 inadmissible heuristic flagged, and what cannot be checked without a table said."""
 
 import json
-import os
 
 import pytest
 from numba import njit
@@ -18,7 +17,7 @@ from bitknights.errors import BitknightsError
 from bitknights.render.boards import FRAME
 from bitknights.squares import square_color
 from bitknights.table import load_table
-from helpers import solve_with
+from helpers import copy_table, record_proof, run_python, solve_with
 
 TARGET_WHITE = TARGET.white
 TARGET_BLACK = TARGET.black
@@ -47,19 +46,13 @@ def three_times_misplaced(white, black, blank):
 
 @pytest.fixture(scope="session")
 def lab_dir(table_dir, tmp_path_factory):
-    """A cache directory of its own holding the session's table (a hard link): the lab
-    caches pattern databases where its table is, and the table's own directory must keep
-    only the table (tests/test_table.py)."""
-    import shutil
-
-    from bitknights.table import store
-
+    """A cache directory of its own holding a copy of the session's table, its proof
+    recorded: the lab caches pattern databases where its table is, and the table's own
+    directory must keep only the table (tests/test_table.py).  (A hard link would change
+    the file's ctime, and with it the identity its proof record names: proved again.)"""
     d = tmp_path_factory.mktemp("lab-cache")
-    source = store.table_path(TARGET, table_dir)
-    try:
-        os.link(source, d / source.name)
-    except OSError:
-        shutil.copy2(source, d / source.name)
+    copy_table(table_dir, d)
+    record_proof(d)
     return d
 
 
@@ -311,6 +304,7 @@ def test_heuristics_script(classic, lab_dir, tmp_path):
     ).stat().st_size > 10_000
 
 
+@pytest.mark.slow  # a run of its own (seconds); its --help runs by default (test_scripts.py)
 @pytest.mark.timeout(900)  # the script: up to 600 s
 def test_lab_speed_script(tmp_path):
     batch = tmp_path / "b.txt"
@@ -323,7 +317,6 @@ def test_lab_speed_script(tmp_path):
 def test_a_user_heuristic_compile_is_announced_on_a_terminal(tmp_path):
     """What compiles, why and about how long, before the seconds it takes; nothing
     through a pipe."""
-    import subprocess
     import sys
 
     code = ("from numba import njit\nfrom bitknights import lab\n@njit\n"
@@ -338,6 +331,5 @@ def test_a_user_heuristic_compile_is_announced_on_a_terminal(tmp_path):
         "into the search kernel, once per process, ~"
     ), seen
     assert seen.splitlines()[-1] == "7"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env={**os.environ, **env}, timeout=300)  # fmt: skip
+    r = run_python(code, env=env)
     assert (r.stdout, r.stderr) == ("7\n", "")

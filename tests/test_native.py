@@ -2,10 +2,8 @@
 agree with the JIT kernels node for node, release the GIL, and be refused when stale."""
 
 import importlib.machinery
-import os
 import random
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -20,7 +18,7 @@ from bitknights.engines import _ida_kernels, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import NO_BUDGET, STOPPED
 from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-from helpers import random_walk, solve_with, steps_with
+from helpers import SMALL, random_walk, run_python, solve_with, steps_with
 
 
 @pytest.fixture(scope="module")
@@ -113,17 +111,15 @@ def test_installed_ida_runs_without_numba(tmp_path):
         "status = cli.main(['solve', '--engine', 'ida']); "
         "print(ida.backend(), 'numba' in sys.modules, status)"
     )
-    env = {k: v for k, v in os.environ.items() if k != native.ENV}
-    out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
-                         text=True, cwd=tmp_path, env=env, check=True, timeout=300)  # fmt: skip
+    env = {native.ENV: None}
+    out = run_python(code, input=SAMPLE, cwd=tmp_path, env=env, check=True)
     assert out.stdout.split() == ["7", "-1", "native", "False", "0"], out.stderr
     code = (
         "import sys; from bitknights import cli; from bitknights import native; from bitknights.engines import _bidir_search; "
         "status = cli.main(['solve', '--engine', 'bidir', '--exact']); "
         "print(native.is_native(_bidir_search._kernels()), 'numba' in sys.modules, status)"
     )
-    out = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
-                         text=True, cwd=tmp_path, env=env, check=True, timeout=300)  # fmt: skip
+    out = run_python(code, input=SAMPLE, cwd=tmp_path, env=env, check=True)
     assert out.stdout.split() == ["7", "18", "True", "False", "0"], out.stderr
 
 
@@ -156,9 +152,7 @@ def test_python_in_a_checkout_runs_the_installed_kernels_of_its_sources(tmp_path
         "print(*(bk.solve(board, engine=e, max_depth=None).steps for e in ('ida', 'bidir')), "
         "'numba' in sys.modules)"
     )
-    env = {k: v for k, v in os.environ.items() if k != native.ENV}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=checkout, env=env, timeout=300)  # fmt: skip
+    out = run_python(code, cwd=checkout, env={native.ENV: None})
     assert out.returncode == 0 and out.stderr == "", out.stderr
     imported, loaded, answers = out.stdout.splitlines()
     assert imported == str(checkout / "bitknights" / "__init__.py")
@@ -226,8 +220,6 @@ def test_switch_turns_the_extension_off(monkeypatch):
 # -- every other compiled kernel: the installed extension (or a fresh build when it is
 # missing or stale) against its JIT twin and the naive BFS --------------------------------
 
-SMALL = Board("11000/00000/00*00/00000/00000")  # 2 black knights: 6900 boards
-
 
 def _compiled(key, tmp_path_factory):
     module = native.load(key)
@@ -245,11 +237,6 @@ def table_native(tmp_path_factory):
 @pytest.fixture(scope="module")
 def bidir_native(tmp_path_factory):
     return _compiled("bidir", tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def small_ball():
-    return naive.bfs(SMALL.compact, radius=1000)
 
 
 def _use(monkeypatch, key, module):

@@ -8,8 +8,6 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 
 import pytest
 
@@ -20,7 +18,7 @@ from bitknights.cli.play import PROMPT
 from bitknights.game import Game, GameError
 from bitknights.service import DistanceService
 from bitknights.squares import square_name
-from helpers import Ran, random_walk, run_bitknights
+from helpers import Ran, random_walk, run_bitknights, run_python
 
 SAMPLE = Board("10110/01*11/10111/01001/00000")
 
@@ -389,7 +387,5 @@ def test_import_stays_light():
         "import sys, bitknights; bitknights.Game; bitknights.check; "
         "print(sorted(m for m in ('numba', 'numpy', 'anywidget') if m in sys.modules))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
-    )
+    out = run_python(code, check=True)
     assert out.stdout.strip() == "[]"

@@ -1,17 +1,14 @@
 """Feedback on standard error (bitknights.progress), seen as a person sees it: through a
 pseudo-terminal that is both standard output and standard error, and through pipes."""
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import terminal
 from bitknights import progress
-from helpers import SAMPLE
+from helpers import SAMPLE, run_bitknights
 from terminal import kept, wrapped
 
 DATA = Path(__file__).parent / "data"
@@ -20,12 +17,6 @@ DATA = Path(__file__).parent / "data"
 def on_terminal(args, tmp_path):
     """``bitknights ARGS`` on a 100x24 pseudo-terminal with its own cache directory."""
     return terminal.on_terminal(args, env={"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")})
-
-
-def piped(args, tmp_path):
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")}
-    return subprocess.run([sys.executable, "-m", "bitknights", *args], capture_output=True,
-                          text=True, env=env, timeout=300)  # fmt: skip
 
 
 def screen_lines(seen):
@@ -47,7 +38,7 @@ def test_bar_moves_and_never_mixes_with_answers(tmp_path):
     assert re.search(r"1/3 \[", seen) and re.search(r"2/3 \[", seen), seen  # moves per board
     answers = [line for line in screen_lines(seen) if "39" in line and "board" not in line]
     assert answers == ["39", "39", "39"], seen
-    pipe = piped(args, tmp_path)
+    pipe = run_bitknights(args, cache_dir=tmp_path / "cache")
     assert pipe.stdout == "39\n39\n39\n" and pipe.stderr == ""
     status, seen = on_terminal([*args, "--quiet"], tmp_path)
     assert status == 0 and screen_lines(seen) == ["39", "39", "39", ""], seen
@@ -66,7 +57,8 @@ def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
     assert screen_lines(seen)[0] == notice, seen
     assert re.search(r"pattern databases: +\d+%\|.*\| [\d.]+M/10\.4M", seen), seen
     assert kept(seen) == [notice, "32", "32", "32"], seen
-    pipe = piped(args, tmp_path)  # the databases are cached now: nothing to say anyway
+    # the databases are cached now: nothing to say anyway
+    pipe = run_bitknights(args, cache_dir=tmp_path / "cache")
     assert pipe.stdout == "32\n32\n32\n" and pipe.stderr == ""
 
 
@@ -91,7 +83,7 @@ def test_short_runs_leave_no_bar_on_the_terminal(args, delay, tmp_path):
     status, quiet = terminal.on_terminal([*args, "--quiet"], env=env)  # no bar at all
     assert status == 0 and kept(_timeless(seen)) == kept(_timeless(quiet)), seen
     if "--path" not in args:  # (drawn with knights on a terminal)
-        pipe = piped(args, tmp_path)
+        pipe = run_bitknights(args, cache_dir=tmp_path / "cache")
         assert pipe.returncode == 0 and pipe.stderr == ""
         assert kept(_timeless(seen)) == wrapped(_timeless(pipe.stdout)), seen
 

@@ -4,11 +4,12 @@ import io
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bitknights import Board, InputError, read_batch
 from bitknights.batch import BatchReader
+from helpers import many_and_few
 
 ROW_CHARS = st.sampled_from("01*")
 ROW = st.text(ROW_CHARS, min_size=5, max_size=5)
@@ -53,9 +54,7 @@ def batches(draw):
     return sep.join(lines) + draw(st.sampled_from(["", sep])), n, rows, corrupted
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(batches(), st.integers(1, 64))
-def test_any_block_size_gives_the_same_result(batch, block_size):
+def any_block_size_gives_the_same_result(batch, block_size):
     """Streaming in blocks of any size agrees with reading the text at once."""
     text, n, rows, corrupted = batch
     data = text.encode()
@@ -78,6 +77,11 @@ def test_any_block_size_gives_the_same_result(batch, block_size):
         assert keys == expect
 
 
+test_any_block_size_gives_the_same_result, test_a_few_block_sizes_give_the_same_result = (
+    many_and_few(any_block_size_gives_the_same_result, batches(), st.integers(1, 64))
+)
+
+
 def _read(method, data, block_size):
     """The keys ``BatchReader.<method>`` yields, or the error it raises."""
     try:
@@ -87,13 +91,16 @@ def _read(method, data, block_size):
         return str(e)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(st.binary(max_size=400), batches().map(lambda b: b[0].encode())),
-       st.integers(1, 64))  # fmt: skip
-def test_plain_lists_and_numpy_arrays_agree(data, block_size):
+def plain_lists_and_numpy_arrays_agree(data, block_size):
     """The numpy-free reader (small inputs) and the numpy one give the same keys or the
     same error, whatever the input and the block size."""
     assert _read("key_lists", data, block_size) == _read("chunks", data, block_size)
+
+
+test_plain_lists_and_numpy_arrays_agree, test_plain_lists_and_numpy_arrays_agree_on_a_few = (
+    many_and_few(plain_lists_and_numpy_arrays_agree, st.one_of(
+        st.binary(max_size=400), batches().map(lambda b: b[0].encode())), st.integers(1, 64))
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("block_size", range(1, 9))

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bitknights import TARGET
-from bitknights.table import store
+from helpers import copy_table, record_proof, write_compact
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -42,11 +40,14 @@ def steady(text: str, cache: Path) -> str:
     return re.sub(r"\b\d+(\.\d+)? s$", "S s", text, flags=re.M)
 
 
-def run_readme(tmp_path: Path, table_dir: Path | None) -> None:
-    """Run the README's commands; ``table_dir``: a table to copy in place of building one
-    (``None``: ``table build`` runs as shown)."""
+def run_readme(tmp_path: Path, table_dir: Path | None, compact=None) -> None:
+    """Run the README's commands; ``table_dir``: a table to copy (its proof recorded) in
+    place of building one (``None``: ``table build`` runs as shown); ``compact``: the
+    compact table, written in place of the one the first far board builds."""
     cache = tmp_path / "cache"
     cache.mkdir()
+    if compact is not None:
+        write_compact(compact, cache)
     env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache), "PY": sys.executable}
     # `bitknights` as pasted, run by this interpreter from the checkout (as the other
     # tests run `python -m bitknights`)
@@ -55,8 +56,8 @@ def run_readme(tmp_path: Path, table_dir: Path | None) -> None:
     assert any(command.startswith(BUILD) for command, _ in commands)
     for command, shown in commands:
         if command.startswith(BUILD) and table_dir is not None:
-            name = store.table_path(TARGET, table_dir).name
-            shutil.copyfile(table_dir / name, cache / name)
+            copy_table(table_dir, cache)
+            record_proof(cache)
             continue
         r = subprocess.run(["/bin/bash", "-c", f"{shim}{command} 2>&1"], cwd=ROOT, env=env,
                            capture_output=True, text=True, timeout=300)  # fmt: skip
@@ -64,8 +65,8 @@ def run_readme(tmp_path: Path, table_dir: Path | None) -> None:
         assert steady(r.stdout.rstrip("\n"), cache) == want, f"$ {command}\n{r.stdout}"
 
 
-def test_the_readme_commands_print_what_it_shows(tmp_path, table_dir):
-    run_readme(tmp_path, table_dir)
+def test_the_readme_commands_print_what_it_shows(tmp_path, table_dir, classic_compact):
+    run_readme(tmp_path, table_dir, classic_compact)
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bitknights import TARGET, Board
 from bitknights.table import store
-from helpers import SAMPLE, cache_env, solve_with
+from helpers import SAMPLE, cache_env, many_and_few, run_python, solve_with
 
 ENV = {k: v for k, v in os.environ.items() if k not in ("BITKNIGHTS_CACHE_DIR", "XDG_CACHE_HOME")}
 
@@ -46,9 +46,7 @@ def test_engines_agree_near_the_target(table_dir, board):
         r.verify()
 
 
-@settings(max_examples=25, deadline=None)
-@given(any_boards())
-def test_engines_agree_anywhere(table_dir, board):
+def engines_agree_anywhere(table_dir, board):
     """Uniformly random boards lie 20 to 39 moves away: bidirectional search and the
     table must agree on every one, and each path must replay."""
     with cache_env(table_dir):
@@ -57,6 +55,11 @@ def test_engines_agree_anywhere(table_dir, board):
     assert a.steps == b.steps is not None
     a.verify()
     b.verify()
+
+
+test_engines_agree_anywhere, test_engines_agree_on_a_few_boards_anywhere = many_and_few(
+    engines_agree_anywhere, any_boards(), many=25, few=5
+)
 
 
 def run(args, env, **kw):
@@ -111,9 +114,7 @@ def test_unwritable_cache_location(tmp_path):
         "TARGET, SolveOptions(max_depth=36))\n"
         "print(s.steps)"
     )
-    r = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
-    )
+    r = run_python(code, env={**env, "XDG_CACHE_HOME": None})
     assert r.returncode == 0, r.stderr
     assert int(r.stdout) % 2 == 0 and int(r.stdout) >= 30
 

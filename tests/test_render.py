@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import random
 import re
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -21,7 +20,7 @@ import pytest
 from bitknights import TARGET, Board, BoardError, Move, Solution, parse_square, render, solve
 from bitknights import square_name as name
 from bitknights.render import board_rows, board_text, path_text
-from helpers import random_board, random_walk
+from helpers import random_board, random_walk, run_python
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -691,9 +690,7 @@ out.append(render.path_text(s, unicode=True))
 heavy = [m for m in ("numba", "matplotlib") if m in sys.modules]
 print(heavy, sum(map(len, out)) > 0)
 """
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
-    )
+    out = run_python(code, check=True)
     assert out.stdout.strip() == "[] True"
 
 

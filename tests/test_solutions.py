@@ -20,21 +20,10 @@ import terminal
 from bitknights import TARGET, Board, optimal
 from bitknights.coords import rank
 from bitknights.table import build, load_table, solutions, store
-from helpers import forge, run_bitknights
+from helpers import SMALL, forge, run_bitknights
 
 GUEST = Board("00000/10000/11*00/11110/11111")  # the 7th Guest's board, colours swapped
-SMALL = Board("11000/00000/00*00/00000/00000")  # 6900 boards: the naive ball holds them all
 optimal_solutions = partial(optimal.optimal_solutions, engine="table")  # the table's listing
-
-
-@pytest.fixture(scope="session")
-def classic(table_dir):
-    return load_table(TARGET, cache_dir=table_dir)
-
-
-@pytest.fixture(scope="session")
-def small_ball():
-    return naive.bfs(SMALL.compact, radius=1000)
 
 
 def naive_solutions(start: str, dist: dict[str, int]) -> list[list[tuple[int, int]]]:

@@ -9,7 +9,6 @@ fails here until it is added on purpose.
 """
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bitknights import SAMPLE
+from helpers import run_python
 
 CHILD = """
 import sys
@@ -73,17 +73,6 @@ NEVER = ["numpy", "numba", "platformdirs", "tqdm", "hashlib", "tempfile", "shuti
 NEVER_PARSER = [m for m in NEVER if m not in ("argparse", "bitknights.cli.parser", "re")]
 
 
-def _run(
-    code: str, *args: str, env: dict[str, str | None] | None = None
-) -> subprocess.CompletedProcess:
-    """``python -c code args`` with ``env`` over this environment (``None``: unset)."""
-    full = {**os.environ}
-    for k, v in (env or {}).items():
-        full.pop(k, None) if v is None else full.__setitem__(k, v)
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          env=full, timeout=120)  # fmt: skip
-
-
 def _allowed_stdlib(uses: list[str]) -> set[str]:
     code = (  # json is imported after the count: it imports re, which the path may not
         "import sys; before = set(sys.modules)\n"
@@ -91,7 +80,7 @@ def _allowed_stdlib(uses: list[str]) -> set[str]:
         "after = set(sys.modules)\n"
         "import json; print(json.dumps(sorted(after - before)))"
     )
-    r = _run(code)
+    r = run_python(code)
     assert r.returncode == 0, r.stderr
     return set(json.loads(r.stdout)) | set(uses)
 
@@ -110,7 +99,7 @@ def _user_env(tmp_path: Path, table_dir: Path | None) -> dict[str, str | None]:
 def _imports(tmp_path: Path, env: dict[str, str | None], *options: str) -> tuple[str, set[str]]:
     sample = tmp_path / "sample.txt"
     sample.write_text(SAMPLE)
-    r = _run(CHILD, "solve", str(sample), *options, env=env)
+    r = run_python(CHILD, "solve", str(sample), *options, env=env)
     assert r.returncode == 0, r.stderr
     line = r.stderr.rsplit("MODULES ", 1)[1]
     return r.stdout, set(line.split())

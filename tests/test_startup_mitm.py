@@ -5,6 +5,7 @@ import random
 import subprocess
 import sys
 import zlib
+from functools import partial
 
 import numpy as np
 import pytest
@@ -12,18 +13,9 @@ import pytest
 from bitknights import SAMPLE, TARGET, Board, api, read_batch
 from bitknights.engines import mitm
 from bitknights.engines.mitm import AUTO_BOARDS as MITM_AUTO_BOARDS
-from helpers import random_board, random_walk, solve_with, steps_with
+from helpers import checked_by, random_board, random_walk, solve_with, steps_with
 
-
-def checked(sol, start, target=TARGET):
-    """``sol`` after replaying its path and checking its shape."""
-    sol.verify()
-    assert sol.engine == "mitm" and sol.start == start and sol.target == target
-    if sol.steps is None:
-        assert sol.boards == []
-    else:
-        assert sol.status == "solved" and len(sol.boards) == sol.steps + 1
-    return sol
+checked = partial(checked_by, engine="mitm")
 
 
 def test_shipped_ball_is_the_computed_one():

@@ -10,7 +10,7 @@ import pytest
 
 from bitknights import TARGET, Board, cli, solve_many
 from bitknights.cli import streams as cli_streams
-from helpers import steps_with
+from helpers import run_bitknights, run_python, steps_with
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -18,9 +18,7 @@ B2 = "01011\n110*1\n01110\n01010\n00100\n"
 
 def test_import_compiles_nothing():
     code = "import sys, bitknights, bitknights.cli; print('numba' in sys.modules)"
-    r = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
-    )
+    r = run_python(code, check=True)
     assert r.stdout.strip() == "False"
 
 
@@ -87,11 +85,8 @@ def test_timeout_reports_board_as_timed_out():
     pattern_tables(TARGET.key)  # built or loaded first: a timeout covers the build it waits for
     (s,) = solve_many([far], engine="ida", max_depth=None, timeout=0.05)
     assert s.steps is None and s.status == "timeout" and s.nodes > 0
-    r = subprocess.run(
-        [sys.executable, "-m", "bitknights", "solve", "--exact", "--timeout", "0.05",
-         "--engine", "ida", "--format", "json"],
-        input="1\n" + str(Board(far)) + "\n", capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    r = run_bitknights(["solve", "--exact", "--timeout", "0.05", "--engine", "ida", "--format",
+                        "json"], "1\n" + str(Board(far)) + "\n")  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert '"status":"timeout"' in r.stdout and '"steps":null' in r.stdout
 
@@ -118,7 +113,5 @@ def test_import_and_parsing_need_no_numpy():
         "from bitknights.table import probe, store\n"
         "print([m for m in ('numpy', 'numba') if m in sys.modules])\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
-    )
+    out = run_python(code, check=True)
     assert out.stdout.strip() == "[]"

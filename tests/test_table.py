@@ -4,17 +4,15 @@ import math
 import os
 import random
 import re
-import shutil
 import struct
-import subprocess
 import sys
-import zlib
 from functools import cache
 
 import numpy as np
 import pytest
 
 import bitknights
+import helpers
 import naive
 from bitknights import SAMPLE, TARGET, BitknightsError, Board
 from bitknights.api import choose_engine
@@ -24,29 +22,19 @@ from bitknights.engines.options import SolveOptions
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
 from helpers import (
+    SMALL,
     cache_env,
+    copy_table,
     forge,
     random_board,
     random_walk,
+    rewrite_header,
     run_bitknights,
     solve_with,
     steps_with,
 )
 
 STATES = 25 * math.comb(24, 12)
-# a target with two black knights: 25 * C(24, 2) = 6900 boards, built in milliseconds
-SMALL = Board("11000/00000/00*00/00000/00000")
-
-
-@pytest.fixture(scope="session")
-def classic(table_dir):
-    return load_table(TARGET, cache_dir=table_dir)
-
-
-@pytest.fixture(scope="session")
-def small_ball():
-    """Every board reachable from SMALL with its exact distance (naive BFS)."""
-    return naive.bfs(SMALL.compact, radius=1000)
 
 
 def keys_of(texts):
@@ -351,10 +339,7 @@ def test_import_stays_numba_free(table_dir):
         "assert choose_engine('auto', 15) == 'table'\n"
         "assert 'numba' not in sys.modules, 'numba imported'\n"
     )
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(table_dir)}
-    r = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
-    )
+    r = helpers.run_python(code, env={"BITKNIGHTS_CACHE_DIR": str(table_dir)})
     assert r.returncode == 0, r.stderr
 
 
@@ -422,45 +407,32 @@ def test_file_format(classic, table_dir):
     assert [n for n in names if n.startswith(path.name)] == [path.name, f"{path.name}.proof"]
 
 
-def _copy(table_dir, tmp_path, target=TARGET):
-    src = store.table_path(TARGET, table_dir)
-    dst = store.table_path(target, tmp_path)
-    shutil.copyfile(src, dst)
-    return dst
-
-
-def _rewrite_header(path, offset, fmt, value):
-    """Change one header field and re-sign the header (a well-formed but stale file)."""
-    raw = bytearray(path.read_bytes())
-    size = struct.unpack_from("<I", raw, 12)[0]
-    struct.pack_into(fmt, raw, offset, value)
-    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
-    path.write_bytes(bytes(raw))
-
-
 def _truncate(p):
-    p.write_bytes(p.read_bytes()[:-1000])
+    os.truncate(p, p.stat().st_size - 1000)
 
 
 def _empty(p):
-    p.write_bytes(b"")
+    os.truncate(p, 0)
 
 
 def _short_header(p):
-    p.write_bytes(p.read_bytes()[:20])
+    os.truncate(p, 20)
 
 
 def _flip(offset):
-    def corrupt(p):
-        raw = bytearray(p.read_bytes())
-        raw[offset if offset >= 0 else len(raw) + offset] ^= 0x10
-        p.write_bytes(bytes(raw))
+    def corrupt(p):  # in place: the table is 67 MB
+        with open(p, "r+b") as f:
+            f.seek(offset, os.SEEK_SET if offset >= 0 else os.SEEK_END)
+            at, byte = f.tell(), f.read(1)[0]
+            f.seek(at)
+            f.write(bytes([byte ^ 0x10]))
 
     return corrupt
 
 
 def _append(p):
-    p.write_bytes(p.read_bytes() + b"\0")
+    with open(p, "ab") as f:
+        f.write(b"\0")
 
 
 CORRUPTIONS = {
@@ -471,14 +443,14 @@ CORRUPTIONS = {
     "header bit flip": (_flip(60), "corrupt header"),
     "target field flip": (_flip(17), "corrupt header"),
     "magic": (_flip(0), "bad magic"),
-    "wrong version": (lambda p: _rewrite_header(p, 8, "<I", 99), "format version 99"),
+    "wrong version": (lambda p: rewrite_header(p, 8, "<I", 99), "format version 99"),
 }
 
 
 @pytest.mark.parametrize("name", list(CORRUPTIONS))
 def test_corrupt_files_are_never_used(name, table_dir, tmp_path, capsys):
     corrupt, message = CORRUPTIONS[name]
-    path = _copy(table_dir, tmp_path)
+    path = copy_table(table_dir, tmp_path)
     corrupt(path)
     with pytest.raises(store.TableError, match=message):
         store.load(TARGET, tmp_path)
@@ -499,7 +471,7 @@ def test_corrupt_files_are_never_used(name, table_dir, tmp_path, capsys):
 def test_a_table_of_an_older_format_is_said_and_searched_around(table_dir, tmp_path):
     """After an upgrade that changes the file format, `solve` still answers (by search)
     and says once why, and how to rebuild."""
-    _rewrite_header(_copy(table_dir, tmp_path), 8, "<I", store.FORMAT_VERSION - 1)
+    rewrite_header(copy_table(table_dir, tmp_path), 8, "<I", store.FORMAT_VERSION - 1)
     r = run_bitknights(["solve"], SAMPLE, cache_dir=tmp_path)
     assert r.returncode == 0 and r.stdout == "7\n-1\n"
     (line,) = r.stderr.splitlines()
@@ -511,7 +483,7 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
     """Payload blocks are checked when a lookup first touches them: the board whose byte
     is flipped gets an error from every path (pure Python, numpy, numba, whole-file
     check), never an answer; boards in other blocks are still answered."""
-    path = _copy(table_dir, tmp_path)
+    path = copy_table(table_dir, tmp_path)
     header = path.stat().st_size - STATES
     rank = offset % STATES
     _flip(header + rank)(path)
@@ -547,15 +519,15 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
 
 
 def test_other_target_file_is_refused(table_dir, tmp_path):
-    _copy(table_dir, tmp_path, SMALL)
+    copy_table(table_dir, tmp_path, SMALL)
     with pytest.raises(store.TableError, match="built for target 11111/01111/00"):
         store.load(SMALL, tmp_path)
     assert not store.available(SMALL, tmp_path)
 
 
 def test_stale_state_count_is_refused(table_dir, tmp_path):
-    path = _copy(table_dir, tmp_path)
-    _rewrite_header(path, 32, "<Q", STATES + 1)
+    path = copy_table(table_dir, tmp_path)
+    rewrite_header(path, 32, "<Q", STATES + 1)
     with pytest.raises(store.TableError, match="inconsistent"):
         store.load(TARGET, tmp_path)
 

@@ -2,26 +2,19 @@
 
 import io
 import json
-import os
 import random
-import subprocess
 import sys
 
 import pytest
 
 from bitknights import TARGET, Board, read_batch
 from bitknights.table import load_table, store
-from helpers import cache_env, run_bitknights
+from helpers import cache_env, run_bitknights, run_python
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
 SAMPLE = f"2\n{B1}{B2}"
 SMALL = "11000\n00000\n00*00\n00000\n00000\n"
-
-
-@pytest.fixture(scope="session")
-def classic(table_dir):
-    return load_table(TARGET, cache_dir=table_dir)
 
 
 def run(args, cache_dir, stdin="", env=None):
@@ -231,9 +224,8 @@ def test_small_batches_are_answered_without_numpy(table_dir, tmp_path, engine, f
         path = tmp_path / "batch.txt"
         path.write_text(text)
         args.append(str(path))
-    env = {**os.environ, store.CACHE_ENV: str(table_dir)}
-    r = subprocess.run([sys.executable, "-c", _NO_NUMPY_PROBE, *args], input="" if from_file else text,
-                       capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    r = run_python(_NO_NUMPY_PROBE, *args, input="" if from_file else text,
+                   env={store.CACHE_ENV: str(table_dir)})  # fmt: skip
     assert r.returncode == 0, r.stderr
     *answers, last = r.stdout.splitlines()
     assert last == "numpy imported: False 0"
@@ -273,9 +265,7 @@ def test_paths_and_json_from_the_table_need_no_numba(table_dir):
         "status = cli.main(['solve', '--format', 'json', '--path', '--exact'])\n"
         "print('numba imported:', 'numba' in sys.modules, status)\n"
     )
-    env = {**os.environ, store.CACHE_ENV: str(table_dir)}
-    r = subprocess.run([sys.executable, "-c", code], input=SAMPLE, capture_output=True,
-                       text=True, env=env, timeout=120)  # fmt: skip
+    r = run_python(code, input=SAMPLE, env={store.CACHE_ENV: str(table_dir)})
     assert r.returncode == 0, r.stderr
     *records, last = r.stdout.splitlines()
     assert last == "numba imported: False 0"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pytest
 import terminal
 from bitknights import progress
 from bitknights.table.builder import LOG_LEGEND
+from helpers import run_bitknights
 from terminal import kept, wrapped
 
 DATA = Path(__file__).parent / "data"
@@ -25,12 +25,6 @@ SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"
 
 def on_terminal(args, cache, **env):
     return terminal.on_terminal(args, env={"BITKNIGHTS_CACHE_DIR": str(cache), **env})
-
-
-def piped(args, cache):
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache)}
-    return subprocess.run([sys.executable, "-m", "bitknights", *args], capture_output=True,
-                          text=True, env=env, timeout=terminal.BOUND)  # fmt: skip
 
 
 def drawn(seen: str) -> list[str]:
@@ -79,7 +73,7 @@ def test_table_build_leaves_the_answer_alone(small_target, tmp_path):
     states = drawn(seen)
     assert states[0].startswith("building the distance table (under a second): "), seen
     assert "6,900/6,900 boards, distance 25" in seen  # the whole search, counted
-    pipe = piped(args, tmp_path / "cache")
+    pipe = run_bitknights(args, cache_dir=tmp_path / "cache")
     assert pipe.returncode == 0 and pipe.stderr == ""
     assert len(pipe.stdout.splitlines()) == 2
     seconds = re.search(r"\((\d+\.\d) s\)", seen).group(1)
@@ -107,7 +101,8 @@ def test_table_build_verbose_explains_its_log(small_target, tmp_path):
     assert len(log) == 25  # distances 0 to 24
     assert screen[end].startswith("6,900 of 6,900 boards reach the target; farthest 24 moves")
     assert screen[end + 1].startswith("built: ")
-    pipe = piped(args, tmp_path / "cache")  # asked for: the log goes to a pipe too
+    # asked for: the log goes to a pipe too
+    pipe = run_bitknights(args, cache_dir=tmp_path / "cache")
     assert pipe.stderr.splitlines()[: len(LOG_LEGEND)] == legend_lines()
 
 
@@ -118,7 +113,7 @@ def legend_lines():
 @pytest.fixture
 def small_table(small_target, tmp_path):
     cache = tmp_path / "cache"
-    r = piped(["table", "build", "--target", str(small_target)], cache)
+    r = run_bitknights(["table", "build", "--target", str(small_target)], cache_dir=cache)
     assert r.returncode == 0, r.stderr
     return cache
 
@@ -133,7 +128,7 @@ def test_random_shows_its_draw_and_leaves_the_batch(small_table, small_target, d
     env = {} if delay is None else {progress.DELAY_ENV: delay}
     status, seen = on_terminal(args, small_table, **env)
     assert status == 0, seen
-    pipe = piped(args, small_table)
+    pipe = run_bitknights(args, cache_dir=small_table)
     assert pipe.returncode == 0 and pipe.stderr == "" and pipe.stdout.startswith("12\n")
     assert kept(seen) == wrapped(pipe.stdout), seen
     if delay == "0":  # the read is a step of the draw: its bar, then the draw's again
