@@ -321,7 +321,7 @@ def board_problem(text: str) -> str | None:
     has no place in one; ``None`` for a board.
 
     >>> board_problem("10110/01*11/10111/01001/00002")
-    "character 29 is '2' (a cell is 0, 1 or *)"
+    "character 29 is '2' (cells are 0, 1, *)"
     >>> board_problem("10110-01*11-10111-01001-00000")
     "character 6 is '-' (rows are joined by '/')"
     """
@@ -338,7 +338,7 @@ def _stray(text: str, allowed: str) -> str | None:
     i, ch = next(((i, ch) for i, ch in enumerate(text, 1) if ch not in allowed), (0, ""))
     if not ch:
         return None
-    why = "a cell is 0, 1 or *" if ch.isalnum() else "rows are joined by '/'"
+    why = "cells are 0, 1, *" if ch.isalnum() else "rows are joined by '/'"
     return f"character {i} is {ch!r} ({why})"
 
 

@@ -128,11 +128,11 @@ def test_a_bad_board_argument_is_a_usage_error():
 @pytest.mark.parametrize(
     "typo, problem",
     [
-        ("10110/01*11/10111/01001/00002", "character 29 is '2' (a cell is 0, 1 or *)"),
-        ("10110/01*11/1O111/01001/00000", "character 14 is 'O' (a cell is 0, 1 or *)"),
+        ("10110/01*11/10111/01001/00002", "character 29 is '2' (cells are 0, 1, *)"),
+        ("10110/01*11/1O111/01001/00000", "character 14 is 'O' (cells are 0, 1, *)"),
         ("10110 01*11 10111 01001 00000", "character 6 is ' ' (rows are joined by '/')"),
         ("10110-01*11-10111-01001-00000", "character 6 is '-' (rows are joined by '/')"),
-        ("1011001*1110111010010000\uff10", "character 25 is '\uff10' (a cell is 0, 1 or *)"),
+        ("1011001*1110111010010000\uff10", "character 25 is '\uff10' (cells are 0, 1, *)"),
     ],
 )
 def test_a_board_with_a_typo_is_a_bad_board_not_a_missing_file(typo, problem):

@@ -267,7 +267,7 @@ def board_argument(text: str, *, required: bool = False) -> Board | None:
     >>> board_argument("10110/01*11/10111/01001/0000O")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bitknights.cli.common.UsageError: ... nor a board: character 29 is 'O' (a cell is 0, 1 or *)
+    bitknights.cli.common.UsageError: ... nor a board: character 29 is 'O' (cells are 0, 1, *)
     """
     if text == "-" or not text or os.path.exists(text):
         return None
