@@ -39,7 +39,7 @@ from .errors import BoardError, InputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import BinaryIO
+    from typing import Any, BinaryIO
 
     import numpy as np
 
@@ -421,9 +421,14 @@ def classic_lines(solutions: Iterable[Solution]) -> Iterator[str]:
         yield f"{-1 if s.steps is None else s.steps}\n"
 
 
+def json_line(record: dict[str, Any]) -> str:
+    """One JSON Lines record as every command writes it (compact separators)."""
+    import json  # not at the top: the classic path does without it
+
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
 def json_lines(solutions: Iterable[Solution], *, path: bool = False) -> Iterator[str]:
     """One JSON object per board (see :meth:`Solution.to_dict`)."""
-    import json
-
     for s in solutions:
-        yield json.dumps(s.to_dict(path=path), separators=(",", ":")) + "\n"
+        yield json_line(s.to_dict(path=path))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..batch import json_line
 from ..board import never_reaches
 from ..squares import parse_square
 from .common import (
@@ -9,7 +10,6 @@ from .common import (
     UsageError,
     arg,
     command,
-    json_line,
     read_board_argument,
     read_target,
     shown,

@@ -240,14 +240,6 @@ def read_target(args: argparse.Namespace, env: Environment) -> Board:
         raise UsageError(f"target {args.target}: {e}") from None
 
 
-def json_line(record: dict[str, Any]) -> str:
-    """One JSON Lines record in the style every command writes (compact separators, as
-    :func:`bitknights.batch.json_lines`)."""
-    import json  # not at the top: `solve`'s classic path does without it
-
-    return json.dumps(record, separators=(",", ":")) + "\n"
-
-
 def plural(n: int, noun: str) -> str:
     """``'1 board'``, ``'2 boards'``, ``'1,234 boards'``."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import progress
+from ..batch import json_line
 from ..board import Board, never_reaches
 from ..errors import BitknightsError, InputError
 from .common import (
@@ -12,7 +13,6 @@ from .common import (
     command,
     count_solutions,
     file_operand,
-    json_line,
     plural,
     read_source,
     read_target,

@@ -4,8 +4,9 @@ distance (from the table)."""
 from __future__ import annotations
 
 from .. import estimates
+from ..batch import json_line
 from ..board import Move
-from .common import SEED, UsageError, command, json_line, number, read_target
+from .common import SEED, UsageError, command, number, read_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

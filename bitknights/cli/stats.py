@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .. import estimates
-from .common import command, json_line, read_target, slashed
+from ..batch import json_line
+from .common import command, read_target, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,8 +6,9 @@ import os
 import time
 
 from .. import estimates
+from ..batch import json_line
 from ..errors import BitknightsError
-from .common import ResourceError, arg, command, json_line, read_target, refused, slashed
+from .common import ResourceError, arg, command, read_target, refused, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
