@@ -7,6 +7,7 @@ before they list anything."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 from functools import partial
@@ -434,8 +435,8 @@ def test_cli_on_a_terminal_streams_and_sums_up(table_dir, limit):
     assert summary.startswith(f"bitknights: {len(want):,} optimal move sequences of 36 moves")
     assert ("(--limit 4; there may be more)" in summary) == bool(limit)
     assert "from the distance table" in summary
-    total = len(want)
-    assert f"{total}/{total} [" in seen  # the progress line, against the count
+    total = len(want)  # the progress line, against the count (how far it got before it was
+    assert re.search(rf"\b\d+/{total} \[", seen), seen  # cleared depends on the machine)
 
 
 @pytest.mark.slow
