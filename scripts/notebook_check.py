@@ -342,14 +342,21 @@ def check_hovers(s: Session, check: Check, theme: str) -> None:
             check(s.wait_widget(pressed), f"{theme}: Hints is pressed")
             button = hints
         elif what == "Stop":
-            solve_and_wait(s, len(s.widget()["moves"]))
             button = page.locator('.bitknights-play button[data-op="solve"]')
         else:
             button = page.locator('.bitknights-play button[data-op="new"]')
-        button.hover()
-        page.wait_for_timeout(200)
-        # whether it still plays, asked before the (slow, on a loaded machine) pixel pass
-        playing = s.wait_widget("w.classList.contains('bk-animating')", timeout=0.1)
+        for _ in range(3 if what == "Stop" else 1):
+            if what == "Stop":  # a fresh board, so that the rest plays for seconds
+                page.locator('.bitknights-play button[data-op="new"]').click()
+                idle(s)
+                solve_and_wait(s, len(s.widget()["moves"]))
+            button.hover()
+            page.wait_for_timeout(200)
+            # whether it still plays, asked before the (slow, on a loaded machine) pixel pass
+            playing = s.wait_widget("w.classList.contains('bk-animating')", timeout=0.1)
+            if playing or what != "Stop":
+                break
+            page.mouse.move(0, 0)  # it ended before the mouse got there: once more
         label = button.inner_text()
         found = pixels.page_labels(page, clip=button.bounding_box(), least=1)
         s.shot(f"hover-{what.split(',')[0].replace(' ', '-').lower()}-{theme}")
