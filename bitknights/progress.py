@@ -120,6 +120,15 @@ def bar(total: float | None, unit: str = "board", desc: str | None = None, *,
 TICK = 0.5  # seconds between redraws of a bar that has no news (the clock moves on)
 
 
+def set_total(shown: Any, total: float) -> None:
+    """Give ``shown`` (a :func:`bar`) the total it learnt while it ran, drawn at once when
+    the bar is due on the screen: a quick run may otherwise end before the next redraw
+    shows it."""
+    shown.total = total
+    if not isinstance(shown, _NoBar) and shown._time() - shown.start_t >= shown.delay:
+        shown.refresh()
+
+
 @lru_cache(maxsize=1)
 def _ticking_class() -> type:
     """tqdm with a thread that redraws the bar every ``TICK`` seconds once its delay has

@@ -101,7 +101,7 @@ class _Progress:
     def update(self, n: int) -> None:
         count = getattr(self._chunks, "count", None)
         if count is not None and self._bar.total is None:
-            self._bar.total = count if self._limit is None else min(count, self._limit)
+            progress.set_total(self._bar, count if self._limit is None else min(count, self._limit))
         self._bar.update(n)
 
     def __enter__(self) -> _Progress:
