@@ -21,6 +21,7 @@ the table, the engines and the API all use it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections import deque
@@ -243,16 +244,16 @@ def wait(future: Future[T], stopped: Callable[[], bool]) -> T:
 
 def off_main_thread(call: Callable[[], T], stop: Stoppable) -> T:
     """``call()`` (a kernel that polls ``stop``) on a helper thread, so that Ctrl-C
-    reaches the caller at once: ``stop`` is then raised and the kernel returns soon."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(call)
-        try:
-            return future.result()
-        except BaseException:
-            stop.raise_()
-            raise
+    reaches the caller at once: ``stop`` is then raised, and the call is waited for (it
+    returns soon) before the exception goes on."""
+    result = background(call)
+    try:
+        return result()
+    except BaseException:
+        stop.raise_()
+        with contextlib.suppress(BaseException):
+            result()
+        raise
 
 
 __all__ = [
