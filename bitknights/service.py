@@ -78,14 +78,15 @@ class DistanceService:
 
     def table(self) -> DistanceTable | None:
         """:meth:`file` as a :class:`~bitknights.table.distance_table.DistanceTable`."""
-        return None if self.file() is None else self._whole_table()
+        file = self.file()
+        return None if file is None else self._whole_table(file)
 
-    def _whole_table(self) -> DistanceTable:
+    def _whole_table(self, file: TableFile | None = None) -> DistanceTable:
         """The distance table whatever the engine (else ``TableError`` naming the fix)."""
         from .table import store
         from .table.distance_table import table_of
 
-        return table_of(store.load(self.target, self.cache_dir))
+        return table_of(store.load(self.target, self.cache_dir) if file is None else file)
 
     @property
     def source(self) -> str:
@@ -149,6 +150,19 @@ class DistanceService:
         caps = get_engine(engine).capabilities
         return caps.lookup or caps.plain_boards > 0
 
+    def _options(self, **given: Any) -> SolveOptions:
+        """The request's options with this service's cache directory, checked."""
+        return check_options(SolveOptions(cache_dir=self.cache_dir, **given))
+
+    def _engines(self, options: SolveOptions, name: str | None) -> tuple[Engine, Engine | None]:
+        """The engine called ``name`` (default: chosen) for a request of one
+        :class:`Solution` a board, and the one its far boards go to."""
+        name = name or self.choose(options.max_depth)
+        counts = get_engine(name).capabilities.counts_solutions
+        if options.count_solutions and self.engine == "auto" and not counts:
+            name = FAR_ENGINE  # its table counts them: built once when needed
+        return self._engine(name, options), self._far_engine(name, options.max_depth)
+
     def _engine(self, name: str, options: SolveOptions) -> Engine:
         """The engine called ``name``, refusing a request it does not take."""
         from .engines.options import check_limit
@@ -177,9 +191,7 @@ class DistanceService:
         ``max_depth`` or unreachable, ``-2`` for boards left when ``stop`` was raised.  A
         list of keys gets a list back (plain Python when :meth:`plain`), an array an
         array."""
-        options = check_options(
-            SolveOptions(max_depth=max_depth, workers=workers, cache_dir=self.cache_dir)
-        )
+        options = self._options(max_depth=max_depth, workers=workers)
         name = engine or self.choose(max_depth, counts_only=True, boards=len(keys))
         chosen = self._engine(name, options)
         deep = self._far_engine(name, max_depth)
@@ -243,18 +255,11 @@ class DistanceService:
         from .engines.options import StopFlag
         from .threads import worker_count
 
-        options = check_options(
-            SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers,
-                         count_solutions=count_solutions, cache_dir=self.cache_dir)
-        )  # fmt: skip
+        options = self._options(
+            max_depth=max_depth, timeout=timeout, workers=workers, count_solutions=count_solutions
+        )
         options = options._replace(workers=worker_count(workers))
-        name = engine or self.choose(max_depth)
-        counts = get_engine(name).capabilities.counts_solutions
-        if count_solutions and self.engine == "auto" and not counts:
-            name = FAR_ENGINE  # its table counts them: built once when needed
-        chosen = self._engine(name, options)
-        return self._solutions(boards, chosen, self._far_engine(name, max_depth), options,
-                               StopFlag())  # fmt: skip
+        return self._solutions(boards, *self._engines(options, engine), options, StopFlag())
 
     def _solutions(
         self,
@@ -291,13 +296,9 @@ class DistanceService:
         from .engines.options import StopFlag
         from .threads import off_main_thread
 
-        options = check_options(
-            SolveOptions(max_depth=max_depth, timeout=timeout, cache_dir=self.cache_dir)
-        )
+        options = self._options(max_depth=max_depth, timeout=timeout)
         start = as_board(board)
-        name = self.choose(options.max_depth)
-        chosen = self._route(start, self._engine(name, options),
-                             self._far_engine(name, options.max_depth))  # fmt: skip
+        chosen = self._route(start, *self._engines(options, None))
         stop = StopFlag()  # raised by Ctrl-C
         return self._checked(
             off_main_thread(lambda: chosen.solve(start, self.target, options, stop), stop)
@@ -505,7 +506,7 @@ class DistanceService:
         from .engines.options import StopFlag
         from .threads import ordered_map
 
-        check_options(SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers))
+        self._options(max_depth=max_depth, timeout=timeout, workers=workers)
         flags = 0
         for b in bounds:
             flags |= b.flags
