@@ -17,6 +17,7 @@ bitknights.errors.InputError: line 4: board 1 is cut short: expected row 3 of 5,
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Iterable, Iterator, Sequence
 
 from .board import (
@@ -224,7 +225,7 @@ class BatchReader:
         self._rows_seen = 0
         carry, carry_lines = b"", list[int]()  # rows so far of a board cut by a block's end
         last_line = self._line
-        for first, block in _chain(self._pending, self._gen):
+        for first, block in itertools.chain(self._pending, self._gen):
             rows, lines, err = self._rows(first, block, done, total)
             if len(lines):
                 last_line = lines[-1]
@@ -317,11 +318,6 @@ def _utf8(line: int, data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(line, "the input is not UTF-8 text") from None
-
-
-def _chain(first: list[tuple[int, bytes]], rest: Iterator[tuple[int, bytes]]):
-    yield from first
-    yield from rest
 
 
 def _blank_error(lines: Sequence[int], board_offset: int, b: int, cells: bytes) -> InputError:

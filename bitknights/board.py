@@ -94,7 +94,7 @@ class Move(tuple[Square, Square]):
 
 def _move_square(square: Square | str) -> Square:
     if isinstance(square, str):
-        return _square(square)
+        return parse_square(square)
     if not isinstance(square, bool) and hasattr(square, "__index__"):
         index = square.__index__()
         if 0 <= index < NUM_SQUARES:
@@ -208,7 +208,7 @@ class Board:
             return move.from_square
         if isinstance(move, str):
             text = move.strip()
-            return self._move_source(Move(text)) if "-" in text else _square(text)
+            return self._move_source(Move(text)) if "-" in text else parse_square(text)
         if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_SQUARES:
             return move
         raise BoardError(f"not a move: {move!r}")
@@ -257,13 +257,6 @@ class Board:
         from .render import board_html
 
         return board_html(self)
-
-
-def _square(text: str) -> Square:
-    try:
-        return parse_square(text)
-    except ValueError as e:
-        raise BoardError(str(e)) from None
 
 
 def parse_row(row: str) -> str | None:
