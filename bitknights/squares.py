@@ -96,18 +96,12 @@ def _build_neighbors() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _build_knight_distances() -> np.ndarray:
     import numpy as np
 
-    dist = np.full((NUM_SQUARES, NUM_SQUARES), -1, dtype=np.int64)
-    for src in range(NUM_SQUARES):
-        dist[src, src] = 0
-        frontier = [src]
-        while frontier:
-            nxt = []
-            for sq in frontier:
-                for t in KNIGHT_TARGETS[sq]:
-                    if dist[src, t] < 0:
-                        dist[src, t] = dist[src, sq] + 1
-                        nxt.append(t)
-            frontier = nxt
+    dist = np.full((NUM_SQUARES, NUM_SQUARES), NUM_SQUARES, dtype=np.int64)
+    for sq, targets in enumerate(KNIGHT_TARGETS):
+        dist[sq, list(targets)] = 1
+        dist[sq, sq] = 0
+    for via in range(NUM_SQUARES):  # Floyd-Warshall (the knight's graph is connected)
+        dist = np.minimum(dist, dist[:, via, None] + dist[via])
     dist.setflags(write=False)
     return dist
 

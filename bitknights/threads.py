@@ -47,8 +47,7 @@ def parallel_blocks(
     fn: Callable[[int, int], T], blocks: int, workers: int | None = None
 ) -> list[T]:
     """``fn(lo, hi)`` over spans covering blocks ``0 .. blocks - 1`` (four a thread or more),
-    on ``workers`` threads, the calling thread one; the results in span order.  The first
-    exception is raised once every thread has stopped.
+    on ``workers`` threads; the results in span order (:func:`ordered_map`).
 
     >>> parallel_blocks(lambda lo, hi: hi - lo, 10, workers=2)
     [1, 1, 1, 2, 1, 1, 1, 2]
@@ -60,36 +59,8 @@ def parallel_blocks(
     if workers <= 1 or blocks <= 1:
         return [fn(0, blocks)]
     n = min(blocks, 4 * workers)
-    spans = iter(enumerate((blocks * i // n, blocks * (i + 1) // n) for i in range(n)))
-    results: list = [None] * n
-    failed: list[BaseException] = []
-    lock, stop = threading.Lock(), threading.Event()
-
-    def work() -> None:
-        while not stop.is_set():
-            with lock:
-                i, span = next(spans, (-1, (0, 0)))
-            if i < 0:
-                return
-            try:
-                results[i] = fn(*span)
-            except BaseException as e:  # raised in the caller's thread
-                failed.append(e)
-                stop.set()
-
-    helpers = [threading.Thread(target=work, name="bitknights-block", daemon=True)
-               for _ in range(min(workers, n) - 1)]  # fmt: skip
-    for t in helpers:
-        t.start()
-    try:
-        work()
-    finally:
-        stop.set()  # after Ctrl-C too: the helpers take no new span
-        for t in helpers:
-            t.join()
-    if failed:
-        raise failed[0]
-    return results
+    spans = [(blocks * i // n, blocks * (i + 1) // n) for i in range(n)]
+    return list(ordered_map(lambda span: fn(*span), spans, workers))
 
 
 def parallel_chunks(
@@ -117,8 +88,8 @@ def ordered_map(
     stop: Stoppable | None = None,
 ) -> Iterator[R]:
     """``map(fn, items)`` on ``workers`` threads, results in input order, at most
-    ``window`` (default ``8 * workers``) in flight; on Ctrl-C ``stop`` is raised and no
-    queued call starts."""
+    ``window`` (default ``8 * workers``) in flight.  On an exception or Ctrl-C ``stop`` is
+    raised, no queued call starts, and the calls running are waited for before it goes on."""
     from concurrent.futures import ThreadPoolExecutor
 
     workers = worker_count(workers)
@@ -135,7 +106,7 @@ def ordered_map(
     except BaseException:
         if stop is not None:
             stop.raise_()
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(cancel_futures=True)
         raise
     pool.shutdown()
 
