@@ -8,6 +8,7 @@ from ..board import Board, never_reaches
 from ..errors import BitknightsError, InputError
 from .common import (
     OPTIMAL_MARK,
+    Environment,
     UsageError,
     board_argument,
     command,
@@ -25,8 +26,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import IO, Any
-
-    from .environment import Environment
 
 
 def _read_boards(path: str, env: Environment, quiet: bool) -> list[Board]:

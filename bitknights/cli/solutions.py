@@ -9,6 +9,8 @@ from .. import progress
 from ..board import never_reaches
 from .common import (
     BOARD,
+    Environment,
+    ExitStatus,
     command,
     number,
     plural,
@@ -16,14 +18,11 @@ from .common import (
     read_target,
     slashed,
 )
-from .environment import ExitStatus
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import IO
-
-    from .environment import Environment
 
 
 def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:

@@ -13,15 +13,22 @@ from .boards import (
     BOARD_UNITS,
     LABEL,
     Defs,
+    HtmlPicture,
     M,
+    SvgPicture,
     board_group,
     board_root,
+    el,
     frame_rect,
     highlight,
+    html_picture,
+    num,
     piece,
+    sub,
+    svg_picture,
+    svg_root,
 )
 from .boards import square_corner as corner
-from .svg import HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
