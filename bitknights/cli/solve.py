@@ -112,10 +112,12 @@ def _solve(args: argparse.Namespace, target: Board, env: Environment) -> int:
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
         bar = streams.progress_bar(total, args.quiet)
         try:
-            if counts_only:
-                _solve_steps(chunks, answers, engine, max_depth, args, out, bar, never)
-            else:
-                _solve_records(chunks, answers, engine, max_depth, args, out, bar, never)
+            pieces = _answers(chunks, answers, engine, max_depth, args, out, never, counts_only)
+            for text, boards in pieces:
+                with progress.writing(out):
+                    out.write(text)
+                    out.flush()
+                bar.update(boards)
         finally:
             bar.close()
     never.say()
@@ -195,19 +197,15 @@ def _answer_small(
     return True
 
 
-def _solve_steps(chunks, answers, engine, max_depth, args, out, bar, never) -> None:
-    """Classic output, written as the service answers each piece of the batch."""
-    for keys, steps in answers.step_pieces(chunks, max_depth=max_depth, workers=args.workers,
-                                           engine=engine):  # fmt: skip
-        with progress.writing(out):
-            out.write("\n".join(map(str, steps)) + "\n")
-            out.flush()
-        never.steps(keys, steps)
-        bar.update(len(keys))
-
-
-def _solve_records(chunks, answers, engine, max_depth, args, out, bar, never) -> None:
-    """One Solution per board (JSON Lines, paths or timeouts), in input order."""
+def _answers(chunks, answers, engine, max_depth, args, out, never, counts_only):
+    """The output, piece by piece as the service answers, and how many boards each covers:
+    classic counts, else one Solution per board (JSON Lines, paths or timeouts)."""
+    if counts_only:
+        for keys, steps in answers.step_pieces(chunks, max_depth=max_depth, workers=args.workers,
+                                               engine=engine):  # fmt: skip
+            never.steps(keys, steps)
+            yield "\n".join(map(str, steps)) + "\n", len(keys)
+        return
     boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
     solutions = never.solutions(
         answers.solutions(boards, max_depth=max_depth, timeout=args.timeout,
@@ -223,10 +221,7 @@ def _solve_records(chunks, answers, engine, max_depth, args, out, bar, never) ->
     else:
         lines = classic_lines(solutions)
     for line in lines:
-        with progress.writing(out):
-            out.write(line)
-            out.flush()
-        bar.update(1)
+        yield line, 1
 
 
 def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:

@@ -38,8 +38,7 @@ Path = Solution | Sequence[Board]
 
 
 def _path(solution: Path) -> tuple[list[Board], list[Move]]:
-    """The boards and moves of a solved ``solution`` (or of a list of boards), each step
-    checked to be a legal move."""
+    """The boards and moves of a solved ``solution`` (or of a list of boards), checked."""
     boards = list(solution.boards if isinstance(solution, Solution) else solution)
     for a, b in zip(boards, boards[1:]):
         if a.play(b.blank) != b:  # raises BoardError when not even a knight's jump
@@ -64,27 +63,20 @@ def _caption(text: str, x: float, y: float, size: int, **attrs: str) -> ET.Eleme
 
 
 def _band(ox: float, oy: float, height: float) -> ET.Element:
-    """The caption band over a board: the frame's colour, running into the board's frame
-    below it (the two make one card)."""
+    """The caption band over a board, running into the board's frame below it."""
     return frame_rect(ox, oy, BOARD_UNITS, height + 30)
 
 
 def _with_defs(root: ET.Element, defs: Defs) -> ET.Element:
-    """``root`` with ``defs`` inserted after its title (or first)."""
     at = 1 if len(root) and root[0].tag == "title" else 0
     root.insert(at, defs.element())
     return root
 
 
 def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -> SvgPicture:
-    """Every board along the solution's path, ``per_row`` to a row, each headed by the move
-    that made it (``start`` for the first) and with that move highlighted.
-
-    Each board is a ``<g class="board" data-step="k" data-board="...">`` whose pieces are
-    short ``<use>`` references to pieces defined once on their squares (see
-    :mod:`~bitknights.render.boards`); ``solution`` may also be the list of boards itself.
-    An unsolved result shows its start board and why.
-    """
+    """Every board along the solution's path (or list of boards), ``per_row`` to a row,
+    each a ``<g class="board" data-step="k" data-board="...">`` headed by the move that made
+    it, highlighted.  An unsolved result shows its start board and why."""
     defs = Defs()
     return svg_picture(_with_defs(_strip(solution, per_row, board_size, defs), defs))
 
@@ -108,8 +100,7 @@ _GAP = 30  # between the boards of a strip
 
 def _step(root: ET.Element, k: int, boards: list[Board], moves: list[Move], ox: float,
           oy: float, defs: Defs) -> None:  # fmt: skip
-    """Board ``k`` of a path at ``(ox, oy)`` of ``root``: its caption band (the move that
-    made it) and the board with that move marked."""
+    """Board ``k`` of a path at ``(ox, oy)`` of ``root``, under its caption band."""
     root.append(_band(ox, oy, _CAP_H))
     root.append(_caption("start" if k == 0 else f"{k}. {moves[k - 1]}", ox + M, oy + 50, 40))
     move = moves[k - 1] if k else None
@@ -136,8 +127,7 @@ def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.El
 
 
 def _steps(boards: list[Board], moves: list[Move], board_size: float, defs: Defs) -> ET.Element:
-    """The boards of a path as one small picture each, in a ``<div>`` that wraps them to
-    the width there is (a notebook scales a wide picture down; these keep their size)."""
+    """The boards of a path as one small picture each, in a ``<div>`` that wraps them."""
     div = el("div", class_="bitknights-steps", style="display:flex;flex-wrap:wrap;gap:8px")
     units_h = _CAP_H + BOARD_UNITS
     size = board_size / BOARD_UNITS
@@ -151,14 +141,9 @@ def _steps(boards: list[Board], moves: list[Move], board_size: float, defs: Defs
 def solution_animation_svg(
     solution: Path, *, size: float = 240, seconds_per_move: float = 1.0
 ) -> SvgPicture:
-    """A compact animated picture of the solution: the knights jump one move per
-    ``seconds_per_move``, the move's squares lit, a caption counting moves; it pauses on
-    the start and end boards and loops.
-
-    Pure SVG animation (SMIL ``<animate>``/``<animateTransform>``), no script; viewers
-    without animation show the start board.  Each moving knight carries an
-    ``<animateTransform>`` whose ``values`` list the knight's positions over time.
-    """
+    """An animated picture of the solution (SMIL, no script; else the start board): the
+    knights jump one move per ``seconds_per_move``, the move's squares lit, a caption
+    counting moves; it pauses on the start and end boards and loops."""
     defs = Defs()
     return svg_picture(_with_defs(_animation(solution, size, seconds_per_move, defs), defs))
 
@@ -270,12 +255,9 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
 
 
 def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) -> HtmlPicture:
-    """The notebook view of a solution: a line with the move count and the move list,
-    the animated compact view, then every board along the path (as in
-    :func:`solution_svg`, one small picture each, wrapping to the width there is;
-    ``per_row`` is for :func:`solution_svg` alone).  Well-formed XHTML; its pictures share
-    one ``<defs>`` (in the first).  A notebook
-    stores this one copy (a :class:`~bitknights.Solution` has no separate SVG view)."""
+    """The notebook view of a solution (well-formed XHTML): the move count and list, the
+    animation, then every board along the path, wrapping (``per_row`` is for
+    :func:`solution_svg` alone); its pictures share one ``<defs>``."""
     div = el("div", class_="bitknights-solution")
     unsolved = _unsolved(solution)
     if unsolved is not None:
