@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         status = ExitStatus.RESOURCES if getattr(e, "refused", False) else ExitStatus.USAGE
         return _fail(env, str(e), status)
     except ResourceError as e:
-        return _fail(env, str(e), ExitStatus.RESOURCES)
+        return _fail(env, str(e))
     except KeyboardInterrupt:
         _interrupted(env)
         return ExitStatus.INTERRUPTED
@@ -107,33 +107,29 @@ def _refused(env: Environment, e: Exception) -> ExitStatus:
     """The line and status of a failure of the system; anything else is a bug, raised."""
     module = _failed_import(e)
     if module is not None:
-        return _fail(
-            env,
+        message = (
             f"cannot load {module}: {_detail(e)} (short of memory or file handles? see "
-            "`ulimit -a`; else the installation is broken)",
-            ExitStatus.RESOURCES,
+            "`ulimit -a`; else the installation is broken)"
         )
-    if isinstance(e, BrokenPipeError):
-        # the reader went away (e.g. `| head`): stop quietly
-        _silence_stdout(env)
-        return ExitStatus.OK
-    if isinstance(e, MemoryError):
-        _silence_stdout(env)
-        return _fail(
-            env, "out of memory (solve: fewer --workers, or a smaller batch)", ExitStatus.RESOURCES
-        )
-    if isinstance(e, RuntimeError) and "thread" in str(e):
-        return _fail(
-            env,
+    elif isinstance(e, RuntimeError) and "thread" in str(e):
+        message = (
             f"cannot start a thread ({e}): threads are limited here (`ulimit -u`, a pids "
-            "cgroup); try fewer --workers where a command takes them",
-            ExitStatus.RESOURCES,
+            "cgroup); try fewer --workers where a command takes them"
         )
-    if isinstance(e, OSError):
-        # reading errors are reported as UsageError where they happen: this is the output
+    elif isinstance(e, (OSError, MemoryError)):
+        # reading errors are UsageErrors where they happen: this is the output (or a pipe
+        # whose reader went away, e.g. `| head`: stop quietly)
         _silence_stdout(env)
-        return _fail(env, f"cannot write the output: {_detail(e)}", ExitStatus.RESOURCES)
-    raise e
+        if isinstance(e, BrokenPipeError):
+            return ExitStatus.OK
+        message = (
+            "out of memory (solve: fewer --workers, or a smaller batch)"
+            if isinstance(e, MemoryError)
+            else f"cannot write the output: {_detail(e)}"
+        )
+    else:
+        raise e
+    return _fail(env, message)
 
 
 def _detail(e: BaseException) -> str:
@@ -191,7 +187,7 @@ def _interrupted(env: Environment) -> None:
         out.flush()  # type: ignore[union-attr]
 
 
-def _fail(env: Environment, message: str, status: ExitStatus) -> ExitStatus:
+def _fail(env: Environment, message: str, status: ExitStatus = ExitStatus.RESOURCES) -> ExitStatus:
     env.say(f"bitknights: error: {one_line(message)}\n")
     return status
 
@@ -216,7 +212,7 @@ def entry() -> None:
     except BrokenPipeError:
         status = ExitStatus.OK
     except OSError as e:
-        status = _fail(env, f"cannot write the output: {e.strerror or e}", ExitStatus.RESOURCES)
+        status = _fail(env, f"cannot write the output: {e.strerror or e}")
     with contextlib.suppress(OSError, ValueError, AttributeError):
         env.stderr.flush()  # type: ignore[union-attr]
     os._exit(status)

@@ -168,26 +168,16 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
     def times(ts: Sequence[float]) -> str:
         return ";".join(f"{min(1.0, t / dur):.6f}".rstrip("0").rstrip(".") or "0" for t in ts)
 
+    def animate(tag: str, name: str, values: list[str], ts: list[float], mode: str, **kind: str):
+        keys = {"values": ";".join(values), "keyTimes": times(ts), "calcMode": mode, **clock}
+        return el(tag, attributeName=name, **kind, **keys)
+
     def fade(values: list[str], ts: list[float]) -> ET.Element:
-        return el(
-            "animate",
-            attributeName="opacity",
-            values=";".join(values),
-            keyTimes=times(ts),
-            calcMode="discrete",
-            **clock,
-        )
+        return animate("animate", "opacity", values, ts, "discrete")
 
     def moving(squares: list[int], ts: list[float], mode: str) -> ET.Element:
-        return el(
-            "animateTransform",
-            attributeName="transform",
-            type="translate",
-            values=";".join(xy(sq) for sq in squares),
-            keyTimes=times(ts),
-            calcMode=mode,
-            **clock,
-        )
+        values = [xy(sq) for sq in squares]
+        return animate("animateTransform", "transform", values, ts, mode, type="translate")
 
     def xy(sq: int) -> str:
         x, y = corner(sq)
