@@ -8,26 +8,24 @@ parser (:func:`.common.command`), imported only when its command runs (or for th
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import sys
 
 from ..errors import BitknightsError
-from .common import Environment, ExitStatus, ResourceError, UsageError, one_line
+from .common import (
+    COMMANDS,
+    Environment,
+    ExitStatus,
+    ResourceError,
+    UsageError,
+    command_module,
+    one_line,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterator, Sequence
-    from types import ModuleType
-
-COMMANDS = ("solve", "table", "stats", "random", "hint", "play", "check", "solutions")
-"""The commands in the order ``bitknights --help`` lists them."""
-
-
-def command_module(name: str) -> ModuleType:
-    """The command module ``bitknights.cli.NAME``, imported on first use."""
-    return importlib.import_module(f"{__package__}.{name}")
 
 
 def build_parser(

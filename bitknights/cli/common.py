@@ -17,9 +17,21 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Mapping
+    from types import ModuleType
     from typing import IO, Any
 
     Argument = tuple[tuple[str, ...], dict[str, Any]]  # add_argument's flags and keywords
+
+COMMANDS = ("solve", "table", "stats", "random", "hint", "play", "check", "solutions")
+"""The commands in the order ``bitknights --help`` lists them, each registered by the
+module ``bitknights.cli.NAME``, imported only when its command runs (:func:`command_module`)."""
+
+
+def command_module(name: str) -> ModuleType:
+    import importlib
+
+    return importlib.import_module(f"{__package__}.{name}")
+
 
 FORMATS = ("text", "json")  # --format: text for people (solve's: the classic), JSON Lines
 

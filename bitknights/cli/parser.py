@@ -10,8 +10,7 @@ import os
 import sys
 
 from .. import __version__
-from . import COMMANDS, command_module
-from .common import Environment, one_line
+from .common import COMMANDS, Environment, command_module, one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

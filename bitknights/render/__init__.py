@@ -23,7 +23,8 @@ inside :func:`distribution_plot`).
 
 from __future__ import annotations
 
-from .boards import Hint, HtmlPicture, SvgPicture, board_html, board_svg, hints_html, hints_svg
+from ..solution import Hint
+from .boards import HtmlPicture, SvgPicture, board_html, board_svg, hints_html, hints_svg
 from .plot import distribution_plot
 from .solutions import solution_animation_svg, solution_html, solution_svg
 from .text import board_rows, board_text, distribution_text, path_text

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..board import Board, Move
 from ..errors import BoardError
-from ..solution import Hint
+from ..solution import Hint  # noqa: TC001 - hints_svg's example uses it
 from ..squares import (
     KNIGHT_TARGETS,
     NUM_SQUARES,
@@ -506,15 +506,3 @@ def hints_html(board: Board, hints: Iterable[Hint], *, size: float = 300) -> Htm
             cell.text = str(h.move)
             sub(row, "td", "never" if h.distance is None else str(h.distance))
     return html_picture(div)
-
-
-__all__ = [
-    "BOARD_UNITS",
-    "HtmlPicture",
-    "SvgPicture",
-    "Hint",
-    "board_html",
-    "board_svg",
-    "hints_html",
-    "hints_svg",
-]

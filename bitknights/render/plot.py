@@ -70,6 +70,3 @@ def distribution_plot(layers: Sequence[int] | Mapping[int, int], *, log: bool = 
     ax.set_title(f"{sum(counts):,} boards, largest distance {far}")
     ax.set_xlim(-0.6, len(counts) - 0.4)
     return fig
-
-
-__all__ = ["distribution_plot"]

@@ -278,6 +278,3 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     steps.set("style", steps.get("style", "") + ";flex:1 1 320px;min-width:0")
     row.extend([_with_defs(animation, defs), steps])
     return html_picture(div)
-
-
-__all__ = ["solution_animation_svg", "solution_html", "solution_svg"]

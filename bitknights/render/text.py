@@ -122,6 +122,3 @@ def distribution_text(
     far = max((d for d, c in enumerate(counts) if c), default=0)
     lines.append(f"total {sum(counts):,} boards, largest distance {far}")
     return "\n".join(lines)
-
-
-__all__ = ["board_rows", "board_text", "distribution_text", "path_text"]
