@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Mapping
     from types import ModuleType
-    from typing import IO, Any
+    from typing import IO, Any, TypeVar
+
+    T = TypeVar("T")
 
     Argument = tuple[tuple[str, ...], dict[str, Any]]  # add_argument's flags and keywords
 
@@ -121,34 +123,28 @@ def where(path: str) -> str:
     return "" if path == "-" else f"{path}: "
 
 
-def non_negative(text: str) -> int:
-    """An option's non-negative integer, in ASCII digits."""
+def _option(text: str, kind: Callable[[str], T], ok: Callable[[T], bool], expected: str) -> T:
+    """An option's number (ASCII, as everywhere in the input) of ``kind``, ``ok``, else an
+    argparse error saying what was ``expected``."""
     try:
-        value = int(text) if text.isascii() else -1
+        value: T | None = kind(text) if text.isascii() else None
     except ValueError:
-        value = -1
-    if value < 0:
-        raise _type_error(f"expected a non-negative integer, got {text!r}")
+        value = None
+    if value is None or not ok(value):
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
     return value
+
+
+def non_negative(text: str) -> int:
+    return _option(text, int, lambda n: n >= 0, "a non-negative integer")
 
 
 def positive_float(text: str) -> float:
     """An option's positive number of seconds, at most ``MAX_TIMEOUT``."""
-    try:
-        value = float(text) if text.isascii() else -1.0
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= MAX_TIMEOUT:
-        raise _type_error(
-            f"expected a positive number of seconds up to {MAX_TIMEOUT:,.0f}, got {text!r}"
-        )
-    return value
-
-
-def _type_error(message: str) -> Exception:
-    import argparse
-
-    return argparse.ArgumentTypeError(message)
+    expected = f"a positive number of seconds up to {MAX_TIMEOUT:,.0f}"
+    return _option(text, float, lambda x: 0 < x <= MAX_TIMEOUT, expected)
 
 
 def arg(*flags: str, **kwargs: Any) -> Argument:
