@@ -179,20 +179,7 @@ def test_check_scores_solutions(ball8):
 def test_play_through_a_pipe(ball8):
     best = Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()
     far = next(sq for sq in range(25) if sq not in {m.from_square for m in SAMPLE.moves()})
-    script = "\n".join(
-        [
-            "hint",
-            square_name(far),
-            "dance",
-            "undo",
-            str(best[0]),
-            "undo",
-            "redo",
-            "solve",
-            "quit",
-            "hint",
-        ]  # fmt: skip
-    )
+    script = f"hint\n{square_name(far)}\ndance\nundo\n{best[0]}\nundo\nredo\nsolve\nquit\nhint"
     p = run("play", "/".join(SAMPLE.rows()), stdin=script + "\n")
     assert p.returncode == 0, p.stderr
     assert "exact search" in p.stderr  # no table in the tests' cache: said once

@@ -263,8 +263,7 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
 
 def test_refused_clicks_change_nothing_and_say_why(session):
     w, page, bridge = session
-    far = next(sq for sq in range(25) if sq != SAMPLE.blank and sq not in
-               {m.from_square for m in SAMPLE.moves()})  # fmt: skip
+    far = far_square(SAMPLE)
     before = (w.board, list(w.history), board_in_page(page))
     page.click(f'.knight[data-square="{square_name(far)}"]')
     page.wait_for_function("document.querySelector('.bk-message').textContent !== ''")

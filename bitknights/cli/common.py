@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import IO, Any, TypeVar
 
+    from ..solution import Hint
+
     T = TypeVar("T")
 
     Argument = tuple[tuple[str, ...], dict[str, Any]]  # add_argument's flags and keywords
@@ -71,6 +73,14 @@ def refused(e: OSError) -> bool:
 
 
 OPTIMAL_MARK = ">"  # marks the optimal moves in every hint list (``*`` is the blank)
+
+
+def hint_line(h: Hint) -> str:
+    """A move of a hint list (``hint``, ``play``): its mark, the move, the distance."""
+    dist = "-" if h.distance is None else str(h.distance)
+    return f"{OPTIMAL_MARK if h.optimal else ' '} {h.move!s:<6} {dist:>3}"
+
+
 BOARD_FILE_LIMIT = 1 << 16  # the most bytes read from a file of one board: never a device
 
 

@@ -14,6 +14,7 @@ from .common import (
     command,
     count_solutions,
     file_operand,
+    hint_line,
     plural,
     read_source,
     read_target,
@@ -93,9 +94,7 @@ def _hint(board: Board, answers: Any, args: argparse.Namespace, out: IO[str]) ->
             tail += f"; {plural(solutions, 'optimal move sequence')}"
         out.write(f"distance {here}{tail}\n")
     for h in hints:
-        mark = OPTIMAL_MARK if h.optimal else " "
-        dist = "-" if h.distance is None else str(h.distance)
-        out.write(f"{mark} {h.move!s:<6} {dist:>3}  {slashed(h.board)}\n")
+        out.write(f"{hint_line(h)}  {slashed(h.board)}\n")
 
 
 register = command(

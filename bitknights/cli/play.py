@@ -20,12 +20,12 @@ from ..render.text import GLYPHS
 from ..squares import SIZE, square_name
 from .common import (
     BOARD_HELP,
-    OPTIMAL_MARK,
     SEED,
     Environment,
     UsageError,
     arg,
     command,
+    hint_line,
     number,
     plural,
     read_board_argument,
@@ -210,9 +210,7 @@ class Session:
             lines = ["no move helps: this board never reaches the target"]
         else:
             lines = [f"{best} of {plural(len(hints), 'move')} optimal"]
-        for h in hints:
-            dist = "-" if h.distance is None else str(h.distance)
-            lines.append(f"{OPTIMAL_MARK if h.optimal else ' '} {h.move!s:<6} {dist:>3}")
+        lines.extend(hint_line(h) for h in hints)
         self._say("\n".join(lines))
 
     def _target(self) -> None:
