@@ -110,7 +110,7 @@ def _solve(args: argparse.Namespace, target: Board, env: Environment) -> int:
                 return 0
         engine = answers.choose(max_depth, counts_only=counts_only)
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
-        bar = streams.progress_bar(total, args.quiet)
+        bar = progress.bar(total, "board", "solving", quiet=args.quiet or None)
         try:
             pieces = _answers(chunks, answers, engine, max_depth, args, out, never, counts_only)
             for text, boards in pieces:

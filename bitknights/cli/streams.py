@@ -15,7 +15,7 @@ from .common import Environment, ResourceError, UsageError, read_error, stdin_by
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from typing import Any, BinaryIO
+    from typing import BinaryIO
 
     import numpy as np
 
@@ -186,10 +186,3 @@ class _Prefixed(io.RawIOBase):
         data = self._src.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
-
-
-def progress_bar(total: int, quiet: bool) -> Any:
-    """A progress bar over the batch's boards (:mod:`bitknights.progress`)."""
-    from .. import progress
-
-    return progress.bar(total, "board", "solving", quiet=quiet or None)
