@@ -215,7 +215,10 @@ def _answers(chunks, answers, engine, max_depth, args, out, never, counts_only):
     if args.format == "json":
         lines: Iterator[str] = json_lines(solutions, path=args.path)
     elif args.path:
-        lines = _classic_with_paths(solutions, _unicode_ok(out, args.ascii))
+        from ..render.text import path_text
+
+        unicode = _unicode_ok(out, args.ascii)
+        lines = (f"{_answer(s)}\n{path_text(s, unicode=unicode)}\n\n" for s in solutions)
     elif args.count_solutions:
         lines = (f"{_answer(s)}\n" for s in solutions)
     else:
@@ -232,13 +235,6 @@ def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:
         return codecs.lookup(getattr(out, "encoding", None) or "ascii").name == "utf-8"
     except LookupError:
         return False
-
-
-def _classic_with_paths(solutions: Iterable[Solution], unicode: bool) -> Iterator[str]:
-    from ..render.text import path_text
-
-    for s in solutions:
-        yield f"{_answer(s)}\n{path_text(s, unicode=unicode)}\n\n"
 
 
 def _answer(s: Solution) -> str:

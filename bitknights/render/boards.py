@@ -258,22 +258,18 @@ class Defs:
             return _grid(ident == "bk-grid")
         # a piece placed on its square: bk-w-c3, bk-b-c3, bk-e-c3
         cell = next(c for c, (k, _) in _PIECE.items() if k == ident[3])
-        return _piece(cell, parse_square(ident[5:]), self)
+        return piece(cell, parse_square(ident[5:]), self)
 
 
-def _piece(cell: str, sq: Square, defs: Defs, **attrs: str) -> ET.Element:
+def piece(cell: str, sq: Square, defs: Defs, **attrs: str) -> ET.Element:
+    """The knight or blank ``cell`` (``0 1 *``) placed at square ``sq`` (``attrs`` may add a
+    ``transform`` instead of ``x``/``y``): ``<use class="knight white" data-square="c3" ...>``."""
     colour = _PIECE[cell][1]
     cls = "blank" if colour == "blank" else f"knight {colour}"
     x, y = square_corner(sq)
     where = {} if "transform" in attrs else {"x": x, "y": y}
     href = defs.use(f"bk-{colour}")
     return el("use", class_=cls, href=href, data_square=square_name(sq), **where, **attrs)
-
-
-def piece(board: Board, sq: Square, defs: Defs, **attrs: str) -> ET.Element:
-    """The knight or blank on ``sq`` placed at its square (``attrs`` may add a ``transform``
-    instead of ``x``/``y``): ``<use class="knight white" data-square="c3" ...>``."""
-    return _piece(board.cell(sq), sq, defs, **attrs)
 
 
 def square_rect(sq: Square, cls: str, fill: str, **attrs: Attr) -> ET.Element:
@@ -383,7 +379,7 @@ def board_group(
     g.extend(frame for frame, _ in marks)
     for sq in range(NUM_SQUARES):  # placed: a short <use> of a piece defined on its square
         ident = f"bk-{_PIECE[board.cell(sq)][0]}-{square_name(sq)}"
-        g.append(el("use", href=defs.use(ident)) if placed else piece(board, sq, defs))
+        g.append(el("use", href=defs.use(ident)) if placed else piece(board.cell(sq), sq, defs))
     if names:
         g.append(square_names())
     if move is not None:

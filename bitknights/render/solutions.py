@@ -204,7 +204,7 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
         hl.append(fade(["0", "1", "0"], [0.0, starts[i], starts[i] + step]))
     # the blank moves to the square a knight left the moment the knight lands
     blank_path = [boards[0].blank] + [m.from_square for m in moves]
-    blank = piece(boards[0], blank_path[0], defs, transform=f"translate({xy(blank_path[0])})")
+    blank = piece("*", blank_path[0], defs, transform=f"translate({xy(blank_path[0])})")
     g.append(blank)
     if n:
         blank.append(moving(blank_path, [0.0, *(t + travel * step for t in starts)], "discrete"))
@@ -218,7 +218,7 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
     end = {k: sq for sq, k in where.items()}
     for k, keys in sorted(track.items()):
         knight = piece(
-            boards[0],
+            boards[0].cell(k),
             k,
             defs,
             transform=f"translate({xy(k)})",
