@@ -47,7 +47,6 @@ OWN = {
 # the engines are asked what they can do (their modules load none of their work), and mitm
 # answers when there is no table
 OWN |= {"bitknights.engines." + name for name in ("ida", "bidir", "mitm", "table", "compact")}
-OWN |= {"bitknights.cli.commands", "bitknights.cli.environment"}
 OWN_NO_TABLE = OWN
 OWN_TABLE = OWN | {"bitknights.table.probe", "bitknights.results"}
 
