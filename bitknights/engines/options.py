@@ -1,9 +1,6 @@
 """How an engine is asked (:class:`SolveOptions`, :class:`StopFlag`) and what it declares
-it can do (:class:`Capabilities`): the run-time half of the engine contract, whose
-methods :class:`~bitknights.engines.Engine` describes.
-
-Importing this module imports neither numpy nor numba, nor ``typing``, ``dataclasses`` or
-``threading``: the classic small-input path passes through here.
+it can do (:class:`Capabilities`).  The classic small-input path imports this module: it
+imports neither numpy, numba, ``typing``, ``dataclasses`` nor ``threading``.
 """
 
 from __future__ import annotations
@@ -64,8 +61,7 @@ class Capabilities(Record):
 
 
 def check_limit(engine: str, capabilities: Capabilities, max_depth: int | None) -> None:
-    """Refuse (a :class:`~bitknights.errors.BitknightsError`) a limit above what
-    ``engine`` takes (its ``max_limit``; ``None`` for ``max_depth`` is no limit at all)."""
+    """Refuse (:class:`~bitknights.errors.BitknightsError`) a limit above ``max_limit``."""
     cap = capabilities.max_limit
     if cap is None or (max_depth is not None and max_depth <= cap):
         return
@@ -78,14 +74,12 @@ def check_limit(engine: str, capabilities: Capabilities, max_depth: int | None) 
     )
 
 
-MAX_TIMEOUT = 1e6
-"""The longest timeout, in seconds (11.6 days; beyond the operating system's timers)."""
+MAX_TIMEOUT = 1e6  # seconds (11.6 days; beyond, the operating system's timers fail)
 
 
 def check_options(options: SolveOptions) -> SolveOptions:
-    """``options`` checked before any thread or kernel starts: a ``TypeError`` for a
-    value of the wrong type, a :class:`~bitknights.errors.BitknightsError` (a
-    ``ValueError``) for one out of range; returns them unchanged."""
+    """``options`` unchanged, or a ``TypeError`` for a value of the wrong type, a
+    :class:`~bitknights.errors.BitknightsError` for one out of range."""
     from ..errors import BitknightsError
 
     depth, timeout, workers = options.max_depth, options.timeout, options.workers
@@ -110,10 +104,9 @@ def check_options(options: SolveOptions) -> SolveOptions:
 
 
 class StopFlag:
-    """A one-element int64 array that kernels poll (every few thousand nodes) and stop
-    on when it is non-zero; ``arm(seconds)`` raises it after a delay (a timeout).  A
-    flag made with a ``parent`` is raised with it (a batch's Ctrl-C reaches every board's
-    search); raising the child leaves the parent alone (one board's timeout)."""
+    """A one-element int64 array that kernels poll and stop on when it is non-zero;
+    ``arm(seconds)`` raises it after a delay.  A flag made with a ``parent`` is raised with
+    it (a batch's Ctrl-C); raising the child leaves the parent alone (one board's timeout)."""
 
     def __init__(self, parent: StopFlag | None = None) -> None:
         import numpy as np

@@ -44,12 +44,14 @@ def pattern_tables(
     target_key: int, cache_dir: str | os.PathLike[str] | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(white, black)`` relaxed-distance tables of the target with this key: loaded from
-    the cache directory when a valid file is there, else built (and saved if the
-    directory is writable).  Once per process and target."""
+    the cache directory when a valid file is there, else built (announced, and saved if
+    the directory is writable).  Once per process and target."""
     tables = cached_pattern_tables(target_key, cache_dir)
     if tables is None:
-        from .. import progress
+        from .. import estimates, progress
 
+        progress.announce("building pattern databases", "once, for deep IDA* searches",
+                          estimates.PATTERN_BUILD)  # fmt: skip
         target = Board.from_key(target_key)
         kw, kb = target.white.bit_count(), target.black.bit_count()
         with progress.bar(pattern_count(kw) + pattern_count(kb), "patterns", "pattern databases",
