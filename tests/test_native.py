@@ -13,11 +13,9 @@ import pytest
 import naive
 import terminal
 from bitknights import SAMPLE, TARGET, Board, native
-from bitknights.coords.arrays import SQUARE_COLOR
 from bitknights.engines import _ida_kernels, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import NO_BUDGET, STOPPED
-from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from helpers import SMALL, random_walk, run_python, solve_with, steps_with
 
 
@@ -41,10 +39,7 @@ def test_a_fresh_build_is_current_and_agrees_with_jit(tmp_path):
 
 
 def _args(board, limit, pdb):
-    return (
-        board.black, board.blank, TARGET.blank, limit,
-        KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR, *ida._bounds(TARGET, pdb),
-    )  # fmt: skip
+    return board.black, board.blank, TARGET.blank, limit, *ida._bounds(TARGET, pdb)
 
 
 def test_one_board_agrees_with_jit_node_for_node(compiled):
@@ -73,10 +68,8 @@ def test_batch_agrees_with_naive_bfs(compiled, ball8):
     blacks, blanks = keys & ((1 << 25) - 1), keys >> 25
     steps = np.zeros(len(keys), np.int64)
     nodes = np.zeros(len(keys), np.int64)
-    compiled.ida_many(
-        blacks, blanks, TARGET.blank, 12, 8, KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR,
-        *ida._bounds(TARGET, False), steps, nodes, np.zeros(1, np.int64),
-    )  # fmt: skip
+    compiled.ida_many(blacks, blanks, TARGET.blank, 12, 8, *ida._bounds(TARGET, False), steps,
+                      nodes, np.zeros(1, np.int64))  # fmt: skip
     for board, s in zip(boards, steps.tolist()):
         assert s == ball8.get("".join(board.rows()), -1), board
 
