@@ -188,7 +188,6 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         side = t.Tuple((table, i8, vec, i8))
         ball = (table, i8, vec, i8)
         return {
-            "new_ball": (bd.new_ball, side(i8)),
             "fresh_side": (bd.fresh_side, side(i8)),
             "grow_target": (bd.grow_target, side(*ball, i8, nbr, ro_vec)),
             "search": (bd.search, t.Tuple((i8, i8, table, i8, vec, i8))(

@@ -68,7 +68,7 @@ class _Ball:
 
     def __init__(self, target_key: int) -> None:
         self.key = target_key
-        self.table, self.count, self.front, self.depth = _kernels().new_ball(np.int64(target_key))
+        self.table, self.count, self.front, self.depth = _kernels().fresh_side(np.int64(target_key))
         self._cond = threading.Condition()
         self._readers = 0
         self._writer = False
