@@ -143,31 +143,6 @@ def test_custom_target_with_10_white_14_black_deep():
         assert solve_with("ida", b, target, None).steps == s.steps
 
 
-def test_unreachable_counts():
-    b = Board("11111/11111/00*11/00001/00000")
-    for limit in (15, None):
-        s = checked(solve_with("bidir", b, TARGET, limit), b)
-        assert s.steps is None and s.status == "unreachable" and s.nodes == 0
-    target = Board("10101/01010/10*01/01010/10100")  # 11 black
-    start = random_walk(TARGET, 5, random.Random(0))  # 12 black
-    assert solve_with("bidir", start, target, None).status == "unreachable"
-    near = solve_with("bidir", start, TARGET).steps
-    keys = keys_of([b, TARGET, start])
-    assert steps_with("bidir", keys, TARGET, 15).tolist() == [-1, 0, near]
-    assert steps_with("bidir", keys, TARGET, None).tolist() == [-1, 0, near]
-    assert steps_with("bidir", keys, target, None).tolist() == [-1, -1, -1]
-
-
-def test_zero_and_depth_zero():
-    assert solve_with("bidir", TARGET, TARGET, 0).steps == 0
-    assert checked(solve_with("bidir", TARGET, TARGET, None), TARGET).boards == [TARGET]
-    one = TARGET.play("b5")
-    assert solve_with("bidir", one, TARGET, 0).status == "over_limit"
-    assert solve_with("bidir", one, TARGET, 1).steps == 1
-    assert steps_with("bidir", keys_of([one, TARGET]), TARGET, 0).tolist() == [-1, 0]
-    assert steps_with("bidir", np.empty(0, np.int64), TARGET).tolist() == []
-
-
 def test_stop_flag_and_timeout(monkeypatch):
     # a small ball forces a long start-side search, which polls the stop flag
     monkeypatch.setattr(_bidir_search, "TARGET_MAX_ENTRIES", 1000)

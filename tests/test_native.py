@@ -16,7 +16,7 @@ from bitknights import SAMPLE, TARGET, Board, native
 from bitknights.engines import _ida_kernels, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import NO_BUDGET, STOPPED
-from helpers import SMALL, random_walk, run_python, solve_with, steps_with
+from helpers import SMALL, checked_by, random_walk, run_python, solve_with, steps_with
 
 
 @pytest.fixture(scope="module")
@@ -232,14 +232,17 @@ def bidir_native(tmp_path_factory):
     return _compiled("bidir", tmp_path_factory)
 
 
-def _use(monkeypatch, key, module):
-    """Make every caller of ``native.kernels(key)`` get ``module``."""
+def _both(monkeypatch, key, compiled, run):
+    """``run(name, module)`` with every caller of ``native.kernels(key)`` given the compiled
+    ``module``, then its JIT twins: the compiled run's result, which the JIT's equals."""
+    out = {}
     real = native.kernels
-    monkeypatch.setattr(native, "kernels", lambda which: module if which == key else real(which))
-
-
-def _backends(key, compiled):
-    return [("native", compiled), ("jit", native._jit(key))]
+    for name, module in (("native", compiled), ("jit", native._jit(key))):
+        with monkeypatch.context() as m:
+            m.setattr(native, "kernels", lambda w, mod=module: mod if w == key else real(w))
+            out[name] = run(name, module)
+    assert out["native"] == out["jit"]
+    return out["native"]
 
 
 def test_every_extension_exports_what_its_jit_twin_has(table_native, bidir_native, compiled):
@@ -263,24 +266,21 @@ def test_table_build_agrees_with_jit_and_naive(
     rng = random.Random(3)
     sample = rng.sample(sorted(small_ball), 300)
     keys = np.array([Board(t).key for t in sample], np.int64)
-    results = {}
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            dist, layers = bfs.bfs_distances(SMALL, quiet=False)
-            err = capsys.readouterr().err
-            if list_max == 0:
-                assert "(pushed," in err and "(pulled," in err
-            t = build(SMALL, cache_dir=tmp_path / name, quiet=True)
-            got = t.distances(keys).tolist()
-            assert got == [small_ball[s] for s in sample], name
-            assert sum(layers) == len(small_ball)
-            counts = [t.count_solutions(Board(s)) for s in sample[:40]]
-            widest = t.layers.index(max(t.layers))
-            randoms = [b.compact for b in t.random_boards(widest, 5, seed=2)]
-            results[name] = (dist, layers, counts, randoms, t.file.example_rank)
-    (d1, *rest1), (d2, *rest2) = results.values()
-    assert (d1 == d2).all() and rest1 == rest2
+
+    def run(name, module):
+        dist, layers = bfs.bfs_distances(SMALL, quiet=False)
+        err = capsys.readouterr().err
+        if list_max == 0:
+            assert "(pushed," in err and "(pulled," in err
+        t = build(SMALL, cache_dir=tmp_path / name, quiet=True)
+        assert t.distances(keys).tolist() == [small_ball[s] for s in sample], name
+        assert sum(layers) == len(small_ball)
+        counts = [t.count_solutions(Board(s)) for s in sample[:40]]
+        widest = t.layers.index(max(t.layers))
+        randoms = [b.compact for b in t.random_boards(widest, 5, seed=2)]
+        return dist.tolist(), layers, counts, randoms, t.file.example_rank
+
+    counts = _both(monkeypatch, "table", table_native, run)[2]
     memo = {}
 
     def paths(text):  # optimal move sequences, by brute force over the naive ball
@@ -293,7 +293,7 @@ def test_table_build_agrees_with_jit_and_naive(
             )
         return memo[text]
 
-    assert results["native"][2] == [paths(s) for s in sample[:40]]
+    assert counts == [paths(s) for s in sample[:40]]
 
 
 def test_rank_kernels_agree_with_jit(table_native, monkeypatch):
@@ -302,15 +302,14 @@ def test_rank_kernels_agree_with_jit(table_native, monkeypatch):
 
     rng = np.random.default_rng(4)
     ranks = rng.integers(0, state_count(12), 5000, dtype=np.int64)
-    out = {}
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            blacks, blanks = R.unrank_many(ranks, 12, kernel=module.unrank_many)
-            back = R.rank_many(blacks, blanks, kernel=module.rank_many)
-            out[name] = (blacks.tolist(), blanks.tolist(), back.tolist())
-            assert back.tolist() == ranks.tolist()
-    assert out["native"] == out["jit"]
+
+    def run(name, module):
+        blacks, blanks = R.unrank_many(ranks, 12, kernel=module.unrank_many)
+        back = R.rank_many(blacks, blanks, kernel=module.rank_many)
+        assert back.tolist() == ranks.tolist()
+        return blacks.tolist(), blanks.tolist()
+
+    _both(monkeypatch, "table", table_native, run)
 
 
 def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch):
@@ -323,23 +322,17 @@ def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch
     boards = [Board(t) for t in rng.sample(sorted(ball8), 40)]
     boards += [random_walk(TARGET, rng.randrange(9, 40), rng) for _ in range(8)]
     keys = np.array([b.key for b in boards], np.int64)
-    out = {}
-    for name, module in _backends("bidir", bidir_native):
-        with monkeypatch.context() as m:
-            _use(m, "bidir", module)
-            bidir.clear_cache()
-            m.setattr(_bidir_search, "BALL_RADIUS", 3)  # let the searches grow the ball
-            steps = steps_with("bidir", keys, TARGET, None, workers=2).tolist()
-            sols = [solve_with("bidir", b, TARGET, None) for b in boards[-8:]]
-            out[name] = (steps, [(s.steps, s.nodes, [x.key for x in s.boards]) for s in sols])
-            for b, s in zip(boards[-8:], sols):
-                assert s.boards[0] == b and s.boards[-1] == TARGET
-                assert all(
-                    y in [x.play(m) for m in x.moves()] for x, y in zip(s.boards, s.boards[1:])
-                )
+    monkeypatch.setattr(_bidir_search, "BALL_RADIUS", 3)  # let the searches grow the ball
+
+    def run(name, module):
         bidir.clear_cache()
-    assert out["native"] == out["jit"]
-    for board, s in zip(boards[:40], out["native"][0]):
+        steps = steps_with("bidir", keys, TARGET, None, workers=2).tolist()
+        sols = [checked_by(solve_with("bidir", b, TARGET, None), b, engine="bidir")
+                for b in boards[-8:]]  # fmt: skip
+        bidir.clear_cache()
+        return steps, [(s.steps, s.nodes, [x.key for x in s.boards]) for s in sols]
+
+    for board, s in zip(boards[:40], _both(monkeypatch, "bidir", bidir_native, run)[0]):
         assert s == ball8["".join(board.rows())], board
 
 
@@ -384,21 +377,14 @@ def test_table_verify_kernel_agrees_with_jit(table_native, monkeypatch, tmp_path
     build(SMALL, cache_dir=tmp_path, quiet=True)
     path = store.table_path(SMALL, tmp_path)
     board = Board("10000/00000/01*00/00000/00000")
-    found = {}
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            store._loaded.clear()
-            table = store.open_unproved(SMALL, tmp_path)[0]
-            assert first_inconsistency(table.payload, SMALL) is None, name
+
+    def run(name, module):
+        store._loaded.clear()
+        return first_inconsistency(store.open_unproved(SMALL, tmp_path)[0].payload, SMALL)
+
+    assert _both(monkeypatch, "table", table_native, run) is None
     forge(path, rank(board.black, board.blank), 9)
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            found[name] = first_inconsistency(
-                store.open_unproved(SMALL, tmp_path)[0].payload, SMALL
-            )
-    assert found["native"] == found["jit"] is not None
+    assert _both(monkeypatch, "table", table_native, run) is not None
 
 
 def test_fingerprints_cover_what_the_kernels_import_and_nothing_else():
@@ -458,25 +444,24 @@ def test_walk_and_listing_kernels_agree_with_jit(table_native, small_ball, monke
     sample = rng.sample(sorted(small_ball), 200)
     keys = np.array([Board(t).key for t in sample], np.int64)
     far = max(sample, key=lambda t: small_ball[t])
-    out = {}
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            m.setattr(compact, "PLAIN_BOARDS", 0)
-            packed = compact.build(SMALL, tmp_path / name)
-            full = build(SMALL, cache_dir=tmp_path / name, quiet=True)
-            walks = [packed.walk(Board(t).black, Board(t).blank) for t in sample[:50]]
-            batch = packed.distances(keys, 1000).tolist()
-            assert batch == [small_ball[t] for t in sample], name
-            counts = [packed.count_solutions(Board(t)) for t in sample[:30]]
-            listed = []
-            for table in (full, packed):
-                listing = solutions.table_paths(Board(far), table)
-                listed.append(np.concatenate(list(listing)).tolist())
-                for json in (False, True):
-                    writer = solutions.LineWriter(json=json)
-                    listed.append(b"".join(bytes(x) for x, _, _ in writer.write_all(
-                        solutions.table_paths(Board(far), table))))  # fmt: skip
-            text = bytes(solutions.LineWriter().lines(np.array(listed[0], dtype=np.int8)))
-            out[name] = (walks, batch, counts, listed, text)
-    assert out["native"] == out["jit"]
+    monkeypatch.setattr(compact, "PLAIN_BOARDS", 0)
+
+    def run(name, module):
+        packed = compact.build(SMALL, tmp_path / name)
+        full = build(SMALL, cache_dir=tmp_path / name, quiet=True)
+        walks = [packed.walk(Board(t).black, Board(t).blank) for t in sample[:50]]
+        batch = packed.distances(keys, 1000).tolist()
+        assert batch == [small_ball[t] for t in sample], name
+        counts = [packed.count_solutions(Board(t)) for t in sample[:30]]
+        listed = []
+        for table in (full, packed):
+            listing = solutions.table_paths(Board(far), table)
+            listed.append(np.concatenate(list(listing)).tolist())
+            for json in (False, True):
+                writer = solutions.LineWriter(json=json)
+                listed.append(b"".join(bytes(x) for x, _, _ in writer.write_all(
+                    solutions.table_paths(Board(far), table))))  # fmt: skip
+        text = bytes(solutions.LineWriter().lines(np.array(listed[0], dtype=np.int8)))
+        return walks, batch, counts, listed, text
+
+    _both(monkeypatch, "table", table_native, run)
