@@ -33,18 +33,23 @@ _ROOT = Path(__file__).resolve().parent  # the bitknights package
 
 @dataclass(frozen=True)
 class Extension:
-    """One ahead-of-time module, ``bitknights/<package>/<name>``, exporting the kernels
-    :func:`_signatures` lists for ``key``; ``kernels`` is the JIT module that stands in for
-    it, ``modules`` every kernel module it compiles; ``what`` and ``jit_seconds`` tell a
-    user what compiles just in time, and for how long."""
+    """One ahead-of-time module, ``bitknights/<package>/_<key>_native``, compiled from the
+    kernel ``modules`` (the first stands in for it just in time) and exporting the kernels
+    :func:`_signatures` lists for ``key``; ``what`` and ``jit_seconds`` tell a user what
+    compiles just in time, and for how long."""
 
     key: str
-    package: str
-    name: str
-    kernels: str
     modules: tuple[str, ...]
-    what: str = ""
-    jit_seconds: float = 0
+    what: str
+    jit_seconds: float
+
+    @property
+    def package(self) -> str:
+        return self.modules[0].split(".")[0]
+
+    @property
+    def name(self) -> str:
+        return f"_{self.key}_native"
 
     @property
     def dotted(self) -> str:
@@ -55,25 +60,14 @@ class Extension:
         return kernel_sources(self.modules)
 
 
-EXTENSIONS = {
-    "ida": Extension(
-        "ida", "engines", "_ida_native", "engines._ida_kernels",
-        ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5,
-    ),
-    "bidir": Extension(
-        "bidir", "engines", "_bidir_native", "engines._bidir_kernels",
-        ("engines._bidir_kernels",), "bidirectional search", 20,
-    ),
-    "table": Extension(
-        "table", "table", "_table_native", "table.kernels",
-        ("table.kernels", "coords.kernels", "table.walk_kernels", "table.solution_kernels"),
-        "distance table", 10,
-    ),
-    "lab": Extension(
-        "lab", "engines", "_lab_native", "engines._lab_kernels",
-        ("engines._lab_kernels",), "the heuristic lab's IDA*", 8,
-    ),
-}  # fmt: skip
+_ALL = (
+    Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5),
+    Extension("bidir", ("engines._bidir_kernels",), "bidirectional search", 20),
+    Extension("table", ("table.kernels", "coords.kernels", "table.walk_kernels",
+                        "table.solution_kernels"), "distance table", 10),
+    Extension("lab", ("engines._lab_kernels",), "the heuristic lab's IDA*", 8),
+)  # fmt: skip
+EXTENSIONS = {e.key: e for e in _ALL}
 
 
 def _module_file(dotted: str) -> str | None:
@@ -280,7 +274,7 @@ def build(output_dir: str | os.PathLike[str], which: str | Extension = "ida") ->
     def kernel_fingerprint() -> int:
         return fingerprint
 
-    cc = CC(ext.name, source_module=importlib.import_module(f"bitknights.{ext.kernels}"))
+    cc = CC(ext.name, source_module=importlib.import_module(f"bitknights.{ext.modules[0]}"))
     cc.output_dir = str(output_dir)
     cc.verbose = False
     cc.export("fingerprint", "i8()")(kernel_fingerprint)

@@ -103,8 +103,7 @@ class Engine:
     ) -> np.ndarray | list[int]:
         """The distance of each board (packed keys) to ``target``: ``-1`` (``OVER_LIMIT``)
         beyond ``options.max_depth`` or unreachable, ``-2`` (``STOPPED``) for boards left
-        when ``stop`` was raised; an ``int64`` array, or a list from an engine in plain
-        Python (:attr:`~bitknights.engines.options.Capabilities.plain_boards`)."""
+        when ``stop`` was raised; an ``int64`` array, or a list from a plain-Python engine."""
         return self._steps(keys, target, depth_limit(options.max_depth), options, stop)
 
     def _path(

@@ -1,10 +1,6 @@
-"""The bidirectional search (:mod:`.bidir` explains why it is exact): the numba side, with
-the target's ball shared by every search of a process (kernels: :mod:`._bidir_kernels`),
-and the numpy side for batches under small limits.
-
-Memory: the ball stops growing at :data:`TARGET_MAX_ENTRIES` boards (134 MB of slots), and
-each running search's start side holds one of a CPU's worth of slots; the numpy ball of
-radius 12 takes 64 MB.
+"""The bidirectional search (:mod:`.bidir`): the numba side, with the target's ball shared
+by every search of a process (kernels: :mod:`._bidir_kernels`), and the numpy side for
+batches under small limits.
 """
 
 from __future__ import annotations
@@ -140,7 +136,6 @@ class _Ball:
 
 
 def _table_advice(target_key: int, cache_dir: CacheDir) -> str:
-    """The advice to build the distance table, when there is no table file for the target."""
     from ..board import Board
     from ..table.store import table_path
 
@@ -182,8 +177,7 @@ _SLOTS = threading.BoundedSemaphore(default_workers())
 
 @contextmanager
 def _search_slot(stop: np.ndarray) -> Iterator[None]:
-    """Hold one of the CPUs' worth of search slots while a start side lives (memory is
-    bounded by the CPUs, not by ``workers``), waiting for one while watching ``stop``."""
+    """Hold one of the CPUs' worth of slots while a start side lives (bounding memory)."""
     while not _SLOTS.acquire(timeout=POLL_SECONDS):
         if stop[0]:
             raise Stopped
