@@ -35,25 +35,6 @@ def test_classic_sample_and_registry(monkeypatch):
     assert steps_with("bidir", keys_of(boards), TARGET, None).tolist() == [7, 18]
 
 
-def test_sample_of_ball11_every_distance_and_limits(ball11):
-    """Hundreds of boards at every distance 0..11 against the naive BFS, with the limit
-    just below (over_limit) and at the distance."""
-    rng = random.Random(11)
-    by_distance: dict[int, list[str]] = {}
-    for text, d in ball11.items():
-        by_distance.setdefault(d, []).append(text)
-    sample = [t for d in sorted(by_distance) for t in rng.sample(by_distance[d], min(60, len(by_distance[d])))]  # fmt: skip
-    assert len(sample) > 500
-    for text in sample:
-        b, d = Board(text), ball11[text]
-        assert checked(solve_with("bidir", b, TARGET, 15), b).steps == d
-        assert checked(solve_with("bidir", b, TARGET, None), b).steps == d
-        assert solve_with("bidir", b, TARGET, d).steps == d
-        if d > 0:
-            s = checked(solve_with("bidir", b, TARGET, d - 1), b)
-            assert s.steps is None and s.status == "over_limit"
-
-
 def test_steps_many_on_the_whole_ball11_at_every_limit(ball11):
     """The batch paths (numpy under small limits, numba above) on all 122,209 boards."""
     texts = list(ball11)

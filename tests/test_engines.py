@@ -55,6 +55,25 @@ def test_search_engines_answer_through_the_contract(name):
 
 
 @pytest.mark.parametrize("name", ["ida", "bidir"])
+def test_boards_of_every_distance_to_11_and_their_limits(name, ball11):
+    """Hundreds of boards at every distance 0..11 (naive BFS), and 400 more at 9..11,
+    with limits at the distance and just below (over_limit)."""
+    rng = random.Random(11)
+    by_distance: dict[int, list[str]] = {}
+    for text, d in ball11.items():
+        by_distance.setdefault(d, []).append(text)
+    sample = [t for ts in by_distance.values() for t in rng.sample(ts, min(60, len(ts)))]
+    sample += rng.sample([t for d in (9, 10, 11) for t in by_distance[d]], 400)
+    for text in sample:
+        b, d = Board(text), ball11[text]
+        for limit in (15, None, d):
+            assert checked_by(solve_with(name, b, TARGET, limit), b, engine=name).steps == d
+        if d > 0:
+            s = checked_by(solve_with(name, b, TARGET, d - 1), b, engine=name)
+            assert s.steps is None and s.status == "over_limit"
+
+
+@pytest.mark.parametrize("name", ["ida", "bidir"])
 def test_unreachable_counts(name):
     b = Board("11111/11111/00*11/00001/00000")
     for limit in (15, None):

@@ -25,16 +25,6 @@ def test_every_board_within_8_moves(ball8):
             assert solve_with("ida", b, TARGET, d).steps == d
 
 
-def test_sample_of_ball11(ball11):
-    rng = random.Random(11)
-    far = [t for t, d in ball11.items() if d >= 9]
-    for text in rng.sample(far, 400):
-        s = solve_with("ida", Board(text), TARGET, 15)
-        assert s.steps == ball11[text]
-        s.verify()
-        assert solve_with("ida", Board(text), TARGET, ball11[text] - 2).status == "over_limit"
-
-
 def test_random_walks_bound_and_parity():
     rng = random.Random(3)
     for _ in range(150):

@@ -2,8 +2,6 @@
 naive BFS and the other engines, paths, and when ``auto`` chooses it."""
 
 import random
-import subprocess
-import sys
 import zlib
 from functools import partial
 
@@ -13,7 +11,7 @@ import pytest
 from bitknights import SAMPLE, TARGET, Board, api, read_batch
 from bitknights.engines import mitm
 from bitknights.engines.mitm import AUTO_BOARDS as MITM_AUTO_BOARDS
-from helpers import checked_by, random_board, random_walk, solve_with, steps_with
+from helpers import checked_by, random_board, random_walk, run_python, solve_with, steps_with
 
 checked = partial(checked_by, engine="mitm")
 
@@ -87,7 +85,7 @@ def test_every_distance_against_naive_bfs(ball11):
     by_distance: dict[int, list[str]] = {}
     for text, d in ball11.items():
         by_distance.setdefault(d, []).append(text)
-    sample = [t for d in sorted(by_distance) for t in rng.sample(by_distance[d], min(40, len(by_distance[d])))]  # fmt: skip
+    sample = [t for ts in by_distance.values() for t in rng.sample(ts, min(40, len(ts)))]
     keys = [Board(t).key for t in sample]
     dists = [ball11[t] for t in sample]
     for limit in (0, 3, 10, 11, 15):
@@ -127,12 +125,8 @@ def test_unreachable_and_invalid_keys():
     assert checked(solve_with("mitm", other, TARGET), other).status == "unreachable"
     bad_blank = TARGET.black | 25 << 25
     on_knight = TARGET.black | (TARGET.black & -TARGET.black).bit_length() - 1 << 25
-    assert steps_with("mitm", [other.key, bad_blank, on_knight, TARGET.key], TARGET) == [
-        -1,
-        -1,
-        -1,
-        0,
-    ]
+    keys = [other.key, bad_blank, on_knight, TARGET.key]
+    assert steps_with("mitm", keys, TARGET) == [-1, -1, -1, 0]
 
 
 def test_auto_chooses_it_only_for_small_classic_count_batches():
@@ -153,8 +147,11 @@ def test_command_line_without_table(tmp_path):
     env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": str(tmp_path / "nb")}
     sample = tmp_path / "sample.txt"
     sample.write_text(SAMPLE)
-    run = lambda *a: subprocess.run([sys.executable, "-m", "bitknights", "solve", *map(str, a)],  # noqa: E731
-                                    capture_output=True, text=True, env={**__import__("os").environ, **env}, timeout=300)  # fmt: skip
+
+    def run(*args):
+        code = "import sys; from bitknights.cli import main; sys.exit(main(sys.argv[1:]))"
+        return run_python(code, "solve", *map(str, args), env=env)
+
     r = run(sample)
     assert r.returncode == 0 and r.stdout == "7\n-1\n", r.stderr
     rng = random.Random(5)
