@@ -94,26 +94,21 @@ def test_stale_or_foreign_extensions_are_refused(compiled, tmp_path, monkeypatch
     assert native.load_from(junk) is None
 
 
-def test_installed_ida_runs_without_numba(tmp_path):
+@pytest.mark.parametrize(
+    "args, key, answers", [("'ida'", "ida", "7 -1"), ("'bidir', '--exact'", "bidir", "7 18")]
+)
+def test_installed_kernels_run_without_numba(args, key, answers, tmp_path):
     """The installed package (here: outside the source tree) carries current extensions:
     the classic IDA* batch and an exact bidirectional one never import numba.  Fails when
     the install could not compile them (no C compiler): the engines then work, but start
     0.6 s (IDA*) to half a minute (bidirectional, cold cache) slower."""
     code = (
-        "import sys; from bitknights import cli; from bitknights.engines import ida; "
-        "status = cli.main(['solve', '--engine', 'ida']); "
-        "print(ida.backend(), 'numba' in sys.modules, status)"
+        "import sys; from bitknights import cli, native; "
+        f"status = cli.main(['solve', '--engine', {args}]); "
+        f"print(native.is_native(native.kernels({key!r})), 'numba' in sys.modules, status)"
     )
-    env = {native.ENV: None}
-    out = run_python(code, input=SAMPLE, cwd=tmp_path, env=env, check=True)
-    assert out.stdout.split() == ["7", "-1", "native", "False", "0"], out.stderr
-    code = (
-        "import sys; from bitknights import cli; from bitknights import native; from bitknights.engines import _bidir_search; "
-        "status = cli.main(['solve', '--engine', 'bidir', '--exact']); "
-        "print(native.is_native(_bidir_search._kernels()), 'numba' in sys.modules, status)"
-    )
-    out = run_python(code, input=SAMPLE, cwd=tmp_path, env=env, check=True)
-    assert out.stdout.split() == ["7", "18", "True", "False", "0"], out.stderr
+    out = run_python(code, input=SAMPLE, cwd=tmp_path, env={native.ENV: None}, check=True)
+    assert out.stdout.split() == [*answers.split(), "True", "False", "0"], out.stderr
 
 
 ROOT = Path(__file__).resolve().parent.parent
