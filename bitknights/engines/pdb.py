@@ -149,23 +149,19 @@ def _load(path: str, target: Board) -> tuple[np.ndarray, np.ndarray] | None:
     """The tables in ``path`` if it is complete, intact, for ``target`` and proved, else
     ``None``; :class:`~bitknights.cache.UntrustedError` if others may write it."""
     n_w, n_b = (pattern_count(m.bit_count()) for m in (target.white, target.black))
+    size = _HEADER_SIZE + n_w + n_b
     try:
-        fd, st = cache.open_cached(path, "pattern database", sizes=[_HEADER_SIZE + n_w + n_b])
+        fd, st = cache.open_cached(path, "pattern database", sizes=[size])
+        try:
+            data = cache.read_at(fd, size, 0)
+        finally:
+            os.close(fd)
+        fields = cache.unpack_header(data[:_HEADER_SIZE], _MAGIC, _VERSION, cache.CacheError)
     except cache.UntrustedError:
         raise
     except (OSError, cache.CacheError):
         return None
-    try:
-        data = cache.read_at(fd, _HEADER_SIZE + n_w + n_b, 0)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    try:
-        fields = cache.unpack_header(data[:_HEADER_SIZE], _MAGIC, _VERSION, cache.CacheError)
-    except cache.CacheError:
-        return None
-    if len(fields) != _FIELDS.size or len(data) != _HEADER_SIZE + n_w + n_b:
+    if len(fields) != _FIELDS.size or len(data) != size:
         return None
     key, size_w, size_b, crc = _FIELDS.unpack(fields)
     if (key, size_w, size_b) != (target.key, n_w, n_b):
