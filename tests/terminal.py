@@ -118,7 +118,9 @@ def spawn(args, *, columns=COLUMNS, env=None) -> tuple[int, int]:
     returns ``(pid, master fd)``.  End it with :func:`wait_exit`."""
     pid, fd = pty.fork()
     if pid == 0:  # the child
-        os.environ.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
+        # PYTHONFAULTHANDLER: a child that hangs shows its threads' stacks (see wait_exit)
+        os.environ.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8",
+                          PYTHONFAULTHANDLER="1")  # fmt: skip
         os.environ.update(env or {})
         os.execv(CLI[0], [*CLI, *args])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
@@ -147,9 +149,14 @@ def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> t
                 break
             left = deadline - time.monotonic()
             if left <= 0:
+                os.kill(pid, signal.SIGABRT)  # the fault handler writes every thread's stack
+                end = time.monotonic() + 3
+                while time.monotonic() < end and select.select([fd], [], [], 0.2)[0]:
+                    with contextlib.suppress(OSError):
+                        seen += os.read(fd, 65536)
                 kill(pid)
                 raise AssertionError(
-                    f"the child did not end within {seconds} s; the terminal shows {seen[-2000:]!r}"
+                    f"the child did not end within {seconds} s; the terminal shows {seen[-4000:]!r}"
                 )
             if select.select([fd], [], [], min(left, 0.05))[0]:
                 with contextlib.suppress(OSError):
