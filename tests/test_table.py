@@ -229,11 +229,11 @@ def test_count_solutions_against_brute_force(classic, ball11):
 
 def test_count_solutions_overflow_path(classic, ball11, monkeypatch):
     """With the int64 guard forced low, the Python-int path gives the same counts."""
-    from bitknights.table import path_graph
+    from bitknights.table import compact
 
     paths = brute_counts(ball11)
     far = [t for t, d in ball11.items() if d == 11][:20]
-    monkeypatch.setattr(path_graph, "_INT64_SAFE", 1)
+    monkeypatch.setattr(compact, "_INT64_SAFE", 1)
     for text in far:
         assert classic.count_solutions(Board(text)) == paths(text)
     ex = classic.example()

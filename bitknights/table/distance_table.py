@@ -1,9 +1,6 @@
-"""Exact answers from a loaded distance table (see :mod:`bitknights.table.store`).
-
-The table holds each board's exact distance (proved when it was loaded), so a distance is
-one read and an optimal path steps, move by move, to any neighbour one nearer (walked in
-plain Python by :mod:`.probe`); batches, counting and random boards run in numba kernels.
-"""
+"""Exact answers from a loaded, proved distance table (:mod:`bitknights.table.store`):
+single boards in plain Python (:mod:`.probe`), batches, counting and random boards in
+numba kernels."""
 
 from __future__ import annotations
 
@@ -12,11 +9,9 @@ import numpy as np
 from .. import native, progress
 from ..board import Board
 from ..coords import comb_count
-from ..coords import rank as board_rank
 from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
 from ..errors import BitknightsError
 from ..solution import Hint
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from ..threads import parallel_blocks
 from . import probe
 
@@ -31,18 +26,14 @@ _last: DistanceTable | None = None
 
 
 class DistanceTable:
-    """Exact distances to one target, from a verified table file.
-
-    Boards with another number of black knights than the target never reach it: their
-    distance is ``None``.
-    """
+    """Exact distances to one target, from a proved table file (boards with another
+    number of black knights than the target never reach it: distance ``None``)."""
 
     def __init__(self, file: TableFile) -> None:
         self.file = file
         self.target = file.target
         self.black_count = file.black_count
         self._ncomb = comb_count(file.black_count)
-        self._consts = (KNIGHT_NEIGHBORS, KNIGHT_COUNTS)
 
     def __repr__(self) -> str:
         """One line: the target, the boards and the farthest distance, and the file."""
@@ -52,10 +43,7 @@ class DistanceTable:
 
     @property
     def _payload(self) -> np.ndarray:
-        """The whole payload, read and checked on first use (numba code reads anywhere)."""
         return self.file.payload
-
-    # -- header facts -----------------------------------------------------------------
 
     @property
     def layers(self) -> list[int]:
@@ -64,31 +52,23 @@ class DistanceTable:
 
     @property
     def max_distance(self) -> int:
-        """The farthest any board is from the target."""
         return self.file.max_distance
 
     @property
     def state_count(self) -> int:
-        """The boards the table covers: ``25 * C(24, k)``."""
         return self.file.state_count
 
     def example(self) -> Board:
         """One board at :attr:`max_distance`."""
         return self.file.example()
 
-    # -- single boards ----------------------------------------------------------------
-
     def walk(self, board: Board, cap: int | None = None) -> tuple[int, list[int], int]:
-        """``(steps, blank squares along one optimal path, probes)``.  ``steps`` is the
-        exact distance, or the result code ``UNREACHABLE`` when the board cannot reach the
-        target, ``OVER_LIMIT`` when it is more than ``cap`` moves away (see
-        :mod:`bitknights.results`) (the path is then empty)."""
+        """:func:`.probe.walk`: ``(steps, blank squares along one optimal path, probes)``."""
         limit = self.max_distance if cap is None else min(int(cap), self.max_distance)
         return probe.walk(self.file, board.black, board.blank, limit)
 
     def distance(self, board: Board) -> int | None:
-        """The exact fewest moves from ``board`` to the target; ``None`` if unreachable
-        (``load_table().distance(Board("10110/01*11/10111/01001/00000"))`` is 7)."""
+        """The exact fewest moves from ``board`` to the target; ``None`` if unreachable."""
         return probe.distance(self.file, board)
 
     def path(self, board: Board) -> list[Board] | None:
@@ -108,26 +88,16 @@ class DistanceTable:
 
     def count_solutions(self, board: Board) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` when it cannot reach it, ``1`` for the target itself), over its
-        shortest-path graph (:mod:`.path_graph`)."""
-        from . import store
-        from .path_graph import path_graph, table_edges
+        (``0`` when it cannot reach it, ``1`` for the target itself)."""
+        from .compact import path_graph
 
         d = self.distance(board)
-        if d is None:
-            return 0
-        target = board_rank(self.target.black, self.target.blank)
-        edges = table_edges(self._payload, False, self.black_count)
-        return path_graph(board_rank(board.black, board.blank), d, edges, self._ncomb, target,
-                          lambda: store.changed(self.file.path)).total  # fmt: skip
-
-    # -- many boards ------------------------------------------------------------------
+        return 0 if d is None else path_graph(self.file, board, d).total
 
     def distances(self, boards: np.ndarray | list[Board], limit: int | None = None) -> np.ndarray:
-        """Exact distances of many boards, given as :class:`Board` objects or as an
-        ``int64`` array of keys (``Board.key``): an ``int64`` array, ``-1`` where a board
-        cannot reach the target or (with ``limit``) is more than ``limit`` moves away.
-        One probe a board, on parallel threads."""
+        """Exact distances of many boards (:class:`Board` objects or an ``int64`` array of
+        keys) as an ``int64`` array, ``-1`` where a board cannot reach the target or is
+        more than ``limit`` moves away; on parallel threads."""
         if isinstance(boards, np.ndarray):
             if boards.ndim != 1 or boards.dtype.kind not in "iu":
                 raise BitknightsError(
@@ -152,15 +122,11 @@ class DistanceTable:
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
-        from the target; the same ``seed`` gives the same boards.
+        from the target, reproducible with ``seed``: common distances by rejection over
+        uniform ranks, rare ones (or a large share of a layer) from the whole layer."""
+        from .compact import check_draw
 
-        Common distances are drawn by rejection (uniform ranks, kept when their distance is
-        right and they are new); rare ones, or a large share of a layer, from the list of
-        the whole layer, which takes a breadth-first search up to that distance.
-        """
-        for name, value in (("distance", distance), ("count", count)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"random_boards: {name} is an integer, got {value!r}")
+        check_draw(distance, count, seed)
         layers = self.file.layers
         if distance < 0 or distance >= len(layers) or layers[distance] < count:
             have = layers[distance] if 0 <= distance < len(layers) else 0
@@ -168,8 +134,6 @@ class DistanceTable:
                 f"asked for {count} board{'s' if count != 1 else ''} at distance {distance}, "
                 f"but only {have} {'board lies' if have == 1 else 'boards lie'} at that distance"
             )
-        if seed is not None and (not isinstance(seed, int) or seed < 0):
-            raise BitknightsError(f"a seed is a non-negative integer, got {seed!r}")
         if count <= 0:
             return []
         rng = np.random.default_rng(seed)
@@ -189,7 +153,6 @@ class DistanceTable:
         return boards
 
     def _boards(self, ranks: np.ndarray) -> list[Board]:
-        """The boards of these ranks."""
         ranks = np.ascontiguousarray(ranks, dtype=np.int64)
         blacks, blanks = np.empty_like(ranks), np.empty_like(ranks)
         unrank = native.kernels("table").unrank_many  # (not coords.kernels: no numba import)

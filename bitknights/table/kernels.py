@@ -1,11 +1,8 @@
-"""The distance table's numba kernels: the breadth-first build (:mod:`.builder`) and batch
-queries (:mod:`.distance_table`).  Every kernel takes its tables as arguments and releases
-the GIL, so the same source runs just in time or compiled ahead of time
-(:mod:`bitknights.native`), on Python threads over blocks of ranks.
-
-``dist``/``payload[rank]``: a board's distance byte (:data:`UNSEEN` while a build has not
-reached it, and in a finished table the boards that never reach the target).  A *job* is
-one block of ``BLOCK`` consecutive ranks of one blank square (:func:`_job`).
+"""The distance table's numba kernels: the breadth-first build (:mod:`.builder`), batch
+queries (:mod:`.distance_table`) and the proof (:mod:`.verify`).  Every kernel takes its
+tables as arguments and releases the GIL (:mod:`bitknights.native`), run on Python threads
+over *jobs*: blocks of ``BLOCK`` consecutive ranks of one blank square (:func:`_job`).
+``dist[rank]``: a board's distance byte, :data:`UNSEEN` where not reached.
 """
 
 from __future__ import annotations
@@ -33,9 +30,8 @@ _UNREACHABLE = -1  # a distance result that is not a distance
 
 @njit(cache=True, inline="always")
 def _seek(comb, at, i, k, binom):
-    """The black set of colex rank ``i``, from the set ``comb`` of rank ``at`` (``-1``:
-    none yet): by Gosper steps when ``i`` is at most ``_GOSPER_GAP`` ahead, else by
-    unranking.  Returns ``(comb, i)``."""
+    """``(the black set of colex rank i, i)`` from the set ``comb`` of rank ``at`` (``-1``:
+    none yet): by Gosper steps when ``i`` is near, else by unranking."""
     if at >= 0 and i - at <= _GOSPER_GAP:
         while at < i:
             comb = next_comb(comb)
@@ -46,9 +42,8 @@ def _seek(comb, at, i, k, binom):
 
 @njit(cache=True, inline="always")
 def _job(job, blanks, ncomb):
-    """Job ``job`` of :func:`_jobs`: ``(blank, base, lo, hi)``, its blank square, that
-    square's first rank, and the combination ranks ``lo..hi-1`` it covers (board ranks
-    ``base + lo .. base + hi - 1``)."""
+    """Job ``job``: ``(blank, base, lo, hi)``, its blank square, that square's first rank,
+    and the combination ranks ``lo..hi-1`` it covers."""
     nblocks = (ncomb + BLOCK - 1) // BLOCK
     blank = blanks[job // nblocks]
     lo = (job % nblocks) * BLOCK
@@ -64,10 +59,9 @@ def _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8):
 
 @njit(cache=True, inline="always")
 def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1, pull):
-    """One layer of the build over the boards whose blank is in ``blanks``, jobs ``j0 ..
-    j1 - 1`` of :func:`_jobs`: pushing, mark ``d + 1`` on every unseen neighbour of a board
-    at ``d``; pulling, mark ``d + 1`` on every unseen board with a neighbour at ``d``.
-    Returns how many boards a pull marked (0 for a push)."""
+    """One layer of the build over jobs ``j0 .. j1 - 1`` of the blanks ``blanks``: push
+    ``d + 1`` onto every unseen neighbour of a board at ``d``, or pull it into every unseen
+    board with a neighbour at ``d`` (``pull``; returns how many it marked)."""
     nd = np.uint8(d + 1)
     ud = np.uint8(d)
     want = np.uint8(UNSEEN) if pull else ud
@@ -101,8 +95,7 @@ def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, 
 
 @njit(cache=True, nogil=True)
 def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
-    """A push from a frontier given as a list of ranks (one thread); returns the ranks it
-    marked, the next frontier."""
+    """A push from a frontier list of ranks (one thread); returns the next frontier."""
     out = np.empty(frontier.shape[0] * 8, dtype=np.int64)
     m = 0
     nd = np.uint8(d + 1)
@@ -127,8 +120,7 @@ def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, 
 
 @njit(cache=True, nogil=True)
 def _count(dist, value, blanks, ncomb, j0, j1):
-    """How many boards whose blank is in ``blanks`` have ``dist == value`` (jobs ``j0 ..
-    j1 - 1``)."""
+    """How many boards of jobs ``j0 .. j1 - 1`` have ``dist == value``."""
     v = np.uint8(value)
     total = 0
     for job in range(j0, j1):
@@ -142,8 +134,7 @@ def _count(dist, value, blanks, ncomb, j0, j1):
 
 @njit(cache=True, nogil=True)
 def _first(dist, value, blanks, ncomb, j0, j1):
-    """The lowest rank whose blank is in ``blanks`` (ascending) with ``dist == value``,
-    among jobs ``j0 .. j1 - 1``, else -1."""
+    """The lowest rank of jobs ``j0 .. j1 - 1`` with ``dist == value``, else -1."""
     v = np.uint8(value)
     for job in range(j0, j1):
         _, base, lo, hi = _job(job, blanks, ncomb)
@@ -164,9 +155,8 @@ def _key_state(key, k):
 
 @njit(cache=True, nogil=True)
 def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
-    """``out[i]``: the distance of board ``keys[i]`` (``black | blank << 25``), ``-1``
-    when it has another number of black knights, cannot reach the target or is more
-    than ``cap`` moves away."""
+    """``out[i]``: the distance of board ``keys[i]``, ``-1`` when it has another number
+    of black knights, cannot reach the target or is more than ``cap`` moves away."""
     for i in range(keys.shape[0]):
         black, blank, ok = _key_state(keys[i], k)
         if not ok:
@@ -178,9 +168,8 @@ def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
 
 @njit(cache=True, nogil=True)
 def _consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
-    """:mod:`.verify`: the first rank in ``blank``'s ranks ``lo..hi-1`` that breaks a rule
-    of an exact distance table (0 only at ``goal``, a neighbour one nearer everywhere else,
-    neighbours never more than one apart, unreachable only beside unreachable), or -1."""
+    """The first rank in ``blank``'s ranks ``lo..hi-1`` that breaks a rule of
+    :mod:`.verify`, or -1."""
     base = blank * ncomb
     comb = comb_unrank(lo, k, binom)
     for i in range(lo, hi):

@@ -1,17 +1,12 @@
 """The kernels behind :mod:`.solutions`: every optimal move sequence of a board, walked
-depth first over its shortest-path graph (:mod:`.path_graph`) and written out a buffer at
-a time, as the blank's squares or as lines of text; and paths found elsewhere (by
-search) written out as the same lines.
+depth first over its shortest-path graph and written out a buffer at a time, as the
+blank's squares or as lines of text; and paths found by search written as the same lines.
 
-The graph lists each board's next boards in the knight tables' order, and those list a
-square's jumps in increasing square order (:mod:`bitknights.squares`), so paths come in
-lexicographic order of the squares the knights jump from.  A far board's paths number in
-the millions while its graph holds a few hundred thousand boards, most with a single next
-board: :func:`branch_graph` folds each run of single next boards into the edge that leads
-to it, and the walk (:func:`optimal_lines`) steps only where paths branch, copying a
-run's squares at once.  It keeps one branch per level on an explicit stack, so memory does
-not grow with the count, and the current path's line in a buffer: a path rewrites only the
-moves where it leaves the one before and copies the line out whole.
+Most boards of a far board's graph have a single next board: :func:`branch_graph` folds
+each such run into the edge that leads to it, so the walk (:func:`optimal_lines`) steps
+only where paths branch.  It keeps one branch per level on an explicit stack, and the
+current path's line in a buffer: a path rewrites only the moves where it leaves the one
+before.
 """
 
 from __future__ import annotations
@@ -19,33 +14,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .solution_layout import (
-    BYTES,
-    CHUNK,
-    DONE,
-    INDEX,
-    JSON,
-    JSON_END,
-    JSON_HEAD,
-    JSON_TAIL,
-    LEVEL,
-    PATHS,
-    RAW,
-    SKIP,
-    STARTED,
-)
+from . import layout as K
 
 
 @njit(cache=True, nogil=True)
 def branch_graph(first, succ, blanks):
-    """The graph (``first``, ``succ``, ``blanks`` as
-    :class:`~bitknights.table.path_graph.PathGraph` holds them) with every run of boards
-    that have a single next board folded into the edge leading into it.  Kept: the start
-    (node 0) and every board with no next board or several.  Returns ``(bfirst, bend,
-    label_at, labels, bblank)``: kept node ``v``'s edges are ``bfirst[v]..bfirst[v + 1]
-    - 1`` and its blank square ``bblank[v]``; edge ``e`` leads to kept node ``bend[e]``
-    through the boards whose blank squares are ``labels[label_at[e]:label_at[e + 1]]``
-    (the last is ``bend[e]``'s)."""
+    """A :class:`~bitknights.table.solutions.PathGraph` with every run of boards that have
+    a single next board folded into the edge leading into it (kept: the start and every
+    board with no next board or several).  Returns ``(bfirst, bend, label_at, labels,
+    bblank)``: kept node ``v``'s edges are ``bfirst[v]..bfirst[v + 1] - 1``, its blank
+    ``bblank[v]``; edge ``e`` leads to kept node ``bend[e]`` through the boards whose
+    blank squares are ``labels[label_at[e]:label_at[e + 1]]``."""
     n = first.shape[0] - 1
     keep = np.empty(n, dtype=np.int64)
     kept = 0
@@ -102,9 +81,8 @@ def branch_graph(first, succ, blanks):
 
 @njit(cache=True, nogil=True)
 def label_text(bfirst, label_at, labels, bblank, cells):
-    """The moves of every edge of a folded graph (:func:`branch_graph`) as text: edge
-    ``e``'s moves are ``cells[from * 25 + to]`` one after the other at
-    ``text[label_at[e] * width:label_at[e + 1] * width]``."""
+    """The moves of every edge of a folded graph as text: edge ``e``'s cells
+    (``cells[from * 25 + to]``) at ``text[label_at[e] * width:label_at[e + 1] * width]``."""
     width = cells.shape[1]
     text = np.empty(labels.shape[0] * width, dtype=np.uint8)
     for v in range(bfirst.shape[0] - 1):
@@ -135,76 +113,71 @@ def _set_move(line, t, width, cells, move):
 
 @njit(cache=True, nogil=True, inline="always")
 def _line_size(depth, width, form):
-    if form == RAW:
+    if form == K.RAW:
         return depth + 1
-    return depth * width + 1 + (20 + len(JSON_HEAD) + len(JSON_TAIL) if form == JSON else 0)
+    return depth * width + 1 + (20 + len(K.JSON_HEAD) + len(K.JSON_TAIL) if form == K.JSON else 0)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _emit(out, pos, path, line, depth, width, form, index):
     """Write the path (``path[0..depth]``, its moves' cells in ``line``) at ``pos`` in
     ``form``; returns where the next line goes."""
-    if form == RAW:
+    if form == K.RAW:
         dst = out[pos : pos + depth + 1]
         for t in range(depth + 1):
             dst[t] = path[t]
         return pos + depth + 1
-    if form == JSON:
-        pos = _put(out, pos, JSON_HEAD)
+    if form == K.JSON:
+        pos = _put(out, pos, K.JSON_HEAD)
     size = depth * width - 1 if depth else 0  # the last move's separator dropped
     dst = out[pos : pos + size]
     for j in range(size):
         dst[j] = line[j]
     pos += size
-    if form != JSON:
+    if form != K.JSON:
         out[pos] = 10
         return pos + 1
-    pos = _put(out, pos, JSON_TAIL)
+    pos = _put(out, pos, K.JSON_TAIL)
     digits = 1
     while index >= 10**digits:
         digits += 1
     for d in range(digits - 1, -1, -1):
         out[pos + d] = 48 + index % 10
         index //= 10
-    return _put(out, pos + digits, JSON_END)
+    return _put(out, pos + digits, K.JSON_END)
 
 
 @njit(cache=True, nogil=True)
 def optimal_lines(bfirst, bend, label_at, labels, text, root, depth, width, form, most, state,
                   stack, path, line, out):  # fmt: skip
-    """Write the next paths of a folded graph (:func:`branch_graph`; the start's blank
-    square ``root``, the target ``depth`` moves below) into ``out`` in ``form``
-    (:mod:`~bitknights.table.solution_layout`: ``RAW``, ``TEXT``, ``JSON``; the text of
-    its edges' moves, ``width`` bytes a move, from :func:`label_text`), at most ``most``
-    of them:
-    ``CHUNK`` when ``out`` is full or holds ``most``, ``DONE`` after the last.
-    ``state`` (``PATHS`` and ``BYTES`` written; ``INDEX``: the next path's index;
-    ``SKIP``: paths to pass over first), ``stack`` (a row a level: next edge, end of the
-    edges, depth), ``path`` (the blank's squares) and ``line`` (the moves' cells) carry
-    the walk between calls."""
-    state[PATHS] = 0
-    state[BYTES] = 0
-    if state[STARTED] == 0:
-        state[STARTED] = 1
-        state[LEVEL] = 0
+    """Write at most ``most`` next paths of a folded graph (the start's blank ``root``,
+    the target ``depth`` moves below; its edges' ``text`` from :func:`label_text`) into
+    ``out`` in ``form`` (:mod:`~bitknights.table.layout`): ``CHUNK`` when ``out`` is full
+    or holds ``most``, ``DONE`` after the last.  ``state``, ``stack`` (a row a level: next
+    edge, end of the edges, depth), ``path`` and ``line`` carry the walk between calls."""
+    state[K.PATHS] = 0
+    state[K.BYTES] = 0
+    if state[K.STARTED] == 0:
+        state[K.STARTED] = 1
+        state[K.LEVEL] = 0
         stack[0, 0] = bfirst[0]
         stack[0, 1] = bfirst[1]
         stack[0, 2] = 0
         path[0] = root
-    level = state[LEVEL]
+    level = state[K.LEVEL]
     size = _line_size(depth, width, form)
     pos = 0
     m = 0
     while level >= 0:
         sp = stack[level, 2]
         if sp == depth:
-            if state[SKIP] > 0:
-                state[SKIP] -= 1
+            if state[K.SKIP] > 0:
+                state[K.SKIP] -= 1
             else:
                 if m == most or pos + size > out.shape[0]:
                     break
-                pos = _emit(out, pos, path, line, depth, width, form, state[INDEX])
-                state[INDEX] += 1
+                pos = _emit(out, pos, path, line, depth, width, form, state[K.INDEX])
+                state[K.INDEX] += 1
                 m += 1
             level -= 1
             continue
@@ -215,7 +188,7 @@ def optimal_lines(bfirst, bend, label_at, labels, text, root, depth, width, form
         stack[level, 0] = i + 1
         a = label_at[i]
         run = label_at[i + 1] - a
-        if form == RAW:
+        if form == K.RAW:
             dst = path[sp + 1 : sp + 1 + run]
             src = labels[a : a + run]
         else:
@@ -228,19 +201,18 @@ def optimal_lines(bfirst, bend, label_at, labels, text, root, depth, width, form
         stack[level, 0] = bfirst[child]
         stack[level, 1] = bfirst[child + 1]
         stack[level, 2] = sp + run
-    state[LEVEL] = level
-    state[PATHS] = m
-    state[BYTES] = pos
-    return CHUNK if level >= 0 else DONE
+    state[K.LEVEL] = level
+    state[K.PATHS] = m
+    state[K.BYTES] = pos
+    return K.CHUNK if level >= 0 else K.DONE
 
 
 @njit(cache=True, nogil=True)
 def format_paths(paths, cells, form, first, line, out):
-    """Write the move sequences of ``paths`` (rows of blank squares, the start's first)
-    into ``out`` in ``form`` (``TEXT`` or ``JSON``, as :func:`optimal_lines` writes
-    them; the first line's index is ``first``) and return the bytes written.  ``out``
-    must hold them all (:data:`~bitknights.table.solution_layout.SPARE` a line beyond
-    its moves).  A path rewrites only the moves where it leaves the one before."""
+    """Write the move sequences of ``paths`` (rows of blank squares) into ``out`` in
+    ``form`` (``TEXT`` or ``JSON``, the first line's index ``first``); returns the bytes
+    written.  ``out`` must hold them all (:data:`~bitknights.table.layout.SPARE` a line
+    beyond its moves)."""
     depth = paths.shape[1] - 1
     width = cells.shape[1]
     pos = 0

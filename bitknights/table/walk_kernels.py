@@ -1,20 +1,13 @@
 """Walks down a table in numba: one board's optimal path, a batch of distances from the
-compact table (:mod:`.compact`), and the edges one move nearer that counting and the
-listing of every optimal solution follow (:mod:`.path_graph`).
+compact table (:mod:`.compact`), and the edges one move nearer that counting and listing
+every optimal solution follow (:func:`~bitknights.table.solutions.path_graph`).
 
-A table is either the distance table's bytes (a board's distance) or the compact table's
-codes (``compact``: two bits a board, its distance modulo 3, :data:`LOST` for a board that
-never reaches the target).  Neighbouring boards are exactly one move apart in distance,
-so from a board at distance ``d`` the neighbours one nearer are exactly those at ``d - 1``,
-or of code ``(d - 1) % 3``: the same boards from either table.  A walk steps to the first
-such neighbour in the knight tables' order each time, and reaches the target in exactly
-``d`` moves.  The kernels take a loaded table as exact (it is proved whole before its first
-answer); the one guard left is the cheapest, needed to end at all: a walk that finds no
-next board, or goes on past the farthest distance, is
-:data:`~bitknights.results.INCONSISTENT`.
-
-Like every kernel they take their tables as arguments (the knight tables of
-:mod:`bitknights.squares`, the rank tables of :mod:`bitknights.coords.arrays`), so one
+A table is the distance table's bytes or the compact table's codes (``compact``: the
+distance modulo 3, :data:`LOST` for a board that never reaches the target): the
+neighbours one nearer than a board at ``d`` are those at ``d - 1``, or of code
+``(d - 1) % 3``, the same boards.  A walk steps to the first of them in the knight tables'
+order; one that finds none, or passes the farthest distance, is
+:data:`~bitknights.results.INCONSISTENT`.  Kernels take their tables as arguments, so one
 source compiles just in time or ahead of time (:mod:`bitknights.native`).
 """
 
@@ -26,7 +19,7 @@ from numba import njit
 from ..coords.kernels import moved_black, popcount, state_rank, state_unrank, unpack
 from ..results import INCONSISTENT, OVER_LIMIT, UNREACHABLE, UNSEEN
 from ..squares import NUM_SQUARES
-from .compact_layout import LOST
+from .layout import LOST
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -46,11 +39,9 @@ def at(payload, compact, r, d):
 @njit(cache=True, nogil=True)
 def walk(payload, compact, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte,
          popcount8, path):  # fmt: skip
-    """The distance of the board (``black``, ``blank``), with the blank's squares along
-    one optimal path in ``path[0..distance]`` (``far + 1`` long): the first neighbour
-    one nearer each step.  ``OVER_LIMIT`` past ``cap`` moves (``cap <= far``),
-    ``UNREACHABLE`` for a board that never reaches the target, ``INCONSISTENT`` when
-    the walk finds no next board or passes ``far``."""
+    """The distance of the board (``black``, ``blank``), the blank's squares along one
+    optimal path in ``path[0..distance]``; ``OVER_LIMIT`` past ``cap`` moves (``cap <=
+    far``), ``UNREACHABLE``, or ``INCONSISTENT``."""
     r = state_rank(black, blank, ncomb, rank_byte, popcount8)
     if compact:
         c = code_of(payload, r)
@@ -87,10 +78,9 @@ def walk(payload, compact, black, blank, cap, far, tblack, tblank, ncomb, nbr, c
 @njit(cache=True, nogil=True)
 def distances(payload, keys, k, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte, popcount8,
               out):  # fmt: skip
-    """``out[i]``: the distance of board ``keys[i]`` (``black | blank << 25``) walked
-    down the compact table (:func:`walk`), ``OVER_LIMIT`` when it is more than ``cap``
-    moves away, never reaches the target or has another number of black knights than
-    ``k``.  Returns the index of the first board whose walk is ``INCONSISTENT``, or -1."""
+    """``out[i]``: the distance of board ``keys[i]`` down the compact table, else
+    ``OVER_LIMIT`` (past ``cap``, unreachable, not ``k`` black knights).  Returns the index
+    of the first board whose walk is ``INCONSISTENT``, or -1."""
     path = np.empty(far + 1, dtype=np.int64)
     for i in range(keys.shape[0]):
         black, blank = unpack(keys[i])
@@ -107,9 +97,8 @@ def distances(payload, keys, k, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_
 
 @njit(cache=True, nogil=True)
 def nearer_edges(payload, compact, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
-    """For boards ``ranks``, all ``want + 1`` moves away, every neighbour ``want`` moves
-    away: ``(index into ranks, neighbour's rank)`` pairs, a board's in the knight
-    tables' order."""
+    """For boards ``ranks``, ``want + 1`` moves away, every neighbour ``want`` moves away:
+    ``(index into ranks, neighbour's rank)`` pairs, in the knight tables' order."""
     src = np.empty(ranks.shape[0] * 8, dtype=np.int64)
     dst = np.empty(ranks.shape[0] * 8, dtype=np.int64)
     m = 0
