@@ -305,8 +305,7 @@ def path_graph(table: TableFile | CompactTable, board: Board, depth: int) -> Pat
 
     from .. import native
     from ..coords import comb_count, rank
-    from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
-    from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+    from .layout import kernel_args
     from .store import changed
 
     compact = isinstance(table, CompactTable)
@@ -314,8 +313,7 @@ def path_graph(table: TableFile | CompactTable, board: Board, depth: int) -> Pat
     fail = inconsistent if compact else changed
     k, target, kernel = table.black_count, table.target, native.kernels("table").graph_edges
     ncomb = comb_count(k)
-    fixed = (np.int64(k), np.int64(ncomb), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, BINOM, RANK_BYTE,
-             POPCOUNT8)  # fmt: skip
+    fixed = kernel_args(k)
     ranks = np.array([rank(board.black, board.blank, k)], dtype=np.int64)
     counts: np.ndarray = np.ones(1, dtype=np.int64)
     firsts, succs, blanks = [], [], [ranks // ncomb]

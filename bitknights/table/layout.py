@@ -2,6 +2,20 @@
 their callers agree on.  Plain Python, so a caller needs no numba when the kernels run
 compiled ahead of time."""
 
+
+def kernel_args(k: int) -> tuple:
+    """What the kernels that rank and unrank boards with ``k`` black knights take after
+    their own arguments: ``(ncomb, k, nbr, cnt, binom, rank_byte, popcount8)``."""
+    import numpy as np
+
+    from ..coords import comb_count
+    from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+    from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+
+    tables = (KNIGHT_NEIGHBORS, KNIGHT_COUNTS, BINOM, RANK_BYTE, POPCOUNT8)
+    return (np.int64(comb_count(k)), np.int64(k), *tables)
+
+
 BLOCK = 1 << 15
 """Ranks per parallel job of the build: one block of consecutive ranks of one blank."""
 LOST = 3

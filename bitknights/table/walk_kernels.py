@@ -96,7 +96,7 @@ def distances(payload, keys, k, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_
 
 
 @njit(cache=True, nogil=True)
-def nearer_edges(payload, compact, ranks, want, k, ncomb, nbr, cnt, binom, rank_byte, popcount8):
+def nearer_edges(payload, compact, ranks, want, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """For boards ``ranks``, ``want + 1`` moves away, every neighbour ``want`` moves away:
     ``(index into ranks, neighbour's rank)`` pairs, in the knight tables' order."""
     src = np.empty(ranks.shape[0] * 8, dtype=np.int64)
