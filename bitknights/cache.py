@@ -81,7 +81,11 @@ def cache_directory(
     env = environ.get(CACHE_ENV)
     if env:
         return env
-    return _xdg_cache_home(environ) or _platform_cache_dir()
+    if home := _xdg_cache_home(environ):
+        return home
+    import platformdirs
+
+    return platformdirs.user_cache_dir("bitknights")
 
 
 def _xdg_cache_home(environ: Mapping[str, str]) -> str | None:
@@ -98,16 +102,6 @@ def _xdg_cache_home(environ: Mapping[str, str]) -> str | None:
     return None
 
 
-def _platform_cache_dir() -> str:
-    import platformdirs
-
-    return platformdirs.user_cache_dir("bitknights")
-
-
-def _mode(st: os.stat_result) -> str:
-    return oct(stat.S_IMODE(st.st_mode)).replace("0o", "0")
-
-
 def trust_problem(
     path: str | os.PathLike[str], st: os.stat_result, *, directory: bool = False
 ) -> str | None:
@@ -120,7 +114,7 @@ def trust_problem(
     if st.st_mode & 0o022:
         return (
             f"{path} is writable by {'group and others' if st.st_mode & 0o002 else 'its group'} "
-            f"(mode {_mode(st)}), so anyone there could change the answers; "
+            f"(mode 0{stat.S_IMODE(st.st_mode):o}), so anyone there could change the answers; "
             f"fix it with `chmod go-w {path}`"
         )
     return None
@@ -201,8 +195,6 @@ def ensure_directory(directory: str | os.PathLike[str]) -> None:
         st = os.stat(directory)
     except OSError as e:
         raise CacheError(f"cannot use cache directory {directory}: {e.strerror or e}") from None
-    if not stat.S_ISDIR(st.st_mode):
-        raise CacheError(f"cache directory {directory} is not a directory")
     problem = trust_problem(directory, st, directory=True)
     if problem:
         raise UntrustedError(f"not using cache directory: {problem}")
@@ -235,12 +227,6 @@ def clean_stale(directory: str | os.PathLike[str]) -> list[str]:
     return removed
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def atomic_write(
     path: str | os.PathLike[str], parts: Iterable[bytes | memoryview], what: str
 ) -> os.stat_result:
@@ -258,10 +244,12 @@ def atomic_write(
         fd, tmp = tempfile.mkstemp(prefix=_PREFIX, suffix=suffix, dir=directory)
     except OSError as e:
         raise _write_error(what, path, e) from None
+    umask = os.umask(0o022)
+    os.umask(umask)
     try:
         with os.fdopen(fd, "wb") as f:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-            os.fchmod(f.fileno(), 0o644 & ~_umask())
+            os.fchmod(f.fileno(), 0o644 & ~umask)
             for part in parts:
                 f.write(part)
             f.flush()

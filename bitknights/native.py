@@ -79,7 +79,7 @@ EXTENSIONS = {
     ),
     "table": Extension(
         "table", "table", "_table_native", "table.kernels",
-        ("table.kernels", "coords.kernels", "table.walk_kernels", "table.solution_kernels"),
+        ("table.kernels", "coords.kernels"),
         "distance table", 10,
     ),
     "lab": Extension(
@@ -227,8 +227,8 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         }  # fmt: skip
     from .coords import kernels as rank
     from .table import kernels as bfs
-    from .table import solution_kernels as sol
-    from .table import walk_kernels as down
+    from .table import kernels as down
+    from .table import kernels as sol
 
     dist = t.Array(u8, 1, "C")
     ro_dist = t.Array(u8, 1, "C", readonly=True)
@@ -249,8 +249,8 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
         "walk": (down.walk, i8(ro_dist, b1, i8, i8, i8, i8, i8, i8, i8, nbr, ro_vec, part, ro_vec,
                                vec)),
-        "compact_distances": (down.distances, i8(ro_dist, ro_vec, i8, i8, i8, i8, i8, i8, nbr,
-                                                 ro_vec, part, ro_vec, vec)),
+        "compact_distances": (down.compact_distances, i8(ro_dist, ro_vec, i8, i8, i8, i8, i8,
+                                                         i8, nbr, ro_vec, part, ro_vec, vec)),
         "graph_edges": (down.nearer_edges, t.Tuple((vec, vec))(
             ro_dist, b1, ro_vec, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
         "branch_graph": (sol.branch_graph, t.Tuple((vec, vec, vec, dist, dist))(

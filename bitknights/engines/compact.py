@@ -8,7 +8,7 @@ It answers any board in microseconds, however far, so ``auto`` sends it the far 
 of exact requests when there is no distance table: boards the other engines take seconds
 on (see :meth:`bitknights.service.DistanceService.choose`), and requests that count
 optimal solutions.  Every answer is a walk to the target in a compiled kernel
-(:mod:`bitknights.table.walk_kernels`; a batch on parallel threads); ``nodes`` counts
+(:mod:`bitknights.table.kernels`; a batch on parallel threads); ``nodes`` counts
 the boards walked.  Memory: the table (17 MB), and 68 MB while it is built.  Importing
 this module imports neither numpy nor numba.
 """

@@ -297,7 +297,7 @@ class PathGraph(Record):
 
 def path_graph(table: TableFile | CompactTable, board: Board, depth: int) -> PathGraph:
     """The graph of ``board``, ``depth`` moves from the target of ``table`` (its edges
-    from :func:`~bitknights.table.walk_kernels.nearer_edges`).  Counts go forward a layer
+    from :func:`~bitknights.table.kernels.nearer_edges`).  Counts go forward a layer
     at a time, ``int64`` while they cannot overflow, then Python integers.  Raises
     :class:`TableError` when a board has no next board or the last layer is not the
     target."""

@@ -1,6 +1,5 @@
-"""What the kernels (:mod:`.kernels`, :mod:`.walk_kernels`, :mod:`.solution_kernels`) and
-their callers agree on.  Plain Python, so a caller needs no numba when the kernels run
-compiled ahead of time."""
+"""What the kernels (:mod:`.kernels`) and their callers agree on.  Plain Python, so a
+caller needs no numba when the kernels run compiled ahead of time."""
 
 
 def kernel_args(k: int) -> tuple:
