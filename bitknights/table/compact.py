@@ -134,14 +134,11 @@ class CompactTable:
         if self._consts is None:
             import numpy as np
 
-            from ..coords import comb_count
-            from ..coords.arrays import POPCOUNT8, RANK_BYTE
-            from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+            from .layout import kernel_args
 
-            target = self.target
-            self._consts = (np.int64(target.black), np.int64(target.blank),
-                            np.int64(comb_count(self.black_count)), KNIGHT_NEIGHBORS,
-                            KNIGHT_COUNTS, RANK_BYTE, POPCOUNT8)  # fmt: skip
+            ncomb, _, nbr, cnt, _, rank_byte, popcount8 = kernel_args(self.black_count)
+            target = (np.int64(self.target.black), np.int64(self.target.blank))
+            self._consts = (*target, ncomb, nbr, cnt, rank_byte, popcount8)
         return self._consts
 
     def _limit(self, cap: int | None) -> int:
@@ -304,7 +301,7 @@ def path_graph(table: TableFile | CompactTable, board: Board, depth: int) -> Pat
     import numpy as np
 
     from .. import native
-    from ..coords import comb_count, rank
+    from ..coords import rank
     from .layout import kernel_args
     from .store import changed
 
@@ -312,8 +309,8 @@ def path_graph(table: TableFile | CompactTable, board: Board, depth: int) -> Pat
     payload = table.codes() if compact else table.payload  # type: ignore[union-attr]
     fail = inconsistent if compact else changed
     k, target, kernel = table.black_count, table.target, native.kernels("table").graph_edges
-    ncomb = comb_count(k)
     fixed = kernel_args(k)
+    ncomb = int(fixed[0])
     ranks = np.array([rank(board.black, board.blank, k)], dtype=np.int64)
     counts: np.ndarray = np.ones(1, dtype=np.int64)
     firsts, succs, blanks = [], [], [ranks // ncomb]
