@@ -512,10 +512,16 @@ def test_stale_state_count_is_refused(table_dir, tmp_path):
         store.load(TARGET, tmp_path)
 
 
-def test_build_replaces_a_corrupt_file(tmp_path):
+@pytest.fixture
+def small_table(tmp_path):
+    """``(path, bytes)`` of the table of :data:`SMALL`, built in ``tmp_path``."""
     build(SMALL, cache_dir=tmp_path, quiet=True)
     path = store.table_path(SMALL, tmp_path)
-    good = path.read_bytes()
+    return path, path.read_bytes()
+
+
+def test_build_replaces_a_corrupt_file(tmp_path, small_table):
+    path, good = small_table
     _flip(-3)(path)
     with pytest.raises(store.TableError):
         load_table(SMALL, cache_dir=tmp_path).file.verify()
@@ -528,10 +534,8 @@ def test_build_replaces_a_corrupt_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name, f"{path.name}.proof"]
 
 
-def test_failed_write_leaves_old_file(tmp_path, monkeypatch):
-    build(SMALL, cache_dir=tmp_path, quiet=True)
-    path = store.table_path(SMALL, tmp_path)
-    good = path.read_bytes()
+def test_failed_write_leaves_old_file(tmp_path, small_table, monkeypatch):
+    path, good = small_table
 
     def boom(src, dst):
         raise OSError("disk full")

@@ -4,6 +4,8 @@ numba kernels."""
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 import numpy as np
 
 from .. import native, progress
@@ -74,12 +76,7 @@ class DistanceTable:
     def path(self, board: Board) -> list[Board] | None:
         """One optimal path from ``board`` to the target (``board`` first), or ``None``."""
         steps, blanks, _ = self.walk(board)
-        if steps < 0:
-            return None
-        boards = [board]
-        for sq in blanks[1:]:
-            boards.append(boards[-1].play(sq))
-        return boards
+        return None if steps < 0 else list(accumulate(blanks[1:], Board.play, initial=board))
 
     def hints(self, board: Board) -> list[Hint]:
         """Every legal move of ``board`` with the board it makes and that board's distance;
@@ -170,10 +167,7 @@ class DistanceTable:
         while len(chosen) < count:
             ranks = rng.integers(0, self.state_count, size=batch, dtype=np.int64)
             hits = ranks[self._payload[ranks] == distance]
-            order = np.argsort(hits, kind="stable")
-            first = np.ones(len(hits), dtype=bool)
-            first[1:] = hits[order[1:]] != hits[order[:-1]]
-            hits = hits[np.sort(order[first])]  # each rank once, in the order drawn
+            hits = hits[np.sort(np.unique(hits, return_index=True)[1])]  # once, in order drawn
             hits = hits[~np.isin(hits, chosen)][: count - len(chosen)]  # and not drawn before
             chosen = np.concatenate([chosen, hits])
             yield hits
