@@ -46,10 +46,12 @@ LOG_LEGEND = (
 )
 
 
-def _over_jobs(kernel, blanks: np.ndarray, ncomb: int, *args) -> list[int]:  # noqa: ANN001
-    """``kernel(*args, j0, j1)`` over every job (:mod:`.kernels`) of ``blanks``, in threads."""
-    jobs = len(blanks) * ((int(ncomb) + BLOCK - 1) // BLOCK)
-    return parallel_blocks(lambda j0, j1: kernel(*args, np.int64(j0), np.int64(j1)), jobs)
+def _over_jobs(kernel, dist: np.ndarray, value: int, blanks: np.ndarray, *tail) -> list[int]:  # noqa: ANN001
+    """``kernel(dist, value, blanks, *tail, j0, j1)`` over every job (:mod:`.kernels`) of
+    ``blanks``, in threads."""
+    jobs = len(blanks) * -(-(len(dist) // NUM_SQUARES) // BLOCK)
+    fixed = (dist, np.int64(value), blanks, *tail)
+    return parallel_blocks(lambda j0, j1: kernel(*fixed, np.int64(j0), np.int64(j1)), jobs)
 
 
 def _log_printer(quiet: bool | None) -> Callable[[str], None]:
@@ -129,14 +131,11 @@ def _search(
             # a pull pays once the unseen are few (measured: about 1.8 per frontier board)
             if frontier * degree[colour] * _PULL_RATIO <= unseen[other] * degree[other]:
                 how = "push"
-                _over_jobs(kern.push, by_colour[colour], ncomb, dist, np.int64(d),
-                           by_colour[colour], *args)  # fmt: skip
-                found = sum(_over_jobs(kern.count, by_colour[other], ncomb, dist, np.int64(d + 1),
-                                       by_colour[other], np.int64(ncomb)))  # fmt: skip
+                _over_jobs(kern.push, dist, d, by_colour[colour], *args)
+                found = sum(_over_jobs(kern.count, dist, d + 1, by_colour[other], args[0]))
             else:
                 how = "pull"
-                found = sum(_over_jobs(kern.pull, by_colour[other], ncomb, dist, np.int64(d),
-                                       by_colour[other], *args))  # fmt: skip
+                found = sum(_over_jobs(kern.pull, dist, d, by_colour[other], *args))
         if found == 0:
             break
         d += 1
@@ -180,9 +179,8 @@ def build_table(
     far = len(layers) - 1
     colour = square_color(target.blank) ^ (far & 1)  # the blank's colour at that distance
     blanks = np.array([sq for sq in range(NUM_SQUARES) if square_color(sq) == colour])
-    ncomb = comb_count(target.black.bit_count())
-    firsts = _over_jobs(native.kernels("table").first, blanks, ncomb, dist, np.int64(far),
-                        blanks, np.int64(ncomb))  # fmt: skip
+    ncomb = np.int64(comb_count(target.black.bit_count()))
+    firsts = _over_jobs(native.kernels("table").first, dist, far, blanks, ncomb)
     example = next(r for r in firsts if r >= 0)
     store.write(path, target, dist, layers, unreachable, example)
     del dist
