@@ -1,11 +1,11 @@
 """Every optimal solution of a board read from a table, streamed.
 
 :func:`table_paths` lists them depth first over the board's shortest-path graph
-(:func:`.compact.path_graph`, from either table: the same paths in the same order), so memory stays
-bounded whatever the count.  They come a chunk at a time (``int8`` arrays, one path of the
-blank's squares a row, the start's first), in lexicographic order of the squares the
-knights jump from.  :func:`moves_of_chunks` makes moves of them, :class:`LineWriter`
-lines of text.
+(:func:`.compact.path_graph`, from either table: the same paths in the same order), so
+memory stays bounded whatever the count.  They come a chunk at a time (``int8`` arrays,
+one path of the blank's squares a row, the start's first), in lexicographic order of the
+squares the knights jump from.  :func:`moves_of_chunks` makes moves of them,
+:class:`LineWriter` lines of text.
 """
 
 from __future__ import annotations
