@@ -1,7 +1,6 @@
-"""The compact distance table (every board's distance modulo 3) and the engine that walks
-it: exact against the naive BFS and the distance table, refused when damaged or forged,
-and chosen by ``auto`` for far boards when there is no distance table (issue 22, point
-3)."""
+"""The compact distance table and the engine that walks it: exact against the naive BFS
+and the distance table, refused when damaged or forged, chosen by ``auto`` for far boards
+without a distance table."""
 
 from __future__ import annotations
 

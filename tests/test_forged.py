@@ -1,8 +1,6 @@
-"""Files forged as someone with write access would forge them, every checksum recomputed
-(issue 19, points 3, 4, 5 and 9): the distance table, the pattern databases and the
-shipped ball.  Each case ends in the right answer or a one-line error with a non-zero
-exit status, never a wrong answer with exit status 0, through the command line and the
-Python API."""
+"""Files forged with every checksum recomputed (issue 19): the distance table, the pattern
+databases and the shipped ball.  Each case ends in the right answer or a one-line error,
+never a wrong answer with exit status 0, through the command line and the Python API."""
 
 from __future__ import annotations
 

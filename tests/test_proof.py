@@ -1,12 +1,7 @@
 """Proved tables: no file gives an answer before it is proved exact as a whole, and the
-proof is remembered against the file's identity (issue 26).
-
-Files are forged here as someone with write access (or a buggy build) would forge them,
-every checksum recomputed, in the four shapes that used to give wrong answers with exit
-status 0: a board raised with its nearer neighbour, a board lowered with its neighbours,
-one optimal next board raised (optimal sequences vanish) and a detour through the compact
-table.  The true answers come from the genuine table, itself checked against the naive
-breadth-first search in test_table.py.
+proof is remembered against the file's identity (issue 26).  Files are forged, every
+checksum recomputed, in the four shapes of docs/reliability.md; the true answers come
+from the genuine table.
 """
 
 from __future__ import annotations
