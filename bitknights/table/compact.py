@@ -107,9 +107,10 @@ class CompactTable:
 
     def code(self, black: int, blank: int) -> int:
         r = self._rank(black, blank)
-        if not self._checked[r >> 2 >> BLOCK_BITS]:
-            self._check(r >> 2 >> BLOCK_BITS)
-        return (self._payload[r >> 2] >> ((r & 3) << 1)) & 3
+        at = r >> 2
+        if not self._checked[at >> BLOCK_BITS]:
+            self._check(at >> BLOCK_BITS)
+        return (self._payload[at] >> ((r & 3) << 1)) & 3
 
     def _check(self, block: int) -> None:
         assert self._crcs is not None
