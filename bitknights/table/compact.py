@@ -41,7 +41,7 @@ from .store import BLOCK_BITS, TableError, block_checksums, block_count, file_pa
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     import numpy as np
 
@@ -229,10 +229,6 @@ class CompactTable:
         ranks did not hold them all (the compact table does not count each distance)."""
         import numpy as np
 
-        from .. import native
-        from ..board import Board
-        from ..coords import pack
-        from ..coords.kernels import unrank_many
         from ..errors import BitknightsError
 
         check_draw(distance, count, seed)
@@ -241,28 +237,22 @@ class CompactTable:
                 f"no board lies {distance} moves from the target (the farthest lie "
                 f"{self.max_distance} away)"
             )
+        k = self.black_count
+
+        def hit(ranks: np.ndarray) -> np.ndarray:
+            blacks, blanks = unrank(ranks, k)
+            return np.asarray(self.distances(blacks | blanks << KEY_SHIFT, distance)) == distance
+
         rng = np.random.default_rng(seed)
-        k, unrank = self.black_count, native.kernels("table").unrank_many
-        chosen: dict[int, None] = {}
-        draws = 0
-        while len(chosen) < count:
-            if draws >= RANDOM_DRAWS:
-                raise TableError(
-                    f"found {len(chosen)} of {count} boards {distance} moves from the target "
-                    f"in {draws:,} random draws from the compact table: boards that far are "
-                    "rare; `bitknights table build` makes the distance table, which lists them"
-                )
-            ranks = rng.integers(0, state_count(k), size=RANDOM_BATCH, dtype=np.int64)
-            blacks, blanks = unrank_many(ranks, k, kernel=unrank)
-            found = self.distances(blacks | blanks << KEY_SHIFT, distance) == distance
-            for r in ranks[found].tolist():
-                if r not in chosen:
-                    chosen[r] = None
-                    if len(chosen) == count:
-                        break
-            draws += RANDOM_BATCH
-        blacks, blanks = unrank_many(np.array(list(chosen), dtype=np.int64), k, kernel=unrank)
-        return [Board.from_key(pack(int(b), int(s))) for b, s in zip(blacks, blanks)]
+        draws = draw_ranks(rng, state_count(k), count, RANDOM_BATCH, hit, RANDOM_DRAWS)
+        ranks = np.concatenate([np.empty(0, dtype=np.int64), *draws])
+        if len(ranks) < count:
+            raise TableError(
+                f"found {len(ranks)} of {count} boards {distance} moves from the target "
+                f"in {RANDOM_DRAWS:,} random draws from the compact table: boards that far are "
+                "rare; `bitknights table build` makes the distance table, which lists them"
+            )
+        return boards_of(ranks, k)
 
     def count_solutions(self, board: Board) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
@@ -342,6 +332,54 @@ def path_graph(table: TableFile | CompactTable, board: Board, depth: int) -> Pat
         np.concatenate(succs).astype(np.int64) if succs else np.zeros(0, dtype=np.int64),
         np.concatenate(blanks).astype(np.int8),
     )
+
+
+def unrank(ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(blacks, blanks)`` of many ranks of boards with ``k`` black knights (the table's
+    kernel: numba is not imported when it runs compiled ahead of time)."""
+    import numpy as np
+
+    from .. import native
+    from .layout import kernel_args
+
+    ranks = np.ascontiguousarray(ranks, dtype=np.int64)
+    blacks, blanks = np.empty_like(ranks), np.empty_like(ranks)
+    ncomb, _, _, _, binom, _, _ = kernel_args(k)
+    native.kernels("table").unrank_many(ranks, np.int64(k), ncomb, binom, blacks, blanks)
+    return blacks, blanks
+
+
+def boards_of(ranks: np.ndarray, k: int) -> list[Board]:
+    """The boards of ``ranks`` among boards with ``k`` black knights."""
+    from ..board import Board
+
+    blacks, blanks = unrank(ranks, k)
+    return [Board._make(b, s) for b, s in zip(blacks.tolist(), blanks.tolist())]  # valid
+
+
+def draw_ranks(
+    rng: np.random.Generator,
+    states: int,
+    count: int,
+    batch: int,
+    hit: Callable[[np.ndarray], np.ndarray],
+    most: int | None = None,
+) -> Iterator[np.ndarray]:
+    """Distinct ranks below ``states`` that ``hit`` marks, among uniform draws ``batch`` at
+    a time, in the order drawn: each batch's new ones, until there are ``count`` (or
+    ``most`` ranks were drawn)."""
+    import numpy as np
+
+    chosen = np.empty(0, dtype=np.int64)
+    draws = 0
+    while len(chosen) < count and (most is None or draws < most):
+        ranks = rng.integers(0, states, size=batch, dtype=np.int64)
+        draws += batch
+        hits = ranks[hit(ranks)]
+        hits = hits[np.sort(np.unique(hits, return_index=True)[1])]  # once, in order drawn
+        hits = hits[~np.isin(hits, chosen)][: count - len(chosen)]  # and not drawn before
+        chosen = np.concatenate([chosen, hits])
+        yield hits
 
 
 def inconsistent(path: str) -> TableError:

@@ -11,15 +11,16 @@ import numpy as np
 from .. import native, progress
 from ..board import Board
 from ..coords import comb_count
-from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+from ..coords.arrays import POPCOUNT8, RANK_BYTE
 from ..errors import BitknightsError
 from ..solution import Hint
 from ..threads import parallel_blocks
 from . import probe
+from .compact import boards_of, check_draw, draw_ranks, path_graph
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable
 
     from .store import TableFile
 
@@ -86,7 +87,6 @@ class DistanceTable:
     def count_solutions(self, board: Board) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
         (``0`` when it cannot reach it, ``1`` for the target itself)."""
-        from .compact import path_graph
 
         d = self.distance(board)
         return 0 if d is None else path_graph(self.file, board, d).total
@@ -121,7 +121,6 @@ class DistanceTable:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
         from the target, reproducible with ``seed``: common distances by rejection over
         uniform ranks, rare ones (or a large share of a layer) from the whole layer."""
-        from .compact import check_draw
 
         check_draw(distance, count, seed)
         layers = self.file.layers
@@ -139,38 +138,17 @@ class DistanceTable:
         with progress.bar(count, "boards", f"drawing boards {distance} moves away",
                           unit_scale=True) as shown:  # fmt: skip
             if size / self.state_count >= 1e-3 and count <= size // 2:
-                pieces: Iterable[np.ndarray] = self._sample_by_rejection(rng, distance, count)
+                batch = int(min(1 << 22, max(1 << 12, 2 * count * self.state_count // size)))
+                hit = lambda ranks: self._payload[ranks] == distance  # noqa: E731
+                pieces: Iterable[np.ndarray] = draw_ranks(rng, self.state_count, count, batch, hit)
             else:
                 layer = np.flatnonzero(self._payload == distance)
                 ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]
                 pieces = (ranks[lo : lo + _PIECE] for lo in range(0, count, _PIECE))
             for piece in pieces:
-                boards += self._boards(piece)
+                boards += boards_of(piece, self.black_count)
                 shown.update(len(piece))
         return boards
-
-    def _boards(self, ranks: np.ndarray) -> list[Board]:
-        ranks = np.ascontiguousarray(ranks, dtype=np.int64)
-        blacks, blanks = np.empty_like(ranks), np.empty_like(ranks)
-        unrank = native.kernels("table").unrank_many  # (not coords.kernels: no numba import)
-        unrank(ranks, np.int64(self.black_count), np.int64(self._ncomb), BINOM, blacks, blanks)
-        return [Board._make(b, s) for b, s in zip(blacks.tolist(), blanks.tolist())]  # valid
-
-    def _sample_by_rejection(
-        self, rng: np.random.Generator, distance: int, count: int
-    ) -> Iterator[np.ndarray]:
-        """The first ``count`` distinct ranks at ``distance`` among uniform draws, in the
-        order drawn, a batch of draws at a time."""
-        layers = self.file.layers
-        chosen = np.empty(0, dtype=np.int64)
-        batch = int(min(1 << 22, max(1 << 12, 2 * count * self.state_count // layers[distance])))
-        while len(chosen) < count:
-            ranks = rng.integers(0, self.state_count, size=batch, dtype=np.int64)
-            hits = ranks[self._payload[ranks] == distance]
-            hits = hits[np.sort(np.unique(hits, return_index=True)[1])]  # once, in order drawn
-            hits = hits[~np.isin(hits, chosen)][: count - len(chosen)]  # and not drawn before
-            chosen = np.concatenate([chosen, hits])
-            yield hits
 
 
 __all__ = ["DistanceTable", "Hint"]
