@@ -198,18 +198,15 @@ def genuine() -> tuple[np.ndarray, np.ndarray]:
 @pytest.fixture
 def patterns(genuine, cache_dir, monkeypatch):
     """``(white, black, path)``: the genuine tables and where their cache file goes in
-    this test's cache directory.  The process's tables are forgotten before and after,
-    and a rebuild is the genuine tables, at once (building takes seconds; the builder is
-    tested in test_pdb.py)."""
+    this test's cache directory.  The process forgets its tables, and a rebuild is the
+    genuine tables, at once (the builder is tested in test_pdb.py)."""
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(cache_dir))
     white, black = genuine
     built = {TARGET.white: white, TARGET.black: black}
     monkeypatch.setattr(pdb, "build_tables", lambda mask, k, *a, **kw: built[mask].copy())
-    pdb._TABLES.clear()
-    pdb._REFUSED.clear()
-    yield white, black, Path(pdb._cache_path(TARGET))
-    pdb._TABLES.clear()
-    pdb._REFUSED.clear()
+    monkeypatch.setattr(pdb, "_TABLES", {})
+    monkeypatch.setattr(pdb, "_REFUSED", set())
+    return white, black, Path(pdb._cache_path(TARGET))
 
 
 SEVEN = "10110/01*11/10111/01001/00000"  # the sample's first board, 7 moves away
