@@ -5,10 +5,8 @@
 >>> [bitknights.solve(b).steps for b in boards]
 [7, None]
 
-Importing compiles nothing, touches no file and imports neither numba nor numpy; kernels
-compile (or load from numba's cache) on first use.  The solving API, the batch reader,
-:class:`Solution` and :mod:`bitknights.table` are imported on first use too, so the command
-line's classic path loads only the modules it needs.
+Importing compiles nothing, touches no file and imports neither numba nor numpy; most
+names are imported on first use.
 """
 
 from __future__ import annotations
@@ -35,8 +33,7 @@ __version__ = "0.1.0"
 SAMPLE = "2\n10110\n01*11\n10111\n01001\n00000\n01011\n110*1\n01110\n01010\n00100\n"
 """The classic sample batch (answers ``7`` and ``-1``)."""
 
-# imported on first use: the command line's classic path needs none of them, and the
-# widget needs anywidget (the ``notebook`` extra)
+# imported on first use (the widget needs the ``notebook`` extra)
 _LAZY = {
     "DEFAULT_MAX_DEPTH": "api",
     "iter_solve": "api",

@@ -1,6 +1,4 @@
-"""The public solving API: :func:`solve`, :func:`iter_solve` and :func:`solve_many`, each a
-request to the distance service (:mod:`bitknights.service`), which chooses the engine and
-confirms every answer."""
+"""The public solving API, each function a request to the distance service."""
 
 from __future__ import annotations
 
@@ -25,9 +23,8 @@ def choose_engine(
     cache_dir: str | os.PathLike[str] | None = None,
     boards: int | None = None,
 ) -> str:
-    """The engine ``engine='auto'`` stands for (see
-    :meth:`bitknights.service.DistanceService.choose`); ``target=None`` leaves the table
-    out.
+    """The engine ``engine`` stands for (:meth:`~bitknights.service.DistanceService.choose`);
+    ``target=None`` leaves the table out.
 
     >>> choose_engine("auto", 15, None, counts_only=True, boards=10)
     'mitm'
@@ -52,11 +49,9 @@ def solve(
 ) -> Solution:
     """The fewest moves from ``board`` to ``target`` and one optimal path.
 
-    ``steps`` is ``None`` when the distance exceeds ``max_depth`` (``None``: no limit, every
-    board with the target's knight counts is solved), the board cannot reach the target,
-    or ``timeout`` seconds ran out (``status`` says which).  ``cache_dir``: where cached
-    tables are looked for (``None``: :func:`bitknights.cache.cache_directory`).  The search
-    runs on a helper thread, so Ctrl-C stops it within milliseconds.
+    ``steps`` is ``None`` beyond ``max_depth`` (``None``: no limit), when the board cannot
+    reach the target, or after ``timeout`` seconds (``status`` says which).  ``cache_dir``:
+    where cached tables are looked for.  Ctrl-C stops the search within milliseconds.
 
     >>> s = solve("10110/01*11/10111/01001/00000")
     >>> s.steps, [str(m) for m in s.moves][:3]
@@ -83,12 +78,10 @@ def iter_solve(
 ) -> Iterator[Solution]:
     """:func:`solve` for each board, lazily, results in input order.
 
-    Boards are solved on ``workers`` threads (0: one per CPU; at most 4 per CPU; the
-    kernels release the GIL).  With ``timeout`` each board gets at most that many
-    seconds; a board that runs out comes back with ``steps=None`` and
-    ``status='timeout'``.  ``count_solutions`` (the distance table) sets each solved
-    result's ``optimal_solutions``.  Ctrl-C, or closing the iterator, stops every search
-    still running.  Arguments are checked before any thread starts.
+    Boards are solved on ``workers`` threads (0: one per CPU), each within ``timeout``
+    seconds (else ``status='timeout'``); ``count_solutions`` sets each solved result's
+    ``optimal_solutions``.  Ctrl-C, or closing the iterator, stops every search still
+    running.  Arguments are checked before any thread starts.
     """
     answers = service(target, engine=engine, cache_dir=cache_dir)
     return answers.solutions(boards, max_depth=max_depth, timeout=timeout, workers=workers,
@@ -96,8 +89,7 @@ def iter_solve(
 
 
 def solve_many(boards: Iterable[Board | str], **options: Any) -> list[Solution]:
-    """:func:`iter_solve` as a list (the same keyword arguments): one :class:`Solution` per
-    board, in input order."""
+    """:func:`iter_solve` as a list (the same keyword arguments)."""
     return list(iter_solve(boards, **options))
 
 

@@ -1,16 +1,8 @@
 """The classic batch format (``T``, then ``T`` boards of five rows) and JSON Lines.
 
-Reading is strict but forgiving of layout: CRLF or CR line ends, a UTF-8 byte-order mark,
-blank lines anywhere and spaces or tabs around lines are accepted.  Anything else wrong
-raises :class:`~bitknights.errors.InputError` naming the 1-based line of the first problem.
-
-:class:`BatchReader` streams: it reads a binary stream block by block and yields the
-boards as packed keys (``black | blank << 25``), so memory stays bounded however long the
-input is: numpy arrays packed with vectorized numpy (:meth:`BatchReader.chunks`), or plain
-lists without importing numpy (:meth:`BatchReader.key_lists`, for small inputs).  Blocks
-laid out canonically (rows of exactly five characters, no blank lines) are checked as a
-whole; anything else goes through a line-by-line path that finds the exact line of a
-problem.  Both kinds of output come from the same checks and raise the same errors.
+CRLF or CR line ends, a UTF-8 byte-order mark, blank lines and spaces or tabs around lines
+are accepted; anything else wrong raises :class:`~bitknights.errors.InputError` naming the
+line of the first problem.  :class:`BatchReader` streams packed keys in bounded memory.
 
 >>> boards = read_batch("2\\n10110\\n01*11\\n10111\\n01001\\n00000\\n"
 ...                     "01011\\n110*1\\n01110\\n01010\\n00100\\n")
@@ -25,6 +17,7 @@ bitknights.errors.InputError: line 4: board 1 is cut short: expected row 3 of 5,
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Iterable, Iterator, Sequence
 
 from .board import (
@@ -49,9 +42,7 @@ ROWS = 5  # rows a board
 WIDTH = 5  # cells a row
 CELLS = ROWS * WIDTH
 BLOCK_SIZE = 1 << 22
-MAX_LINE = 4096
-"""The longest line read: longer is an error naming the line, read no further (a row is 5
-characters, ``T`` at most 15 digits; this leaves room for any spacing)."""
+MAX_LINE = 4096  # the longest line read: longer is an error naming the line
 
 # consecutive whole boards: their cells (25 bytes each, concatenated), the line of each of
 # their rows, and the 0-based index of the first of them in the batch
@@ -61,8 +52,7 @@ _SPACE = b" \t\f\v"
 
 
 def decode(data: bytes) -> str:
-    """Input bytes as text: UTF-8 (a byte-order mark is dropped); names the line of the
-    first byte that is not UTF-8."""
+    """Input bytes as UTF-8 text (a byte-order mark dropped), else an error naming the line."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -77,12 +67,11 @@ def _show(s: str | bytes) -> str:
 
 
 class BatchReader:
-    """Stream the boards of a classic batch from a binary stream.
+    """Stream the boards of a classic batch from a binary stream, block by block.
 
-    ``count`` is ``T``, read (and checked) on construction.  :meth:`chunks` yields the
-    boards in input order as int64 key arrays, checking as it goes; it raises
-    :class:`InputError` at the first problem, including missing boards at the end and
-    content after the last board.  Iterate it to the end to validate a whole input.
+    ``count`` is ``T``, read on construction.  :meth:`chunks` (numpy) and
+    :meth:`key_lists` (plain Python) yield the boards' keys in input order, raising
+    :class:`InputError` at the first problem: iterate to the end to validate it all.
     """
 
     def __init__(self, stream: BinaryIO, *, block_size: int = BLOCK_SIZE) -> None:
@@ -96,8 +85,6 @@ class BatchReader:
         self._count_like_row = False  # T's line is five characters of 0 and 1: a board row?
         self._rows_seen = 0  # board rows accepted so far
         self.count = self._read_count()
-
-    # -- raw lines ----------------------------------------------------------------
 
     def _blocks(self) -> Iterator[tuple[int, bytes]]:
         """(number of the block's first line, complete lines with ``\\n`` ends)."""
@@ -140,8 +127,6 @@ class BatchReader:
         self._line += block.count(b"\n")
         return first, block
 
-    # -- header -------------------------------------------------------------------
-
     def _read_count(self) -> int:
         self._gen = self._blocks()
         for first, block in self._gen:
@@ -183,9 +168,7 @@ class BatchReader:
         raise InputError(1, "empty input: expected the number of boards T")
 
     def _lone_board(self, no: int, text: str, rest: bytes) -> int:
-        """A board on one line (``10110/01*11/...`` or its 25 characters) in place of
-        ``T``: the whole input when nothing else follows (a batch of one), else an error
-        saying what a batch is."""
+        """A board on one line in place of ``T``: a batch of one when nothing follows."""
         more = rest.strip(_SPACE + b"\n") or next((b for _, b in self._gen if b.strip()), b"")
         if more:
             raise InputError(
@@ -201,11 +184,8 @@ class BatchReader:
         self._count_line = no
         return 1
 
-    # -- boards -------------------------------------------------------------------
-
     def chunks(self) -> Iterator[np.ndarray]:
-        """The boards as ``int64`` arrays of packed keys, in input order, checked as they
-        come."""
+        """The boards as ``int64`` arrays of packed keys, checked as they come."""
         import numpy as np
 
         try:
@@ -224,9 +204,8 @@ class BatchReader:
             raise self._explained(e) from None
 
     def _explained(self, e: InputError) -> InputError:
-        """``e``, or, when T was read from what looks like a board row and the boards do
-        not line up (too few rows, a board without exactly one blank), the likelier
-        mistake: a batch without its count line, reported on the line T came from."""
+        """``e``, or when T's line looks like a board row and the boards do not line up,
+        the likelier mistake: a batch without its count line."""
         if not self._count_like_row or not _misaligned(e.problem):
             return e
         rows = self._rows_seen + 1  # the count's line is a row too
@@ -239,15 +218,14 @@ class BatchReader:
         )
 
     def _runs(self) -> Iterator[list[Run]]:
-        """Per block of input, the whole boards it completes (one or two runs: a board
-        cut by the previous block's end, then the rest); raises at the first problem,
-        after the boards before it."""
+        """Per block of input, the whole boards it completes (one or two runs); raises at
+        the first problem, after the boards before it."""
         done = 0  # rows accepted so far
         total = ROWS * self.count
         self._rows_seen = 0
         carry, carry_lines = b"", list[int]()  # rows so far of a board cut by a block's end
         last_line = self._line
-        for first, block in _chain(self._pending, self._gen):
+        for first, block in itertools.chain(self._pending, self._gen):
             rows, lines, err = self._rows(first, block, done, total)
             if len(lines):
                 last_line = lines[-1]
@@ -286,8 +264,7 @@ class BatchReader:
     def _rows(
         self, first: int, block: bytes, done: int, total: int
     ) -> tuple[bytes, Sequence[int], InputError | None]:
-        """The block's rows (5 bytes each, concatenated) and their line numbers; the first
-        problem in the block, if any, with the rows before it."""
+        """The block's rows (concatenated), their line numbers, and its first problem."""
         n = len(block) // 6
         if (
             len(block) % 6 == 0
@@ -325,14 +302,10 @@ class BatchReader:
 
 
 def _long_line(line: int) -> InputError:
-    """The one rule on line length, wherever the line falls (a block's start, middle or
-    end, or the end of the input): at most ``MAX_LINE`` bytes, line end not counted."""
     return InputError(line, f"a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)")
 
 
 def _misaligned(problem: str) -> bool:
-    """The problems a batch without its count line shows: its rows, read one line late,
-    run out early or make boards without exactly one blank."""
     return problem.startswith("expected ") or "is cut short" in problem or "one blank" in problem
 
 
@@ -347,20 +320,13 @@ def _utf8(line: int, data: bytes) -> str:
         raise InputError(line, "the input is not UTF-8 text") from None
 
 
-def _chain(first: list[tuple[int, bytes]], rest: Iterator[tuple[int, bytes]]):
-    yield from first
-    yield from rest
-
-
 def _blank_error(lines: Sequence[int], board_offset: int, b: int, cells: bytes) -> InputError:
-    """The error of board ``b`` of ``cells`` (checked rows), which has no blank or several."""
     board = cells[b * CELLS : (b + 1) * CELLS].decode("ascii")
     return InputError(lines[b * ROWS], f"board {board_offset + b + 1}: {blank_problem(board)}")
 
 
 def _pack(cells: bytes, lines: Sequence[int], board_offset: int) -> np.ndarray:
-    """Keys of consecutive boards (25 cells each); the first board without exactly one
-    blank raises, naming its first line."""
+    """Keys of consecutive boards (25 cells each)."""
     import numpy as np
 
     grid = np.frombuffer(cells, dtype=np.uint8).reshape(-1, CELLS)
@@ -398,7 +364,7 @@ def read_batch(text: str | bytes) -> list[Board]:
 
 
 def read_board(text: str) -> Board:
-    """One board (five rows, blank lines and spaces ignored), e.g. a ``--target`` file."""
+    """One board of five rows, e.g. a ``--target`` file."""
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     rows = [(no, s) for no, line in enumerate(lines, 1) if (s := line.strip(" \t\f\v"))]
     if len(rows) != ROWS:

@@ -1,9 +1,6 @@
-"""The ``Board`` value type: parsing, formatting, masks and moves.
-
-A board is three disjoint bitboards over squares 0..24 (see :mod:`bitknights.squares`):
-white knights ``0``, black knights ``1`` and exactly one blank ``*``.  Internally a board is
-the black mask plus the blank's square; white is everything else.  Both fit one integer,
-the *key*: ``black | blank << 25``, which every engine uses as the state encoding.
+"""The ``Board`` value type: white knights ``0``, black knights ``1`` and one blank ``*``
+on squares 0..24, held as the black mask and the blank's square (the *key*
+``black | blank << 25`` packs both).
 
 >>> b = Board("10110/01*11/10111/01001/00000")
 >>> print(b)
@@ -45,11 +42,8 @@ if TYPE_CHECKING:
 
 class Move(tuple[Square, Square]):
     """The knight on ``from_square`` jumps into the blank on ``to_square``: a pair of
-    squares (see :mod:`bitknights.squares`), written with their chess names.
-    ``Move('e5-c4')``, ``Move('e5', 'c4')`` and ``Move(4, 7)`` are the same move; its
-    ``repr`` is the first, and evaluates back.  Squares outside the board are refused
-    (:class:`BoardError`); whether a knight can make the jump is the board's business
-    (:meth:`Board.play`).
+    squares written with their chess names (whether the jump is legal is the board's
+    business).
 
     >>> m = Move("e5-c4")
     >>> m, str(m), m == Move(4, 7) == Move("e5", "c4"), m.from_square, m.to_square
@@ -65,7 +59,7 @@ class Move(tuple[Square, Square]):
     _fields = ("from_square", "to_square")  # as a named tuple's: dataclasses.asdict copies it
 
     def __new__(cls, from_square: Square | str, to_square: Square | str | None = None) -> Move:
-        if (  # two square indices, as the engines make moves: the fast path
+        if (  # two square indices: the fast path
             type(from_square) is int
             and type(to_square) is int
             and 0 <= from_square < NUM_SQUARES
@@ -100,7 +94,7 @@ class Move(tuple[Square, Square]):
 
 def _move_square(square: Square | str) -> Square:
     if isinstance(square, str):
-        return _square(square)
+        return parse_square(square)
     if not isinstance(square, bool) and hasattr(square, "__index__"):
         index = square.__index__()
         if 0 <= index < NUM_SQUARES:
@@ -111,10 +105,8 @@ def _move_square(square: Square | str) -> Square:
 class Board:
     """An immutable 5×5 knights board: hashable, comparable, ``repr`` evaluates back.
 
-    ``Board(text)`` accepts five lines of five characters from ``0 1 *`` (surrounding
-    white space and blank lines ignored), the 25-character compact form (rows
-    concatenated), or the rows joined by ``/``; or another ``Board`` (the same board).
-    Knight counts are not restricted; a board must have exactly one blank.
+    ``Board(text)`` accepts five lines of five characters from ``0 1 *``, the
+    25-character compact form, or the rows joined by ``/``; or another ``Board``.
 
     >>> Board(TARGET) == TARGET
     True
@@ -144,8 +136,7 @@ class Board:
 
     @classmethod
     def from_masks(cls, white: Bitboard, black: Bitboard, blank: Square) -> Board:
-        """The board with these white and black masks and blank square; they must
-        partition the 25 squares."""
+        """The board with these white and black masks and blank square."""
         white, black, blank = int(white), int(black), int(blank)
         if not 0 <= blank < NUM_SQUARES:
             raise BoardError(f"blank square {blank} is not in 0..24")
@@ -163,22 +154,20 @@ class Board:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Board is immutable")
 
-    # -- masks and counts -------------------------------------------------------------
-
     @property
     def black(self) -> Bitboard:
         """Bitboard of the black knights (``1``)."""
         return self._black
 
     @property
-    def white(self) -> Bitboard:
-        """Bitboard of the white knights (``0``)."""
-        return FULL_MASK & ~self._black & ~(1 << self._blank)
-
-    @property
     def blank(self) -> Square:
         """The blank's square."""
         return self._blank
+
+    @property
+    def white(self) -> Bitboard:
+        """Bitboard of the white knights (``0``)."""
+        return FULL_MASK & ~self._black & ~(1 << self._blank)
 
     @property
     def key(self) -> int:
@@ -191,10 +180,8 @@ class Board:
         nb = self._black.bit_count()
         return NUM_SQUARES - 1 - nb, nb
 
-    # -- moves ------------------------------------------------------------------------
-
     def moves(self) -> list[Move]:
-        """The legal moves: each knight a knight's jump from the blank may jump into it."""
+        """The legal moves: each knight a knight's jump from the blank."""
         return [Move(sq, self._blank) for sq in KNIGHT_TARGETS[self._blank]]
 
     def children(self) -> Iterator[tuple[Move, Board]]:
@@ -204,8 +191,8 @@ class Board:
 
     def play(self, move: Move | Square | str) -> Board:
         """The board after ``move``: a :class:`Move`, the square of the knight that jumps
-        (index or chess name such as ``'b5'``), or ``'b5-c3'`` text.  Raises
-        :class:`BoardError` if illegal."""
+        (index or name such as ``'b5'``), or ``'b5-c3'`` text; :class:`BoardError` if
+        illegal."""
         frm = self._move_source(move)
         if not KNIGHT_TARGET_MASKS[self._blank] >> frm & 1:
             raise BoardError(
@@ -221,7 +208,7 @@ class Board:
             return move.from_square
         if isinstance(move, str):
             text = move.strip()
-            return self._move_source(Move(text)) if "-" in text else _square(text)
+            return self._move_source(Move(text)) if "-" in text else parse_square(text)
         if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_SQUARES:
             return move
         raise BoardError(f"not a move: {move!r}")
@@ -231,8 +218,6 @@ class Board:
         if black >> frm & 1:
             black ^= (1 << frm) | (1 << self._blank)
         return Board._make(black, frm)
-
-    # -- text -------------------------------------------------------------------------
 
     def cell(self, sq: Square) -> str:
         """``'0'``, ``'1'`` or ``'*'``: what stands on square ``sq``."""
@@ -268,23 +253,14 @@ class Board:
         return Board, (self.compact,)
 
     def _repr_html_(self) -> str:
-        """The notebook view: the picture (:func:`bitknights.render.board_svg`) above the
-        rows as text, the one copy a notebook stores."""
+        """The notebook view (:func:`bitknights.render.board_html`)."""
         from .render import board_html
 
         return board_html(self)
 
 
-def _square(text: str) -> Square:
-    try:
-        return parse_square(text)
-    except ValueError as e:
-        raise BoardError(str(e)) from None
-
-
 def parse_row(row: str) -> str | None:
-    """``None`` when ``row`` is five characters of ``0 1 *``; else what is wrong with it,
-    saying what it found: how many characters, the first that is not a cell.
+    """``None`` when ``row`` is five characters of ``0 1 *``, else what is wrong with it.
 
     >>> parse_row("1011"), parse_row("1O111")
     ("expected a row of five characters from '0', '1', '*', got '1011' (4 characters)", \
@@ -306,8 +282,7 @@ def parse_row(row: str) -> str | None:
 
 def looks_like_board(text: str) -> bool:
     """Whether one line of text was meant as a board, typos and all: at least 15 of its
-    characters, and most, are cells (``0 1 *``), and it is not just digits (a count).
-    Such a line is reported as a bad board, not as a missing file or a bad count.
+    characters, and most, are cells, and it is not just digits (a count).
 
     >>> looks_like_board("10110/01*11/10111/01001/00002"), looks_like_board("boards.txt")
     (True, False)
@@ -317,8 +292,7 @@ def looks_like_board(text: str) -> bool:
 
 
 def board_problem(text: str) -> str | None:
-    """What is wrong with one line of text as a board, naming the first character that
-    has no place in one; ``None`` for a board.
+    """What is wrong with one line of text as a board; ``None`` for a board.
 
     >>> board_problem("10110/01*11/10111/01001/00002")
     "character 29 is '2' (cells are 0, 1, *)"
@@ -334,7 +308,6 @@ def board_problem(text: str) -> str | None:
 
 
 def _stray(text: str, allowed: str) -> str | None:
-    """The first character of ``text`` not in ``allowed``, said with what belongs there."""
     i, ch = next(((i, ch) for i, ch in enumerate(text, 1) if ch not in allowed), (0, ""))
     if not ch:
         return None
@@ -379,7 +352,6 @@ def blank_problem(cells: str) -> str:
 
 
 def _census(cells: str) -> str:
-    """What ``cells`` hold: ``'12 white knights, 11 black, 1 blank'``."""
     white, black, blank = cells.count("0"), cells.count("1"), cells.count("*")
     return (
         f"{white} white knight{'' if white == 1 else 's'}, {black} black, "
@@ -399,9 +371,7 @@ def cells_to_state(cells: str) -> tuple[Bitboard, Square]:
 
 
 def as_board(board: Board | str) -> Board:
-    """``board`` itself when it is a :class:`Board`, else the board its text spells: the
-    one coercion every function that takes a board applies.  Raises :class:`BoardError`
-    for bad text and ``TypeError`` for anything but a ``Board`` or a ``str``.
+    """``board`` itself when it is a :class:`Board`, else the board its text spells.
 
     >>> as_board("10110/01*11/10111/01001/00000").blank
     7
@@ -417,8 +387,7 @@ def as_board(board: Board | str) -> Board:
 
 
 def never_reaches(board: Board, target: Board) -> str | None:
-    """Why ``board`` can never reach ``target`` (no move changes the number of black
-    knights), or ``None`` when their numbers agree; the one wording every command uses.
+    """Why ``board`` can never reach ``target`` (other knight counts), else ``None``.
 
     >>> never_reaches(Board("10110/01*11/10111/01001/00001"), TARGET)
     'never reaches the target: it has 13 black knights, the target 12 (moves never change it)'

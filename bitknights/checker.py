@@ -13,9 +13,8 @@
 >>> check(start, []).score
 0.0
 
-The score, for puzzle data sets: ``1.0`` for an optimal solution, ``optimum / length``
-for a longer one, ``0.0`` for anything else (an illegal move, a list that stops short of
-the target, a board that never reaches it); exact, the optimum from the distance service.
+The score: ``1.0`` for an optimal solution, ``optimum / length`` for a longer one, ``0.0``
+for anything else.
 """
 
 from __future__ import annotations
@@ -37,15 +36,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """What :func:`check` found.
-
-    ``legal``: every move is legal; otherwise ``illegal_index`` is the 0-based position
-    of the first illegal move, ``illegal_move`` its text and ``illegal_reason`` why.
-    ``final`` is the board after the legal moves (the 25-character form);
-    ``reaches_target``: every move is legal and ``final`` is the target.  ``length`` is
-    the number of moves given, ``optimum`` the exact distance of ``board`` (``None`` when
-    it never reaches the target) and ``score`` as in the module documentation.
-    """
+    """What :func:`check` found: ``illegal_index`` (0-based), ``illegal_move`` and
+    ``illegal_reason`` of the first illegal move; ``final``, the board after the legal
+    moves; ``optimum``, the exact distance of ``board`` (``None``: never)."""
 
     board: str
     target: str
@@ -82,7 +75,7 @@ class CheckResult:
         return f"<CheckResult {what}: score {self.score:.3g}>"
 
     def as_dict(self) -> dict[str, Any]:
-        """The result as a JSON-ready dictionary (the fields, plus ``optimal``)."""
+        """The fields and ``optimal`` as a JSON-ready dictionary."""
         return {**asdict(self), "optimal": self.optimal}
 
 
@@ -96,13 +89,9 @@ def check(
 ) -> CheckResult:
     """Replay ``moves`` from ``board`` and score them as a solution reaching ``target``.
 
-    A move is the square of the knight that jumps (name or index), ``'e5-c4'`` text or a
-    :class:`Move`; ``moves`` may be one string of them separated by white space or commas.
-    Moves that are not moves at all count as illegal (they are what is being checked);
-    a malformed ``board`` or ``target`` raises :class:`~bitknights.BoardError`.  The optimum
-    comes from the distance service ``answers`` (default: the process's
-    :func:`~bitknights.service.service` for ``target`` and ``cache_dir``: the distance table
-    when there is one, else exact search; confirmed either way).
+    ``moves``: as :meth:`Board.play` takes them, or one string separated by white space or
+    commas; moves that are not moves count as illegal.  The optimum comes from ``answers``
+    (default: the process's :func:`~bitknights.service.service`).
     """
     from .service import service
 
@@ -114,32 +103,18 @@ def check(
     given = parse_moves(moves)
     texts = [str(m) for m in given]
     now = start
-    bad: tuple[int, str, str] | None = None
+    bad: tuple[int | None, str | None, str | None] = (None, None, None)
     for i, m in enumerate(given):
         try:
             now = now.play(m)
         except BoardError as e:
             bad = (i, texts[i], str(e))
             break
-    optimum = answers.distance(start)
-    reaches = bad is None and now == goal
-    if not reaches or optimum is None:
-        score = 0.0
-    else:
-        score = 1.0 if len(given) == optimum else optimum / len(given)
+    optimum, legal, n = answers.distance(start), bad[0] is None, len(given)
+    reaches = legal and now == goal
+    score = 0.0 if not reaches or optimum is None else 1.0 if n == optimum else optimum / n
     return CheckResult(
-        board=start.compact,
-        target=goal.compact,
-        moves=texts,
-        legal=bad is None,
-        illegal_index=None if bad is None else bad[0],
-        illegal_move=None if bad is None else bad[1],
-        illegal_reason=None if bad is None else bad[2],
-        final=now.compact,
-        reaches_target=reaches,
-        length=len(given),
-        optimum=optimum,
-        score=score,
+        start.compact, goal.compact, texts, legal, *bad, now.compact, reaches, n, optimum, score
     )
 
 

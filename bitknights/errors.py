@@ -7,8 +7,7 @@ class BitknightsError(ValueError):
     """Base class of the errors bitknights raises for bad input or requests."""
 
     refused = False
-    """Whether the system rather than the request is at fault (no room left for a file):
-    the command line's exit status 3, not 2."""
+    """Whether the system rather than the request is at fault (exit status 3, not 2)."""
 
 
 class BoardError(BitknightsError):
@@ -16,11 +15,7 @@ class BoardError(BitknightsError):
 
 
 class InputError(BitknightsError):
-    """A batch input is malformed.  ``line`` is the 1-based line the problem is on.
-
-    ``str(err)`` reads ``line N: problem``, exactly what the command line prints after
-    ``bitknights: error:``.
-    """
+    """A batch input is malformed on 1-based ``line``: ``str(err)`` is ``line N: problem``."""
 
     def __init__(self, line: int, problem: str) -> None:
         super().__init__(f"line {line}: {problem}")

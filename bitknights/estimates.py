@@ -1,32 +1,13 @@
-"""How long the one-off steps take: the one place every notice, help text and page of
-the documentation takes its estimate from (``tests/test_estimates.py`` fails when one
-of them says another number).
-
-Seconds for the classic target on a quiet 2-core machine, kernels compiled ahead of
-time, rounded from the README's table "How long things take" (``python
-scripts/first_use.py``): ``table build`` and ``table verify`` less Python's start, the
-compact table and the pattern databases as what their command's first run took beyond
-its second.  ``python scripts/estimates.py`` measures each step alone and says whether
-these still fit.  A busy machine takes longer: each is said as ``about N s``
-(:func:`about`), and the progress bar shows the real pace.
-"""
+"""How long the one-off steps take, in seconds for the classic target on a quiet 2-core
+machine: every notice, help text and page takes its estimate from here
+(``python scripts/estimates.py`` measures them again)."""
 
 from __future__ import annotations
 
-TABLE_BUILD = 3
-"""``bitknights table build``: the breadth-first search over all 67,603,900 boards and
-the 68 MB file."""
-
-COMPACT_BUILD = 4
-"""The compact table (every board's distance modulo 3): the same search, a 17 MB file.
-Also the time it takes to prove a compact table found in the cache (a fresh build)."""
-
-PATTERN_BUILD = 2
-"""The pattern databases of IDA* (two relaxed searches of 5.2 M patterns each)."""
-
-TABLE_PROOF = 1
-"""Proving a distance table found in the cache (every board against its neighbours):
-``table verify`` takes little more."""
+TABLE_BUILD = 3  # `bitknights table build`
+COMPACT_BUILD = 4  # the compact table, built or proved
+PATTERN_BUILD = 2  # the pattern databases of IDA*
+TABLE_PROOF = 1  # proving a distance table found in the cache
 
 
 def about(seconds: float) -> str:

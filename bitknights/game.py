@@ -1,9 +1,6 @@
-"""A game of the knights puzzle: a board to play on, with undo, redo, hints and the
-optimal rest, on exact distances.
-
-:class:`Game` is what ``bitknights play`` and the notebook widget (:func:`bitknights.play`)
-drive.  Every operation either does what it says or raises :class:`GameError` (a
-``ValueError``) and leaves the game exactly as it was.
+"""A game of the knights puzzle (``bitknights play``, the widget): undo, redo, hints and
+the optimal rest, on exact distances from the distance service.  Every operation either
+does what it says or raises :class:`GameError` and leaves the game as it was.
 
 >>> from bitknights import TARGET, Board
 >>> g = Game(TARGET.play(TARGET.moves()[0].from_square))
@@ -14,12 +11,6 @@ drive.  Every operation either does what it says or raises :class:`GameError` (a
 (True, 0, True)
 >>> g.undo() == best[0], g.distance
 (True, 1)
-
-Distances come from the distance service (:class:`~bitknights.service.DistanceService`):
-the distance table of the target when a valid one is in the cache directory (``bitknights
-table build``), otherwise exact search, which answers the distances a person plays in a
-moment each; either way every answer is confirmed as the service promises.  Importing this
-module imports neither numba nor numpy.
 """
 
 from __future__ import annotations
@@ -38,27 +29,20 @@ if TYPE_CHECKING:
     from .service import DistanceService
 
 DEFAULT_DISTANCE = 8
-"""The distance of a fresh board when none is asked for: a handful of minutes' thought."""
+"""The distance of a fresh board when none is asked for."""
 
 SEARCH_NEW_LIMIT = 24
-"""The farthest :meth:`Game.new` goes by climbing (without a distance table, the farthest
-it goes at all): climbs past it meet dead ends more and more often, and exact search of
-each step grows slow; with a table farther boards are drawn from it."""
+"""The farthest :meth:`Game.new` climbs; farther boards are drawn from the distance table."""
 
 
 class GameError(BitknightsError):
-    """A game operation was refused (illegal move, nothing to undo, ...); the game is
-    unchanged."""
+    """A game operation was refused; the game is unchanged."""
 
 
 class Game:
-    """One game: a start board, the board now, the moves made and the moves undone.
-
-    ``board`` is the start (a :class:`Board` or its text); without it a fresh board
-    ``distance`` moves from ``target`` (default :data:`DEFAULT_DISTANCE`; see
-    :meth:`new`), drawn with ``seed``.  ``answers`` supplies the distances (default: the
-    process's :func:`~bitknights.service.service` for ``target`` and ``cache_dir``).
-    """
+    """One game from ``board`` (default: a fresh board ``distance`` moves from ``target``,
+    see :meth:`new`); ``answers`` supplies the distances (default: the process's
+    :func:`~bitknights.service.service` for ``target`` and ``cache_dir``)."""
 
     def __init__(
         self,
@@ -107,8 +91,6 @@ class Game:
         moves = f"{made} move{'s' * (made != 1)}" + (f" ({more}{shown})" if made else "")
         return f"<Game {'/'.join(self.board.rows())} after {moves}, {len(self._redo)} to redo>"
 
-    # -- state ----------------------------------------------------------------------------
-
     @property
     def board(self) -> Board:
         """The board now."""
@@ -126,12 +108,12 @@ class Game:
 
     @property
     def distance(self) -> int | None:
-        """The exact distance of the board now (``None``: the target is out of reach)."""
+        """The exact distance of the board now (``None``: out of reach)."""
         return self.answers.distance(self.board)
 
     @property
     def optimum(self) -> int | None:
-        """The exact distance of :attr:`start`: the fewest moves the game can take."""
+        """The exact distance of :attr:`start`."""
         return self.answers.distance(self.start)
 
     @property
@@ -140,12 +122,11 @@ class Game:
         return self.board == self.target
 
     def hints(self) -> list[Hint]:
-        """Every legal move with the distance it leads to; optimal ones one step nearer."""
+        """Every legal move with the distance it leads to."""
         return self.answers.hints(self.board)
 
     def solution(self) -> list[Move]:
-        """One optimal rest from the board now (empty at the target); raises
-        :class:`GameError` when the target cannot be reached."""
+        """One optimal rest from the board now (:class:`GameError` when out of reach)."""
         moves, board = [], self.board
         if self.distance is None:
             why = never_reaches(self.board, self.target) or "never reaches the target"
@@ -157,12 +138,9 @@ class Game:
             board = nxt
         return moves
 
-    # -- operations -----------------------------------------------------------------------
-
     def move(self, move: Move | str | int) -> Move:
-        """Jump a knight into the blank: ``move`` is the square (name or index) of the
-        knight, ``'e5-c4'`` text or a :class:`Move`.  Returns the move made; clears the
-        moves :meth:`redo` would replay."""
+        """Jump a knight into the blank (as :meth:`Board.play` takes it); returns the move
+        made and clears the moves to redo."""
         try:
             child = self.board.play(move)
         except BoardError as e:
@@ -199,17 +177,9 @@ class Game:
 
     def new(self, distance: int | None = None, *, seed: int | None = None) -> Board:
         """Start again on a fresh board exactly ``distance`` moves from the target (default
-        :data:`DEFAULT_DISTANCE`); ``seed`` restarts the random choices.
-
-        Up to :data:`SEARCH_NEW_LIMIT` moves the board comes from a *climb*: from the
-        target, each step goes to a random neighbour one move farther (every neighbour is
-        one nearer or one farther; the distance service says which: exact search
-        without a table), and a climb that meets a board with no farther neighbour steps
-        back and tries another, so a board of exactly ``distance`` is always found.  Such
-        boards are not uniform over their distance; the same seed gives the same board
-        with or without the table.  Farther boards are drawn uniformly from the table
-        (:meth:`DistanceTable.random_boards`, a second or two the first time); without
-        one they are refused.
+        :data:`DEFAULT_DISTANCE`); ``seed`` restarts the random choices.  Up to
+        :data:`SEARCH_NEW_LIMIT` moves it comes from a climb from the target (the same
+        seed gives the same board, table or not); farther ones are drawn from the table.
         """
         if seed is not None:
             self._rng = random.Random(seed)
@@ -220,8 +190,6 @@ class Game:
     def reset(self) -> None:
         """Back to the start board; the moves made and undone are forgotten."""
         self._begin(self.start)
-
-    # -- helpers --------------------------------------------------------------------------
 
     def _push(self, made: Move, child: Board) -> None:
         self._history.append(made)
@@ -245,8 +213,8 @@ class Game:
         return self.answers.random_boards(distance, 1, self._rng.randrange(1 << 32))[0]
 
     def _climb(self, distance: int) -> Board | None:
-        """A board exactly ``distance`` moves away, by a climb from the target that steps
-        back from dead ends (``None`` only when no board lies that far)."""
+        """A board exactly ``distance`` moves away by a climb from the target, each step to
+        a random farther neighbour, stepping back from dead ends (``None``: none)."""
         rng, dist = self._rng, self.answers.distance
 
         def shuffled(board: Board) -> Iterator[Board]:
@@ -268,10 +236,9 @@ class Game:
 
 
 def parse_moves(moves: str | Iterable[Move | str | int]) -> list[Move | str | int]:
-    """A move list: an iterable of moves, or one string of moves separated by white space
-    or commas (``'e5 d3-e5, b2'``)."""
+    """A move list: an iterable, or one string separated by white space or commas."""
     if isinstance(moves, str):
-        return [m for m in moves.replace(",", " ").split()]
+        return list(moves.replace(",", " ").split())
     return list(moves)
 
 

@@ -1,19 +1,7 @@
-"""Feedback on standard error for every step that can take more than a second.
-
-One rule everywhere (the CLI and the Python API's builds): when a slow step starts,
-:func:`announce` writes one line saying what, why and roughly how long
-(``bitknights: building pattern databases (once, ~2 s)``; the estimates come from
-:mod:`bitknights.estimates`), and :func:`bar` shows a progress bar (tqdm) that appears
-once the step has run for half a second (see :func:`_delay`).  Both write only when
-standard error is a terminal and nobody asked for quiet (``quiet=True`` in a call, or
-:func:`set_quiet`, the CLI's ``--quiet``), or when a call says ``quiet=False``.
-Errors are not this module's business.  Answers written to standard output while a bar
-is shown go through :func:`writing`, which takes the bar off the terminal and puts it
-back, so the two never mix on one screen.
-
-Bars share one line.  A bar opened while another is open (a one-off build inside a
-batch) takes the line over once it is due, and gives it back when it closes: the
-screen shows the build's progress, then the batch's, never both and never a frozen one.
+"""Feedback on standard error for slow steps: :func:`announce` (one line: what, why, how
+long) and :func:`bar` (tqdm, after half a second), written only when standard error is a
+terminal and nobody asked for quiet.  Answers written while a bar shows go through
+:func:`writing`.  Bars share one line: the newest due bar has it.
 
 >>> import io
 >>> with bar(10, "board", quiet=True) as b:
@@ -38,8 +26,7 @@ DELAY_ENV = "BITKNIGHTS_PROGRESS_DELAY"
 
 
 def _delay() -> float:
-    """Seconds before a bar appears (a quick step shows none): 0.5, or
-    ``$BITKNIGHTS_PROGRESS_DELAY`` (tests set 0 to see bars of quick steps)."""
+    """Seconds before a bar appears: 0.5, or ``$BITKNIGHTS_PROGRESS_DELAY``."""
     try:
         return float(os.environ.get(DELAY_ENV, "0.5"))
     except ValueError:
@@ -53,9 +40,8 @@ def set_quiet(quiet: bool) -> None:
 
 
 def active(quiet: bool | None = None) -> bool:
-    """Whether feedback is written: ``quiet=False`` asks for it, ``quiet=True`` for none;
-    ``None`` (the default): when standard error is a terminal, unless :func:`set_quiet`
-    asked for silence."""
+    """Whether feedback is written: ``quiet=None`` when standard error is a terminal,
+    unless :func:`set_quiet` asked for silence."""
     if quiet is not None:
         return not quiet
     if _quiet:
@@ -105,9 +91,8 @@ class _NoBar:
 
 def bar(total: float | None, unit: str = "board", desc: str | None = None, *,
         quiet: bool | None = None, delay: float | None = None, **options: Any) -> Any:  # fmt: skip
-    """A progress bar on standard error (a tqdm bar, or a stand-in that does nothing when
-    feedback is off); use it as a context manager or close it.  It appears after
-    ``delay`` seconds (default: :func:`_delay`)."""
+    """A progress bar on standard error (tqdm, or a stand-in when feedback is off),
+    appearing after ``delay`` seconds (default: :func:`_delay`)."""
     if not active(quiet):
         return _NoBar()
     bar = _ticking_class()(total=total, unit=unit, desc=desc, file=sys.stderr, leave=False,
@@ -121,9 +106,7 @@ TICK = 0.5  # seconds between redraws of a bar that has no news (the clock moves
 
 
 def set_total(shown: Any, total: float) -> None:
-    """Give ``shown`` (a :func:`bar`) the total it learnt while it ran, drawn at once when
-    the bar is due on the screen: a quick run may otherwise end before the next redraw
-    shows it."""
+    """Give ``shown`` (a :func:`bar`) its total, drawn at once when the bar is due."""
     shown.total = total
     if not isinstance(shown, _NoBar) and shown._time() - shown.start_t >= shown.delay:
         shown.refresh()
@@ -131,9 +114,7 @@ def set_total(shown: Any, total: float) -> None:
 
 @lru_cache(maxsize=1)
 def _ticking_class() -> type:
-    """tqdm with a thread that redraws the bar every ``TICK`` seconds once its delay has
-    passed, so that a long first item shows the bar and its clock instead of nothing;
-    bars open at once share the line (the module docstring)."""
+    """tqdm redrawn every ``TICK`` seconds once due; bars open at once share the line."""
     import threading
     import time
 
@@ -142,10 +123,7 @@ def _ticking_class() -> type:
     opened: list[Ticking] = []  # the open bars, oldest first (changed under tqdm's lock)
 
     class Ticking(tqdm):  # type: ignore[type-arg]
-        # tqdm draws on any refresh, its delay or not (external_write_mode refreshes every
-        # bar after a write), and clears on close only a bar that update() drew: a bar is
-        # drawn here only once its delay has passed and no bar opened after it is due,
-        # and cleared whenever it is on the screen.
+        # drawn only once due and no later bar is due; cleared whenever on the screen
         _shown = False  # drawn at least once (then always due)
         _on_screen = False
 
@@ -214,8 +192,7 @@ def _ticking_class() -> type:
 
 @contextlib.contextmanager
 def writing(out: IO[str]) -> Iterator[None]:
-    """Write to ``out`` inside this block: when a bar is on the terminal ``out`` writes
-    to, it is cleared first and drawn again after."""
+    """Write to ``out`` inside this block: a bar on its terminal is cleared and redrawn."""
     tqdm = sys.modules.get("tqdm")
     if tqdm is None or not _same_terminal(out):
         yield

@@ -1,12 +1,6 @@
-"""What searches answer besides a distance: one result code per meaning, and the status
-a :class:`~bitknights.solution.Solution` reports.
-
-A kernel returns a distance (``>= 0``) or one of the :class:`Result` codes below.  numba
-code cannot use the enum, so every code is also a plain ``int`` constant of the same name
-(kernels read module constants, frozen when they compile).  Batch entry points
-(``steps_many``) fill their output with distances, :data:`OVER_LIMIT` for every board
-without one (farther than the limit or never reaching the target) and :data:`STOPPED`
-for boards left unfinished.
+"""What searches answer besides a distance: the :class:`Result` codes (also plain ``int``
+constants, for numba) and the :class:`Status` a :class:`~bitknights.solution.Solution`
+reports.
 
 >>> len({int(code) for code in Result}) == len(Result)
 True
@@ -33,9 +27,7 @@ class Result(IntEnum):
     GROW = -5
     """The bidirectional search wants the target's side grown by a layer before it goes on."""
     INCONSISTENT = -6
-    """A walk down a table found no next board, or went past the farthest distance: the
-    file changed under a running process (tables are proved before use); no answer, the
-    caller raises an error naming the file."""
+    """A walk down a table found no next board: the file changed under a running process."""
 
 
 OVER_LIMIT = int(Result.OVER_LIMIT)
@@ -49,14 +41,12 @@ NO_BUDGET = 1 << 62
 """An IDA* node budget that never runs out."""
 
 UNSEEN = 255
-"""A distance byte nothing has reached: breadth-first builds start every entry here, and
-in a finished table it marks the boards that never reach the target."""
+"""A distance byte nothing has reached (in a finished table: never reaches the target)."""
 
 
 class Status(str, Enum):
-    """How a :class:`~bitknights.solution.Solution` ended; the value is the word its JSON
-    record carries (a ``str`` subclass, equal to that word, on every Python bitknights
-    supports: ``enum.StrEnum`` would need 3.11)."""
+    """How a :class:`~bitknights.solution.Solution` ended: the word its JSON record
+    carries (a ``str``)."""
 
     SOLVED = "solved"
     OVER_LIMIT = "over_limit"
@@ -66,7 +56,7 @@ class Status(str, Enum):
     TIMEOUT = "timeout"
 
     def __repr__(self) -> str:
-        return repr(self.value)  # results read as they did when the status was a string
+        return repr(self.value)
 
     def __str__(self) -> str:
         return str(self.value)

@@ -1,17 +1,5 @@
-"""The distance service: every answer bitknights gives comes from here.
-
-Every surface (each command, the Python API, :mod:`bitknights.table`'s functions, the
-game, the widget, the checker, the lab) asks a :class:`DistanceService` for one target;
-none imports an engine or the table's internals.  So what it guarantees holds everywhere:
-
-* **The engine.**  ``auto`` picks one per request (:meth:`DistanceService.choose`); a
-  request an engine cannot take is refused, and options checked, before anything runs.
-* **Proof.**  A table answers only once proved exact as a whole (remembered per file
-  identity: :mod:`bitknights.cache`); every path a search engine returns is replayed.
-* **Files.**  A cached file that is missing, damaged, not proved or not trusted is said
-  once and answered without.
-* **Limits.**  ``timeout`` bounds each board's search, builds it waits for included;
-  ``cache_dir`` reaches every engine; Ctrl-C stops every search of a batch.
+"""The distance service: every answer bitknights gives comes from here (the one door of
+docs/architecture.md, which lists what it guarantees).
 
 >>> from bitknights import Board
 >>> s = DistanceService()
@@ -48,21 +36,17 @@ if TYPE_CHECKING:
 
 ENGINE_CHOICES = ("auto", *ENGINES)
 
-MEMO_BOARDS = 1 << 20
-"""A service forgets the distances it learnt beyond this many boards (about 200 MB)."""
+MEMO_BOARDS = 1 << 20  # the distances learnt are forgotten beyond this many (about 200 MB)
 
+# boards whose nearest-square bound is at least FAR_BOUND are *far* (24 moves or more), where
+# searches take seconds to minutes: ``auto`` sends them to FAR_ENGINE, which builds once
 FAR_ENGINE = "compact"
 FAR_BOUND = 18
-"""Boards whose nearest-square bound (:func:`bitknights.engines.ida.heuristic`) is at least
-this are *far* (24 moves away or more, most 28 or more), where the searches take seconds
-to minutes: ``auto`` sends them to :data:`FAR_ENGINE`, which builds its table once."""
 
 
 class DistanceService:
     """Exact answers about boards and one ``target``, from ``engine`` (``'auto'``: chosen
-    per request), with cached tables in ``cache_dir`` (``None``:
-    :func:`bitknights.cache.cache_directory`).  It keeps what it learns (the distances
-    along every path found); :func:`service` keeps one per target and directory."""
+    per request), with cached tables in ``cache_dir``; it keeps the distances it learns."""
 
     def __init__(
         self,
@@ -81,12 +65,9 @@ class DistanceService:
         self._dist: dict[Board, int | None] = {self.target: 0}
         self._next: dict[Board, Board] = {}
 
-    # -- where answers come from ----------------------------------------------------------
-
     def file(self) -> TableFile | None:
-        """The target's distance table file when the engine may use it and a usable one
-        is there (checked once per process and file; a refused one is said once), else
-        ``None``; ``engine='table'`` raises :class:`~bitknights.table.store.TableError`."""
+        """The target's usable distance table file, else ``None`` (``engine='table'``
+        raises :class:`~bitknights.table.store.TableError`)."""
         if self.engine not in ("auto", "table"):
             return None
         from .table import store
@@ -96,22 +77,16 @@ class DistanceService:
         return None
 
     def table(self) -> DistanceTable | None:
-        """:meth:`file` as a :class:`~bitknights.table.distance_table.DistanceTable` (for
-        what needs numba: counting solutions, batches of millions, random boards)."""
+        """:meth:`file` as a :class:`~bitknights.table.distance_table.DistanceTable`."""
         file = self.file()
-        if file is None:
-            return None
-        from .table.distance_table import table_of
+        return None if file is None else self._whole_table(file)
 
-        return table_of(file)
-
-    def _whole_table(self) -> DistanceTable:
-        """The distance table whatever the engine; :class:`~bitknights.table.store.TableError`
-        naming the fix when there is none."""
+    def _whole_table(self, file: TableFile | None = None) -> DistanceTable:
+        """The distance table whatever the engine (else ``TableError`` naming the fix)."""
         from .table import store
         from .table.distance_table import table_of
 
-        return table_of(store.load(self.target, self.cache_dir))
+        return table_of(store.load(self.target, self.cache_dir) if file is None else file)
 
     @property
     def source(self) -> str:
@@ -136,31 +111,10 @@ class DistanceService:
         table: bool = True,
     ) -> str:
         """The engine that answers requests under ``max_depth`` (``None``: no limit): the
-        one asked for, or for ``auto``, asking each engine's
-        :class:`~bitknights.engines.options.Capabilities`:
-
-        1. a lookup engine when it is ready: ``table`` when a valid distance table is
-           there (a refused one is said once; exact at any depth, microseconds a board;
-           never built here), else for limits above 20 moves ``compact`` when its table
-           is there (built by earlier far requests; a fraction of a millisecond a board).
-        2. without a limit, the first search engine exact at any depth (``bidir``: its
-           cost grows with the square root of IDA*'s).
-        3. for a few boards (``boards``, known) that only want the move counts
-           (``counts_only``, the classic output), the first engine that answers that many
-           under the limit in plain Python (``mitm`` up to its ``plain_boards`` and
-           ``plain_depth``: it starts without numpy or numba).
-        4. for other batches that only want the move counts, the first search engine that
-           answers the limit with numpy alone (``bidir`` up to its ``numpy_depth``).
-        5. else the first search engine listed (``ida``: a handful of nodes per board
-           within the classic limit, and the path comes free).
-
-        ``table=False`` leaves the lookup engines out.  Only the engines' declarations are
-        read: choosing imports neither numpy nor numba.
-
-        For requests above 20 moves that no lookup engine is ready for, the far boards
-        themselves (:func:`far`: most are 24 moves away or more) go to ``compact``, which
-        builds its table the first time (once, announced): the search engines would take
-        seconds on each of them, in every process.
+        one asked for, or for ``auto``, from the engines' capabilities (see
+        docs/architecture.md): a ready lookup engine (not with ``table=False``); without a
+        limit one exact at any depth; for move counts only, one answering ``boards`` in
+        plain Python, else with numpy alone; else the first search engine.
 
         >>> s = DistanceService(engine="auto", cache_dir="/nonexistent")
         >>> s.choose(15, counts_only=True, boards=10), s.choose(15, counts_only=True, boards=5000)
@@ -192,14 +146,25 @@ class DistanceService:
         return (wanted or search)[0].name
 
     def plain(self, engine: str) -> bool:
-        """Whether ``engine`` answers a batch of move counts in plain Python (no numpy):
-        the table, or an engine declaring plain-Python batches."""
+        """Whether ``engine`` answers a batch of move counts in plain Python (no numpy)."""
         caps = get_engine(engine).capabilities
         return caps.lookup or caps.plain_boards > 0
 
+    def _options(self, **given: Any) -> SolveOptions:
+        """The request's options with this service's cache directory, checked."""
+        return check_options(SolveOptions(cache_dir=self.cache_dir, **given))
+
+    def _engines(self, options: SolveOptions, name: str | None) -> tuple[Engine, Engine | None]:
+        """The engine called ``name`` (default: chosen) for a request of one
+        :class:`Solution` a board, and the one its far boards go to."""
+        name = name or self.choose(options.max_depth)
+        counts = get_engine(name).capabilities.counts_solutions
+        if options.count_solutions and self.engine == "auto" and not counts:
+            name = FAR_ENGINE  # its table counts them: built once when needed
+        return self._engine(name, options), self._far_engine(name, options.max_depth)
+
     def _engine(self, name: str, options: SolveOptions) -> Engine:
-        """The engine called ``name``, refusing before anything runs a request it does not
-        take (a limit above its ``max_limit``)."""
+        """The engine called ``name``, refusing a request it does not take."""
         from .engines.options import check_limit
 
         engine = get_engine(name)
@@ -213,8 +178,6 @@ class DistanceService:
             )
         return engine
 
-    # -- batches of move counts -----------------------------------------------------------
-
     def steps(
         self,
         keys: list[int] | np.ndarray,
@@ -224,14 +187,11 @@ class DistanceService:
         engine: str | None = None,
         stop: StopFlag | None = None,
     ) -> list[int] | np.ndarray:
-        """The distance of each board (packed keys, :attr:`Board.key`) to the target:
-        ``-1`` beyond ``max_depth`` or unreachable, ``-2`` for boards left when ``stop``
-        was raised.  ``engine``: the one :meth:`choose` gave for the whole batch (default:
-        chosen for these keys).  A list of keys gets a list back, answered in plain
-        Python when the engine can (:meth:`plain`: no numpy); an array an array."""
-        options = check_options(
-            SolveOptions(max_depth=max_depth, workers=workers, cache_dir=self.cache_dir)
-        )
+        """The distance of each board (packed keys) to the target: ``-1`` beyond
+        ``max_depth`` or unreachable, ``-2`` for boards left when ``stop`` was raised.  A
+        list of keys gets a list back (plain Python when :meth:`plain`), an array an
+        array."""
+        options = self._options(max_depth=max_depth, workers=workers)
         name = engine or self.choose(max_depth, counts_only=True, boards=len(keys))
         chosen = self._engine(name, options)
         deep = self._far_engine(name, max_depth)
@@ -259,9 +219,8 @@ class DistanceService:
         workers: int = 0,
         engine: str | None = None,
     ) -> Iterator[tuple[np.ndarray, list[int]]]:
-        """:meth:`steps` over chunks of keys: ``(keys, distances)`` for a lookup engine's
-        whole chunk at a time, a search engine's pieces sized to take about
-        :data:`PIECE_SECONDS` each (so answers appear as they are found)."""
+        """:meth:`steps` over chunks of keys: ``(keys, distances)`` a whole chunk at a time
+        for a lookup engine, else in pieces of about :data:`PIECE_SECONDS` each."""
         import time
 
         from .threads import worker_count
@@ -281,8 +240,6 @@ class DistanceService:
                 if search:
                     piece = _next_piece(piece, len(keys), seconds)
 
-    # -- one Solution a board ---------------------------------------------------------------
-
     def solutions(
         self,
         boards: Iterable[Board | str],
@@ -293,27 +250,16 @@ class DistanceService:
         count_solutions: bool = False,
         engine: str | None = None,
     ) -> Iterator[Solution]:
-        """One :class:`~bitknights.solution.Solution` per board, lazily, in input order,
-        solved on ``workers`` threads (0: one per CPU).  ``timeout`` bounds each board (a
-        board that runs out has ``status='timeout'``); ``count_solutions`` sets each solved
-        result's ``optimal_solutions`` (the table).  Ctrl-C, or closing the iterator,
-        stops every search still running.  Arguments are checked before any thread
-        starts."""
+        """One :class:`~bitknights.solution.Solution` per board, lazily, in input order
+        (:func:`bitknights.iter_solve`); arguments are checked before any thread starts."""
         from .engines.options import StopFlag
         from .threads import worker_count
 
-        options = check_options(
-            SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers,
-                         count_solutions=count_solutions, cache_dir=self.cache_dir)
-        )  # fmt: skip
+        options = self._options(
+            max_depth=max_depth, timeout=timeout, workers=workers, count_solutions=count_solutions
+        )
         options = options._replace(workers=worker_count(workers))
-        name = engine or self.choose(max_depth)
-        counts = get_engine(name).capabilities.counts_solutions
-        if count_solutions and self.engine == "auto" and not counts:
-            name = FAR_ENGINE  # its table counts them: built once when needed
-        chosen = self._engine(name, options)
-        return self._solutions(boards, chosen, self._far_engine(name, max_depth), options,
-                               StopFlag())  # fmt: skip
+        return self._solutions(boards, *self._engines(options, engine), options, StopFlag())
 
     def _solutions(
         self,
@@ -345,27 +291,22 @@ class DistanceService:
         max_depth: int | None = DEFAULT_MAX_DEPTH,
         timeout: float | None = None,
     ) -> Solution:
-        """The fewest moves from ``board`` to the target within ``max_depth`` (``None``: no
-        limit) and one optimal path.  The search runs on a helper thread, so Ctrl-C stops
-        it within milliseconds."""
+        """The fewest moves from ``board`` to the target and one optimal path
+        (:func:`bitknights.solve`)."""
         from .engines.options import StopFlag
         from .threads import off_main_thread
 
-        options = check_options(
-            SolveOptions(max_depth=max_depth, timeout=timeout, cache_dir=self.cache_dir)
-        )
+        options = self._options(max_depth=max_depth, timeout=timeout)
         start = as_board(board)
-        name = self.choose(options.max_depth)
-        chosen = self._route(start, self._engine(name, options),
-                             self._far_engine(name, options.max_depth))  # fmt: skip
-        stop = StopFlag()  # raised by Ctrl-C: the kernel sees it within a few thousand nodes
+        chosen = self._route(start, *self._engines(options, None))
+        stop = StopFlag()  # raised by Ctrl-C
         return self._checked(
             off_main_thread(lambda: chosen.solve(start, self.target, options, stop), stop)
         )
 
     def _far_engine(self, chosen: str, max_depth: int | None) -> Engine | None:
-        """The engine far boards go to instead of ``chosen`` (:data:`FAR_BOUND`): for
-        ``auto`` requests above 20 moves that a search engine would answer."""
+        """The engine far boards go to instead of ``chosen``: for ``auto`` requests above
+        20 moves that a search engine would answer."""
         if self.engine != "auto" or get_engine(chosen).capabilities.lookup:
             return None
         deep = get_engine(FAR_ENGINE)
@@ -383,25 +324,22 @@ class DistanceService:
 
     @staticmethod
     def _checked(solution: Solution) -> Solution:
-        """``solution`` after replaying its path move by move (a search engine's path; a
-        table's was walked as it was read)."""
+        """``solution`` after replaying a search engine's path (a table's was walked)."""
         if solution.engine != "table":
             solution.verify()
         return solution
 
-    # -- exact answers about single boards ------------------------------------------------
-
     def distance(self, board: Board | str) -> int | None:
-        """The exact fewest moves from ``board`` to the target, however far (``None``: it
-        never gets there); every board along the path found learns its distance too."""
+        """The exact fewest moves from ``board`` to the target (``None``: never); every
+        board along the path found learns its distance too."""
         board = as_board(board)
         if board not in self._dist:
             self._learn(board)
         return self._dist[board]
 
     def next_board(self, board: Board | str) -> Board | None:
-        """The board one optimal move on from ``board`` (``None`` at the target or when the
-        target cannot be reached)."""
+        """The board one optimal move on from ``board`` (``None`` at or out of reach of the
+        target)."""
         board = as_board(board)
         self.distance(board)  # every board learned with a distance > 0 has a next one
         return self._next.get(board)
@@ -417,21 +355,18 @@ class DistanceService:
         return boards
 
     def hints(self, board: Board | str) -> list[Hint]:
-        """Every legal move of ``board``: the board it makes, that board's exact distance,
-        and whether the move is optimal (one step nearer)."""
+        """A :class:`~bitknights.solution.Hint` for every legal move of ``board``."""
         from .solution import Hint
 
         return Hint.every(as_board(board), self.distance)
 
     def count_solutions(self, board: Board | str) -> int:
-        """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` if none, ``1`` from the target itself), from :meth:`_counting_table`."""
+        """How many distinct optimal move sequences lead from ``board`` to the target."""
         return self._counting_table().count_solutions(as_board(board))
 
     def _counting_table(self) -> DistanceTable | CompactTable:
-        """The distance table, or without one (for ``auto`` and ``compact``) the compact
-        table, built once when needed (announced).  Other engines raise
-        :class:`~bitknights.table.store.TableError` without the distance table."""
+        """The distance table, or without one for ``auto`` and ``compact`` the compact
+        table (built once when needed); else ``TableError``."""
         if self.engine in ("auto", "compact") and self.table() is None:
             return self._compact()
         return self._whole_table()
@@ -439,14 +374,10 @@ class DistanceService:
     def solution_paths(
         self, board: Board | str, *, limit: int | None = None, quiet: bool = False
     ) -> tuple[str, Iterable[np.ndarray]]:
-        """``(source, chunks)``: every optimal path of ``board`` (the first ``limit``), as
-        chunks of the blank's squares (one path a row), in the order
-        :func:`bitknights.optimal_solutions` documents: from the distance table
-        (``source`` ``'table'``) when there is one; else, for ``auto`` and ``compact``,
-        from the compact table (``'compact'``) when it is at hand or the board is far
-        (:func:`far`: it is built once, announced); else by search (``'search'``: IDA*
-        listing every solution at the optimal threshold; said once per process and target
-        on standard error unless ``quiet``).  Memory stays bounded whatever the count."""
+        """``(source, chunks)``: every optimal path of ``board`` (the first ``limit``) as
+        chunks of the blank's squares, one path a row (:func:`bitknights.optimal_solutions`),
+        from ``'table'``, ``'compact'`` or ``'search'`` (said once on standard error unless
+        ``quiet``)."""
         from .table.solutions import check_limit, table_paths
 
         check_limit(limit)
@@ -482,32 +413,27 @@ class DistanceService:
     def optimal_solutions(
         self, board: Board | str, *, limit: int | None = None
     ) -> Iterator[tuple[Move, ...]]:
-        """:meth:`solution_paths` as move sequences (:func:`bitknights.optimal_solutions`)."""
+        """:meth:`solution_paths` as move sequences."""
         from .table.solutions import moves_of_chunks
 
         _, chunks = self.solution_paths(board, limit=limit)
         return moves_of_chunks(chunks) if limit != 0 else iter(())
 
     def _compact(self) -> CompactTable:
-        """The compact table of the target: kept, loaded, or built once (announced)."""
+        """The compact table of the target: kept, loaded, or built once."""
         from .engines.compact import compact_table
 
         return compact_table(self.target, self.cache_dir)
 
     @property
     def farthest(self) -> int | None:
-        """The farthest any board is from the target, when the table says (else ``None``)."""
+        """The farthest any board is from the target, when a table says."""
         file = self.file()
         return None if file is None else file.max_distance
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
-        """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
-        from the target, from :meth:`_counting_table` (the compact table raises
-        :class:`~bitknights.table.store.TableError` naming the distance table for a rare
-        distance)."""
+        """``count`` distinct boards drawn uniformly from those ``distance`` moves away."""
         return self._counting_table().random_boards(distance, count, seed)
-
-    # -- the distance table as a whole (``bitknights table``, ``stats``) -------------------
 
     def table_path(self) -> str:
         """Where the target's distance table lives (or would)."""
@@ -516,15 +442,14 @@ class DistanceService:
         return str(store.table_path(self.target, self.cache_dir))
 
     def build_table(self, *, quiet: bool | None = None, verbose: bool = False) -> TableFile:
-        """Build the target's distance table, write it atomically (replacing any file
-        there) and return it; progress on standard error unless ``quiet``."""
+        """Build the target's distance table, write it atomically and return it."""
         from .table.builder import build_table
 
         return build_table(self.target, self.cache_dir, quiet=quiet, verbose=verbose)
 
     def table_info(self) -> dict[str, Any]:
-        """The table file checked in full: ``path``, ``target`` and ``valid``; then
-        ``problem`` when it is not, else its facts (format, counts, size, build time)."""
+        """The table file checked in full: ``path``, ``target``, ``valid``, then
+        ``problem`` or its facts."""
         import time
 
         from .table import store
@@ -546,8 +471,8 @@ class DistanceService:
         return record
 
     def table_stats(self) -> dict[str, Any]:
-        """How many boards lie at each distance (``layers``), from the header of the table,
-        checked in full first; :class:`~bitknights.table.store.TableError` when none."""
+        """How many boards lie at each distance (``layers``), from the table checked in
+        full."""
         from .table import store
 
         file = store.load(self.target, self.cache_dir)
@@ -558,12 +483,10 @@ class DistanceService:
                 "example": file.example().compact}  # fmt: skip
 
     def prove_table(self) -> TableFile:
-        """The table proved exact afresh, checksums first, trusting no earlier verdict."""
+        """The table proved exact afresh, trusting no earlier verdict."""
         from .table import store
 
         return store.load(self.target, self.cache_dir, reprove=True)
-
-    # -- the heuristic lab (:mod:`bitknights.lab`) -------------------------------------------
 
     def heuristic_runs(
         self,
@@ -575,17 +498,15 @@ class DistanceService:
         workers: int = 0,
         check_all: bool | None = None,
     ) -> tuple[list[int | None] | None, Iterator[tuple[Board, Bound, Outcome, bool]]]:
-        """IDA* under each bound on each start, board by board, bounds in order, on
-        ``workers`` threads: the starts' true distances (``None`` without a distance table)
-        and, lazily, ``(start, bound, outcome, every)`` a run, ``every`` when the bound was
-        compared with the table at each board it met (``check_all``; default: user bounds
-        only).  Options are checked and user bounds compiled before any search starts."""
+        """IDA* under each bound on each start (:func:`bitknights.lab.compare`): the
+        starts' true distances (``None`` without a table) and, lazily, ``(start, bound,
+        outcome, every)`` a run, ``every`` when the bound was checked at every board."""
         from .coords import comb_count
         from .engines.general_ida import kernel_for, search, tables_for
         from .engines.options import StopFlag
         from .threads import ordered_map
 
-        check_options(SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers))
+        self._options(max_depth=max_depth, timeout=timeout, workers=workers)
         flags = 0
         for b in bounds:
             flags |= b.flags
@@ -611,7 +532,7 @@ class DistanceService:
         return truths, ordered_map(run, jobs, workers, stop=batch)
 
     def bound_values(self, bound: Bound, boards: Iterable[Board | str]) -> np.ndarray:
-        """``bound``'s value on each board as the search sees it (an ``int64`` array)."""
+        """``bound``'s value on each board as the search sees it."""
         import numpy as np
 
         from .engines.general_ida import bound_at, tables_for
@@ -646,7 +567,7 @@ class DistanceService:
 
 
 def far(board: Board, target: Board) -> bool:
-    """Whether ``board`` is far from ``target`` (:data:`FAR_BOUND`).
+    """Whether ``board`` is far from ``target``.
 
     >>> far(Board("01011/110*1/01110/01010/00100"), TARGET)  # 18 moves
     False
@@ -659,7 +580,7 @@ def far(board: Board, target: Board) -> bool:
 
 
 def _any_far(keys: list[int] | np.ndarray, target: Board) -> bool:
-    """Whether any of the boards (packed keys) is far (:func:`far`), vectorized."""
+    """Whether any of the boards (packed keys) is far."""
     from .engines.common import nearest_bounds
 
     return bool(len(keys)) and bool((nearest_bounds(keys, target) >= FAR_BOUND).any())
@@ -671,7 +592,7 @@ PIECE_MAX = 4096
 
 def _next_piece(piece: int, done: int, seconds: float) -> int:
     """The next piece's size: about ``PIECE_SECONDS`` at the rate just seen, at most
-    twice the last one and at most ``PIECE_MAX``; unchanged after a short piece.
+    twice the last and ``PIECE_MAX``.
 
     >>> _next_piece(2, 2, 0.001), _next_piece(512, 512, 2.0), _next_piece(4096, 4096, 0.0)
     (4, 64, 4096)
@@ -685,17 +606,16 @@ def _next_piece(piece: int, done: int, seconds: float) -> int:
 def solution_lines(
     chunks: Iterable[np.ndarray], *, json: bool = False
 ) -> Iterator[tuple[bytes | memoryview, int, int]]:
-    """Paths from :meth:`DistanceService.solution_paths` as lines of text (moves such as
-    ``e5-c4``) or JSON: ``(bytes, paths, moves a path)`` a buffer at a time (reused: write
-    it out before asking for the next)."""
+    """Paths from :meth:`DistanceService.solution_paths` as lines of moves or JSON:
+    ``(bytes, paths, moves a path)`` a reused buffer at a time."""
     from .table.solutions import LineWriter
 
     return LineWriter(json=json).write_all(chunks)
 
 
 def heuristic(spec: object, name: str | None = None) -> Bound:
-    """The bound of the heuristic lab a spec names: a built-in's name (or ``max(a,b,...)``
-    of them), a function ``h(white, black, blank) -> int``, or a bound already.
+    """The lab's bound a spec names: a built-in's name, a function ``h(white, black,
+    blank) -> int``, or a bound.
 
     >>> heuristic("pdb").name, heuristic(lambda w, b, s: 0, "zero").name
     ('pdb', 'zero')
@@ -703,19 +623,17 @@ def heuristic(spec: object, name: str | None = None) -> Bound:
     from .engines._lab_kernels import USER
     from .engines.general_ida import Bound, builtin
 
+    if isinstance(spec, str):
+        spec = builtin(spec)
     if isinstance(spec, Bound):
         return spec if name is None else spec._replace(name=name)
-    if isinstance(spec, str):
-        bound = builtin(spec)
-        return bound if name is None else bound._replace(name=name)
     if callable(spec):
         return Bound(str(name or getattr(spec, "__name__", "user")), USER, spec)
     raise TypeError(f"a heuristic is a built-in's name or a function, got {spec!r}")
 
 
 def maximum(*parts: object, name: str | None = None) -> Bound:
-    """The maximum of several heuristics (at most one user function): admissible when
-    each part is, and at least as strong as each.
+    """The maximum of several heuristics (at most one user function).
 
     >>> maximum("misplaced", "knight_distance").name
     'max(misplaced,knight_distance)'
@@ -751,8 +669,7 @@ def service(
     engine: str = "auto",
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> DistanceService:
-    """The process's :class:`DistanceService` for ``target``, ``engine`` and ``cache_dir``
-    (made on first use; what it learns is kept for later calls)."""
+    """The process's :class:`DistanceService` for ``target``, ``engine`` and ``cache_dir``."""
     target = as_board(target)
     key = (target.key, engine, os.fspath(cache_dir) if cache_dir is not None else "")
     found = _services.get(key)

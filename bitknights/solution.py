@@ -18,9 +18,7 @@ if TYPE_CHECKING:
 
 class Hint(Record):
     """One legal move of a board: the board it makes, that board's exact distance to the
-    target (``None``: it never reaches the target) and whether the move is optimal (one
-    step nearer).  Every hint bitknights gives is one of these (the distance service,
-    :mod:`bitknights.table`, the game, the pictures).
+    target (``None``: never) and whether the move is optimal (one step nearer).
 
     >>> from bitknights import TARGET
     >>> move, child = next(TARGET.children())
@@ -49,15 +47,9 @@ class Hint(Record):
 class Solution:
     """What an engine found for one board.
 
-    ``steps`` is the exact fewest number of moves from ``start`` to ``target``, or
-    ``None`` when there is none within ``max_depth`` (or none at all, see ``status``).
-    ``boards`` runs from ``start`` to ``target`` along one optimal path (empty when
-    ``steps`` is ``None``); ``nodes`` is the engine's work count; ``seconds`` wall time.
-    ``status`` is a :class:`~bitknights.results.Status` (a string enum): ``'solved'``,
-    ``'over_limit'`` (farther than ``max_depth``), ``'unreachable'`` (knight counts differ
-    from the target's) or ``'timeout'``; a plain string is converted.
-    ``optimal_solutions`` is the number of distinct optimal move sequences when they were
-    counted (``count_solutions=True``, which needs the distance table), else ``None``.
+    ``steps``: the exact fewest moves from ``start`` to ``target`` (``None``: none, see
+    ``status``, a :class:`~bitknights.results.Status`); ``boards``: one optimal path;
+    ``nodes``: the engine's work; ``optimal_solutions``: their count when counted.
     """
 
     start: Board
@@ -78,7 +70,7 @@ class Solution:
 
     @property
     def moves(self) -> list[Move]:
-        """The moves along ``boards``: which knight jumps into the blank at each step."""
+        """The moves along ``boards``."""
         return [Move(b.blank, a.blank) for a, b in zip(self.boards, self.boards[1:])]
 
     @property
@@ -86,8 +78,8 @@ class Solution:
         return self.steps is not None
 
     def verify(self) -> None:
-        """Replay the path move by move; raise ``BoardError`` unless every move is legal
-        and it leads from ``start`` to ``target`` in exactly ``steps`` moves."""
+        """Replay the path; ``BoardError`` unless it leads from ``start`` to ``target`` in
+        exactly ``steps`` legal moves."""
         if self.steps is None:
             if self.boards:
                 raise BoardError("an unsolved result carries a path")
@@ -101,9 +93,7 @@ class Solution:
                 raise BoardError(f"illegal step in path:\n{a}\nto\n{b}")
 
     def to_dict(self, *, path: bool = False) -> dict[str, Any]:
-        """The JSON Lines record: ``steps``, ``status``, ``nodes``, ``seconds``,
-        ``engine``, and with ``path`` the ``boards`` (25-character strings, start first)
-        and ``moves`` (square names); ``optimal_solutions`` when they were counted."""
+        """The JSON Lines record (with ``path``: the ``boards`` and ``moves``)."""
         d: dict[str, Any] = {
             "board": self.start.compact,
             "steps": self.steps,
@@ -140,8 +130,7 @@ class Solution:
         return f"<Solution solved in {self.steps} move{_s(self.steps)}{sequences}{listed}>"
 
     def __str__(self) -> str:
-        """The long form: every move, and the boards along the path side by side
-        (:func:`bitknights.render.path_text`); unsolved, the start and why."""
+        """The long form: every move and the boards along the path; unsolved, why."""
         from .render.text import path_text
 
         if self.steps is None:
@@ -149,15 +138,13 @@ class Solution:
         return path_text(self)
 
     def _repr_html_(self) -> str:
-        """The notebook view (:func:`bitknights.render.solution_html`): the one copy a
-        notebook stores; :func:`bitknights.render.solution_svg` draws the boards alone."""
+        """The notebook view (:func:`bitknights.render.solution_html`)."""
         from .render import solution_html
 
         return solution_html(self)
 
 
-_REPR_MOVES = 8
-"""A solution's ``repr`` lists up to this many moves (else the first six and a count)."""
+_REPR_MOVES = 8  # a solution's repr lists up to this many moves
 
 
 def _s(n: int) -> str:

@@ -17,17 +17,9 @@ the last and ``c3`` the centre::
 >>> parse_square("c3"), parse_square("a5"), parse_square("e1")
 (12, 0, 24)
 
-Inside, a square is an index ``r * 5 + c``: row ``r`` 0..4 counts input lines from the top
-and column ``c`` 0..4 from the left.  Only :func:`square_name` and :func:`parse_square`
-translate between the two; nothing else should build a name from an index.
-
-A bitboard is a Python ``int`` (or a numpy ``int64`` inside kernels) whose bit ``sq`` is
-set when square ``sq`` belongs to the set.
-
-The knight tables exist twice: as tuples (:data:`KNIGHT_TARGETS`, :data:`KNIGHT_TARGET_MASKS`)
-for pure-Python code, and as read-only numpy arrays for the kernels (``KNIGHT_NEIGHBORS``,
-``KNIGHT_COUNTS``, ``KNIGHT_MASKS``, ``KNIGHT_DISTANCE``), built on first access so that
-importing this module does not import numpy.
+Inside, a square is an index ``r * 5 + c`` (row from the top, column from the left), and a
+bitboard an ``int`` whose bit ``sq`` marks square ``sq``.  The knight tables are tuples
+for plain Python and numpy arrays for the kernels, built on first access (:func:`__getattr__`).
 """
 
 from __future__ import annotations
@@ -48,7 +40,7 @@ FULL_MASK: Bitboard = (1 << NUM_SQUARES) - 1
 SQUARE_NAMES: tuple[str, ...] = tuple(
     f"{'abcde'[sq % SIZE]}{SIZE - sq // SIZE}" for sq in range(NUM_SQUARES)
 )
-"""``SQUARE_NAMES[sq]`` is :func:`square_name` ``(sq)``: ``('a5', 'b5', ..., 'e1')``."""
+"""``SQUARE_NAMES[sq]`` is :func:`square_name` ``(sq)``."""
 _SQUARE_BY_NAME = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
 
 KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
@@ -58,15 +50,12 @@ MAX_DEGREE = len(KNIGHT_OFFSETS)
 
 
 def square_name(sq: Square) -> str:
-    """The chess name of square ``sq``: file ``a``..``e`` left to right, rank ``1``..``5``
-    from the bottom (``0``, the first input character, -> ``'a5'``)."""
+    """The chess name of square ``sq``."""
     return SQUARE_NAMES[sq]
 
 
 def parse_square(name: str) -> Square:
-    """The index of the square with chess name ``name`` (``'a5'`` -> ``0``, ``'e1'`` ->
-    ``24``); raises :class:`~bitknights.errors.BoardError` (a ``ValueError``) for anything
-    else."""
+    """The index of the square named ``name`` (else :class:`~bitknights.errors.BoardError`)."""
     if not isinstance(name, str):
         raise TypeError(f"a square name is text such as 'c3', not {type(name).__name__}")
     try:
@@ -77,20 +66,14 @@ def parse_square(name: str) -> Square:
         raise BoardError(f"not a square name: {name!r} (expected a1..e5)") from None
 
 
-def _knight_targets(sq: Square) -> list[Square]:
-    r, c = divmod(sq, SIZE)
-    out = []
-    for dr, dc in KNIGHT_OFFSETS:
-        rr, cc = r + dr, c + dc
-        if 0 <= rr < SIZE and 0 <= cc < SIZE:
-            out.append(rr * SIZE + cc)
-    return out
-
-
-# KNIGHT_TARGETS[sq]: the squares a knight's jump from sq; KNIGHT_TARGET_MASKS[sq]: the same
-# squares as a bitboard.
+# KNIGHT_TARGETS[sq]: the squares a knight's jump from sq; KNIGHT_TARGET_MASKS[sq]: as a mask
 KNIGHT_TARGETS: tuple[tuple[Square, ...], ...] = tuple(
-    tuple(_knight_targets(sq)) for sq in range(NUM_SQUARES)
+    tuple(
+        (r + dr) * SIZE + c + dc
+        for dr, dc in KNIGHT_OFFSETS
+        if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
+    )
+    for r, c in (divmod(sq, SIZE) for sq in range(NUM_SQUARES))
 )
 KNIGHT_TARGET_MASKS: tuple[Bitboard, ...] = tuple(
     sum(1 << t for t in targets) for targets in KNIGHT_TARGETS
@@ -113,30 +96,20 @@ def _build_neighbors() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _build_knight_distances() -> np.ndarray:
     import numpy as np
 
-    dist = np.full((NUM_SQUARES, NUM_SQUARES), -1, dtype=np.int64)
-    for src in range(NUM_SQUARES):
-        dist[src, src] = 0
-        frontier = [src]
-        while frontier:
-            nxt = []
-            for sq in frontier:
-                for t in KNIGHT_TARGETS[sq]:
-                    if dist[src, t] < 0:
-                        dist[src, t] = dist[src, sq] + 1
-                        nxt.append(t)
-            frontier = nxt
+    dist = np.full((NUM_SQUARES, NUM_SQUARES), NUM_SQUARES, dtype=np.int64)
+    for sq, targets in enumerate(KNIGHT_TARGETS):
+        dist[sq, list(targets)] = 1
+        dist[sq, sq] = 0
+    for via in range(NUM_SQUARES):  # Floyd-Warshall (the knight's graph is connected)
+        dist = np.minimum(dist, dist[:, via, None] + dist[via])
     dist.setflags(write=False)
     return dist
 
 
 def __getattr__(name: str) -> np.ndarray:
-    """The numpy knight tables, built on first access:
-
-    ``KNIGHT_NEIGHBORS[sq, i]``: the i-th square a knight's jump from sq, for
-    ``i < KNIGHT_COUNTS[sq]``; -1 pads the rest of the row.  ``KNIGHT_MASKS[sq]``: the
-    same squares as a bitboard.  ``KNIGHT_DISTANCE[a, b]``: fewest knight jumps from
-    square a to square b on the empty board.
-    """
+    """The numpy knight tables, built on first access: ``KNIGHT_NEIGHBORS[sq]`` (padded
+    with -1), ``KNIGHT_COUNTS``, ``KNIGHT_MASKS`` and ``KNIGHT_DISTANCE[a, b]`` (fewest
+    jumps from a to b on the empty board)."""
     if name in ("KNIGHT_NEIGHBORS", "KNIGHT_COUNTS", "KNIGHT_MASKS"):
         values = dict(
             zip(("KNIGHT_NEIGHBORS", "KNIGHT_COUNTS", "KNIGHT_MASKS"), _build_neighbors())
@@ -150,10 +123,6 @@ def __getattr__(name: str) -> np.ndarray:
 
 
 def square_color(sq: Square) -> int:
-    """0 for a light square (``(row + col)`` even), 1 for a dark one.
-
-    Every move takes the blank to a square of the other colour, so the parity of any
-    path's length is fixed by the colours of the blank's start and end squares.
-    """
+    """0 for a light square, 1 for a dark one: every move changes the blank's colour."""
     r, c = divmod(sq, SIZE)
     return (r + c) & 1

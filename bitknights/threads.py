@@ -1,23 +1,5 @@
-"""Threads for the kernels: how many, and the three ways bitknights runs work on them.
-
-Every numba kernel releases the GIL, so Python threads run them in parallel:
-
-* :func:`parallel_blocks`: a kernel over blocks ``0 .. n - 1`` of a big array (the table's
-  build and queries, the pattern databases), its results in block order;
-* :func:`parallel_chunks`: a kernel over slices of a batch, each writing its own slice of
-  preallocated outputs (the search engines' batches), stopping with a ``StopFlag``;
-* :func:`ordered_map`: one call per item, results in input order, a bounded window in
-  flight (one :class:`~bitknights.solution.Solution` per board);
-* :func:`shared` and :func:`wait`: a slow build (pattern databases, a search's target
-  side) run once on a helper thread however many searches ask for it at once, each
-  waiting only as long as its own stop flag allows (a timeout covers the builds it
-  triggers; a search that gives up leaves the build to finish for the next);
-* :func:`off_main_thread`: one search on a helper thread, so Ctrl-C reaches the caller.
-
-:func:`worker_count` turns a ``workers`` setting into threads; :func:`default_workers` is
-the CPUs this process may use.  The standard library only, at the bottom of the layers:
-the table, the engines and the API all use it.
-"""
+"""Threads for the kernels (which release the GIL): how many, and how work runs on them.
+The standard library only."""
 
 from __future__ import annotations
 
@@ -40,8 +22,7 @@ if TYPE_CHECKING:
 
 
 MAX_WORKERS_PER_CPU = 4
-"""``workers`` above this many threads per CPU are lowered to it: the kernels are bound by
-the CPUs, and each thread costs memory (a thousand threads once exhausted the limits)."""
+"""``workers`` above this many threads per CPU are lowered to it."""
 
 
 def default_workers() -> int:
@@ -53,8 +34,7 @@ def default_workers() -> int:
 
 
 def worker_count(workers: int | None) -> int:
-    """The threads to run for a ``workers`` setting: 0 or ``None`` means one per CPU;
-    anything above :data:`MAX_WORKERS_PER_CPU` per CPU is lowered to that.
+    """The threads to run for a ``workers`` setting (0 or ``None``: one per CPU).
 
     >>> worker_count(1), worker_count(10**9) == MAX_WORKERS_PER_CPU * default_workers()
     (1, True)
@@ -66,10 +46,8 @@ def worker_count(workers: int | None) -> int:
 def parallel_blocks(
     fn: Callable[[int, int], T], blocks: int, workers: int | None = None
 ) -> list[T]:
-    """``fn(lo, hi)`` over spans covering blocks ``0 .. blocks - 1``, on ``workers``
-    threads (default: every CPU; the calling thread is one); the results in span order.
-    Spans are small enough (four a thread or more) to keep the threads balanced; the first
-    exception is raised once every thread has stopped taking spans.
+    """``fn(lo, hi)`` over spans covering blocks ``0 .. blocks - 1`` (four a thread or more),
+    on ``workers`` threads; the results in span order (:func:`ordered_map`).
 
     >>> parallel_blocks(lambda lo, hi: hi - lo, 10, workers=2)
     [1, 1, 1, 2, 1, 1, 1, 2]
@@ -81,36 +59,8 @@ def parallel_blocks(
     if workers <= 1 or blocks <= 1:
         return [fn(0, blocks)]
     n = min(blocks, 4 * workers)
-    spans = iter(enumerate((blocks * i // n, blocks * (i + 1) // n) for i in range(n)))
-    results: list = [None] * n
-    failed: list[BaseException] = []
-    lock, stop = threading.Lock(), threading.Event()
-
-    def work() -> None:
-        while not stop.is_set():
-            with lock:
-                i, span = next(spans, (-1, (0, 0)))
-            if i < 0:
-                return
-            try:
-                results[i] = fn(*span)
-            except BaseException as e:  # raised in the caller's thread
-                failed.append(e)
-                stop.set()
-
-    helpers = [threading.Thread(target=work, name="bitknights-block", daemon=True)
-               for _ in range(min(workers, n) - 1)]  # fmt: skip
-    for t in helpers:
-        t.start()
-    try:
-        work()
-    finally:
-        stop.set()  # after Ctrl-C too: the helpers take no new span
-        for t in helpers:
-            t.join()
-    if failed:
-        raise failed[0]
-    return results
+    spans = [(blocks * i // n, blocks * (i + 1) // n) for i in range(n)]
+    return list(ordered_map(lambda span: fn(*span), spans, workers))
 
 
 def parallel_chunks(
@@ -120,9 +70,8 @@ def parallel_chunks(
     chunk: int = 64,
     stop: Stoppable | None = None,
 ) -> None:
-    """Run ``fn(lo, hi)`` over ``[0, n)`` in chunks of at most ``chunk`` (smaller for short
-    inputs, so the threads stay balanced) on ``workers`` threads; each chunk writes its
-    own slice of preallocated outputs."""
+    """Run ``fn(lo, hi)`` over ``[0, n)`` in chunks of at most ``chunk`` (16 a thread or
+    more) on ``workers`` threads."""
     workers = worker_count(workers)
     chunk = max(1, min(chunk, -(-n // (16 * workers))))  # >= 16 chunks a worker
     spans = [(lo, min(n, lo + chunk)) for lo in range(0, n, chunk)]
@@ -139,9 +88,8 @@ def ordered_map(
     stop: Stoppable | None = None,
 ) -> Iterator[R]:
     """``map(fn, items)`` on ``workers`` threads, results in input order, at most
-    ``window`` (default ``8 * workers``) items in flight.  The calls run off the main
-    thread, so Ctrl-C reaches the caller at once; then ``stop`` is raised and no queued
-    call starts."""
+    ``window`` (default ``8 * workers``) in flight.  On an exception or Ctrl-C ``stop`` is
+    raised, no queued call starts, and the calls running are waited for before it goes on."""
     from concurrent.futures import ThreadPoolExecutor
 
     workers = worker_count(workers)
@@ -158,15 +106,13 @@ def ordered_map(
     except BaseException:
         if stop is not None:
             stop.raise_()
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(cancel_futures=True)
         raise
     pool.shutdown()
 
 
 def background(fn: Callable[[], T]) -> Callable[[], T]:
-    """Start ``fn()`` on a daemon thread at once; the function returned waits for it and
-    gives its result (or raises its exception).  For I/O that can overlap work on the
-    calling thread: reading a file while numpy imports.
+    """Start ``fn()`` on a daemon thread; the function returned waits for its result.
 
     >>> answer = background(lambda: 6 * 7)
     >>> answer()
@@ -199,14 +145,12 @@ class Stopped(Exception):
 
 _shared: dict[object, Future] = {}
 _shared_lock = threading.Lock()
-POLL_SECONDS = 0.01
-"""How often a waiting caller looks at its stop flag."""
+POLL_SECONDS = 0.01  # how often a waiting caller looks at its stop flag
 
 
 def shared(key: object, fn: Callable[[], T]) -> Future[T]:
-    """The one run of ``fn()`` for ``key``: started on a daemon thread by the first
-    caller, the same future for every caller until it finishes (then the next call with
-    ``key`` runs ``fn`` again: whoever needs the result keeps it)."""
+    """The one run of ``fn()`` for ``key`` on a daemon thread: the same future for every
+    caller until it finishes (then the next call runs ``fn`` again)."""
     from concurrent.futures import Future
 
     with _shared_lock:
@@ -230,8 +174,7 @@ def shared(key: object, fn: Callable[[], T]) -> Future[T]:
 
 
 def wait(future: Future[T], stopped: Callable[[], bool]) -> T:
-    """``future``'s result, or :class:`Stopped` as soon as ``stopped()`` is true (looked at
-    every :data:`POLL_SECONDS`): a timeout or Ctrl-C never waits for a build."""
+    """``future``'s result, or :class:`Stopped` as soon as ``stopped()`` is true."""
     from concurrent.futures import TimeoutError as FutureTimeout
 
     while True:
@@ -243,9 +186,8 @@ def wait(future: Future[T], stopped: Callable[[], bool]) -> T:
 
 
 def off_main_thread(call: Callable[[], T], stop: Stoppable) -> T:
-    """``call()`` (a kernel that polls ``stop``) on a helper thread, so that Ctrl-C
-    reaches the caller at once: ``stop`` is then raised, and the call is waited for (it
-    returns soon) before the exception goes on."""
+    """``call()`` (which polls ``stop``) on a helper thread, so that Ctrl-C reaches the
+    caller at once: ``stop`` is raised and the call waited for."""
     result = background(call)
     try:
         return result()

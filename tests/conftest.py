@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -19,11 +21,24 @@ from bitknights import TARGET  # noqa: E402
 
 @pytest.fixture(scope="session")
 def table_dir(tmp_path_factory):
-    """A cache directory holding the classic distance table, built once per test session."""
+    """A cache directory holding the classic distance table, built once per test session
+    (with pytest-xdist, once for all its workers: the first builds, the others wait)."""
     from bitknights.table import ensure
 
-    d = tmp_path_factory.getbasetemp() / "bitknights-table-cache"
-    ensure(TARGET, cache_dir=d, quiet=True)
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # shared by the workers of this run
+    d = root / "bitknights-table-cache"
+    with open(root / "bitknights-table.lock", "w") as lock:
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                assert time.monotonic() < deadline, "another worker held the table's lock 300 s"
+                time.sleep(0.05)
+        ensure(TARGET, cache_dir=d, quiet=True)
     return d
 
 

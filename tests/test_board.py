@@ -47,8 +47,7 @@ def test_parse_errors(text):
 
 
 def test_a_move_reads_as_its_name_and_evaluates_back():
-    """``Move('e5-c4')``: the repr is the name, the name (or two squares, named or
-    numbered) makes the move, and it stays a pair of squares."""
+    """The repr is the name; the name (or two squares) makes the move, a pair of squares."""
     for frm in range(25):
         for to in range(25):
             m = Move(frm, to)
@@ -56,9 +55,8 @@ def test_a_move_reads_as_its_name_and_evaluates_back():
             assert str(m) == name and repr(m) == f"Move({name!r})"
             assert eval(repr(m)) == m == Move(name) == Move(*name.split("-")) == (frm, to)
             assert (m.from_square, m.to_square) == (frm, to) and tuple(m) == (frm, to)
-            assert (
-                pickle.loads(pickle.dumps(m)) == m and type(pickle.loads(pickle.dumps(m))) is Move
-            )
+            back = pickle.loads(pickle.dumps(m))
+            assert back == m and type(back) is Move
     assert Move(from_square=4, to_square="c4") == Move(" E5-c4 ") == Move("e5-c4")
     assert repr(TARGET.moves()[:2]) == "[Move('b5-c3'), Move('d5-c3')]"
     assert TARGET.play(Move("b5-c3")) == TARGET.play("b5") == TARGET.play(1)
@@ -93,12 +91,8 @@ def test_moves_match_naive():
         assert ours == sorted(naive.neighbours(b.compact))
         for m in b.moves():
             assert m.to_square == b.blank
-            assert (
-                b.play(m)
-                == b.play(m.from_square)
-                == b.play(str(m))
-                == b.play(square_name(m.from_square))
-            )
+            frm = m.from_square
+            assert len({b.play(m), b.play(frm), b.play(str(m)), b.play(square_name(frm))}) == 1
 
 
 def test_illegal_moves():

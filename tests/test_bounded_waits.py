@@ -1,7 +1,5 @@
-"""Every wait in the tests has a bound (issue "no test can hang"): a subprocess, a
-pseudo-terminal or a thread that does not end makes its test fail with a message, never
-stall the suite.  Read from the tests' source; pyproject.toml's per-test timeout
-(pytest-timeout) is the last resort behind these bounds."""
+"""Every wait in the tests has a bound, read from the tests' source: what does not end
+makes its test fail, never stalls the suite."""
 
 from __future__ import annotations
 
@@ -55,14 +53,10 @@ def _child_pipe(owner: ast.expr) -> str | None:
 
 
 def _ended_children(tree: ast.AST) -> set[tuple[int, str]]:
-    """The reads of a child's pipe that come after a bounded wait for that child in the
-    same function (``p.wait(timeout=...)`` on that line or before): the child has ended,
-    its pipes give what is left and then their end."""
+    """The reads of a child's pipe after a bounded wait for that child in the same
+    function: the child has ended."""
     ok = set()
-    for fn in ast.walk(tree):
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call)]
+    for _, calls in _functions(tree):
         waited: dict[str, int] = {}
         for c in calls:
             f = c.func
@@ -80,14 +74,17 @@ def _ended_children(tree: ast.AST) -> set[tuple[int, str]]:
     return ok
 
 
-def read_without_select(tree: ast.AST) -> list[tuple[int, str]]:
-    """``os.read`` in a function that never waits with ``select`` first: a read of a
-    pseudo-terminal blocks while the child is silent."""
-    found = []
+def _functions(tree: ast.AST):
+    """``(function, its calls)`` of each function in ``tree``."""
     for fn in ast.walk(tree):
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call)]
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield fn, [n for n in ast.walk(fn) if isinstance(n, ast.Call)]
+
+
+def read_without_select(tree: ast.AST) -> list[tuple[int, str]]:
+    """``os.read`` in a function that never waits with ``select`` first."""
+    found = []
+    for fn, calls in _functions(tree):
         names = {ast.unparse(c.func) for c in calls}
         if "os.read" in names and "select.select" not in names:
             line = next(c.lineno for c in calls if ast.unparse(c.func) == "os.read")

@@ -20,26 +20,16 @@ def test_corpus_is_large_and_complete():
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_corpus_case(name, capsys):
-    path = CORPUS / name
-    want = EXPECTED[name]
-    status = cli.main(["solve", "--workers", "1", str(path)])
-    out, err = capsys.readouterr()
-    assert status == want["status"]
-    if status == 0:
-        assert (out, err) == (want["stdout"], "")
-    else:
-        assert (out, err) == ("", want["stderr"].format(file=path))
-
-
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_corpus_case_answered_from_the_table(name, capsys, table_dir):
+@pytest.mark.parametrize("table", [False, True], ids=["search", "table"])
+def test_corpus_case(name, table, capsys, request):
     """With a table, small inputs take the numpy-free path: same answers, same errors."""
-
     path = CORPUS / name
     want = EXPECTED[name]
-    with cache_env(table_dir):
-        status = cli.main(["solve", str(path)])
+    if table:
+        with cache_env(request.getfixturevalue("table_dir")):
+            status = cli.main(["solve", str(path)])
+    else:
+        status = cli.main(["solve", "--workers", "1", str(path)])
     out, err = capsys.readouterr()
     assert status == want["status"]
     assert (out, err) == (

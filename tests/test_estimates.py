@@ -1,7 +1,5 @@
-"""Every number the README gives about time comes from one place: an estimate of a
-one-off step from :mod:`bitknights.estimates` (the notice a step gives as it starts, the
-help texts and the documentation all say the same number), a measured time from the
-script that measures it (``scripts/first_use.py``).  These tests fail when one drifts."""
+"""Every estimate of a one-off step (notices, help texts, docs) is the one in
+:mod:`bitknights.estimates`; measured times are what ``scripts/first_use.py`` prints."""
 
 from __future__ import annotations
 
@@ -51,9 +49,8 @@ def says(name: str) -> tuple[str, str]:
 
 
 def test_claims_finds_what_it_should():
-    """The checker itself: an estimate is attributed to the step named nearest before it
-    in its sentence (else its paragraph), and a duration about something else is not
-    one."""
+    """An estimate is attributed to the step named nearest before it in its sentence
+    (else its paragraph); a duration about something else is not one."""
     text = (
         "The distance table is built once (about 3 s). Proving it takes about 1.5 s. "
         "The compact table, about 3–4 s, and the pattern databases (~2 s).\n\n"
@@ -72,8 +69,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "docs"
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
 def test_the_docs_give_the_estimates(path):
-    """Every estimate of a one-off step the README and the docs give is the one in
-    ``bitknights/estimates.py`` (measured figures, without "about", are not estimates)."""
+    """Every estimate the README and the docs give is the one in bitknights.estimates."""
     wrong = [(said, context) for name, said, context in claims(path.read_text())
              if said not in says(name)]  # fmt: skip
     assert not wrong, wrong
@@ -100,8 +96,7 @@ def _helps() -> dict[str, str]:
 
 
 def test_the_help_texts_give_the_estimates():
-    """``--help`` of every command says the same estimates (the table build's where it
-    is needed), and no other number."""
+    """``--help`` of every command says the same estimates, and no other number."""
     helps = _helps()
     assert {"solve", "table build", "table verify", "stats", "random", "solutions"} <= set(helps)
     for words in ("table", "table build", "stats", "random"):
@@ -121,10 +116,8 @@ def _announced(monkeypatch) -> list[tuple[str, float | None]]:
 
 
 def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
-    """The notice each one-off step gives as it starts carries its estimate: the proof of
-    a distance table, the compact table's build, the pattern databases' (for IDA* and
-    for the heuristic lab); the table build's bar says it scaled to the target's size
-    (the classic target's is the estimate itself)."""
+    """The notice each one-off step gives as it starts carries its estimate; the table
+    build's scales with the target's size."""
     from bitknights.engines import compact, general_ida, ida
     from bitknights.engines.options import StopFlag
     from bitknights.table import builder, store
@@ -157,10 +150,8 @@ def _first_use():
 
 
 def test_the_performance_page_times_what_first_use_measures():
-    """The table "How long things take" (docs/performance.md) is what
-    ``scripts/first_use.py`` prints:
-    the same commands in the same order, the same notes, times as it writes them (the
-    times themselves are measurements: not checked here)."""
+    """The table "How long things take" (docs/performance.md) has the commands and notes
+    ``scripts/first_use.py`` prints, times written as it writes them."""
     first_use = _first_use()
     text = (ROOT / "docs" / "performance.md").read_text()
     header = "| command | first | again | what runs the first time |\n|---|---|---|---|\n"
@@ -176,6 +167,5 @@ def test_the_performance_page_times_what_first_use_measures():
     assert [(c[0], c[3]) for c in map(cells, rows)] == [(c[0], c[3]) for c in map(cells, expected)]
     time = r"\d+(\.\d+)?( s|–\d+(\.\d+)? s)"
     assert all(re.fullmatch(time, c[1]) and re.fullmatch(time, c[2]) for c in map(cells, rows))
-    assert first_use.table([("a", 0.061, 3.31, ""), ("b", 12.4, 0.2, "x"), ("b", 0.5, 0.3, "x")])[
-        2:
-    ] == ["| a | 0.06 s | 3.3 s | |", "| b | 0.50–12 s | 0.20–0.30 s | x |"]
+    made = first_use.table([("a", 0.061, 3.31, ""), ("b", 12.4, 0.2, "x"), ("b", 0.5, 0.3, "x")])
+    assert made[2:] == ["| a | 0.06 s | 3.3 s | |", "| b | 0.50–12 s | 0.20–0.30 s | x |"]

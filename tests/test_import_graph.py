@@ -50,35 +50,17 @@ def _imports(name: str, path: Path, mods: dict[str, Path]) -> set[str]:
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components with more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    out = []
-
-    def connect(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in graph[v]:
-            if w not in index:
-                connect(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                out.append(sorted(component))
-
+    """The strongly connected components with more than one module."""
+    reach = {}
     for v in graph:
-        if v not in index:
-            connect(v)
-    return out
+        seen, todo = set(), [v]
+        while todo:
+            new = graph[todo.pop()] - seen
+            seen |= new
+            todo += new
+        reach[v] = seen
+    parts = {frozenset({v} | {w for w in reach[v] if v in reach[w]}) for v in graph}
+    return sorted(sorted(part) for part in parts if len(part) > 1)
 
 
 def test_the_graph_finds_a_cycle():
@@ -114,11 +96,7 @@ KERNEL_LOADER = "bitknights.native"
 
 
 def _rank(name: str) -> int:
-    """The layer of module ``name``, bottom up: 0 values and infrastructure (boards,
-    results, coordinates, cache, progress, threads, the batch format, pictures, the kernel
-    loader), 1 the table's internals, 2 the engines, 3 the distance service, 4 the
-    library's surfaces (the API, ``bitknights.table``'s functions, the game, the widget,
-    the checker, every optimal solution, the lab), 5 the command line."""
+    """The layer of module ``name``, bottom up (docs/architecture.md)."""
     if name == "bitknights.service":
         return 3
     if name.startswith("bitknights.cli") or name == "bitknights.__main__":
@@ -157,9 +135,8 @@ def test_no_import_climbs_a_layer():
 
 
 def test_only_the_service_opens_the_door_below():
-    """Every surface (the commands, the API, the table's functions, the game, the widget,
-    the checker, optimal solutions, the lab) asks the distance service: none imports an
-    engine or the table's internals (store, probe, compact, kernels, ...)."""
+    """Every surface asks the distance service: none imports an engine or the table's
+    internals."""
     below = [(a, b) for a, b in _edges() if _rank(a) >= SURFACES and _rank(b) in (1, 2)]
     # the table's functions re-export its error and path helpers, and annotate with its types
     assert below == [("bitknights.table", "bitknights.table.distance_table"),

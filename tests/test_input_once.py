@@ -29,13 +29,9 @@ def _flat(board) -> str:
 
 def _crafted() -> bytes:
     """8,875 boards laid out so that the bytes after the first 266,240 are themselves a
-    valid one-board batch (the old small-input path lost exactly those 266,240 bytes and
-    then answered ``0``, exit 0): row 5 of board 8,874 is ``00001`` and the last board is
-    the target."""
+    valid one-board batch (the old small-input path lost exactly those bytes)."""
     rng = random.Random(15)
-    boards = []
-    for _ in range(8873):
-        boards.append(_flat(random_walk(TARGET, rng.randrange(1, 7), rng)))
+    boards = [_flat(random_walk(TARGET, rng.randrange(1, 7), rng)) for _ in range(8873)]
     penultimate = "11111" + "0111*" + "00110" + "00010" + "00001"
     assert penultimate.count("1") == 12 and penultimate.count("*") == 1
     boards += [penultimate, _flat(TARGET)]

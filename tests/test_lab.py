@@ -1,6 +1,5 @@
-"""The heuristic lab (bitknights.lab): every built-in and a user heuristic answered against
-the distance table, the built-ins searching exactly as the IDA* engine does, an
-inadmissible heuristic flagged, and what cannot be checked without a table said."""
+"""The heuristic lab (bitknights.lab) against the distance table: built-ins searching as
+the engine does, user heuristics, an inadmissible one flagged."""
 
 import json
 
@@ -46,10 +45,8 @@ def three_times_misplaced(white, black, blank):
 
 @pytest.fixture(scope="session")
 def lab_dir(table_dir, tmp_path_factory):
-    """A cache directory of its own holding a copy of the session's table, its proof
-    recorded: the lab caches pattern databases where its table is, and the table's own
-    directory must keep only the table (tests/test_table.py).  (A hard link would change
-    the file's ctime, and with it the identity its proof record names: proved again.)"""
+    """A copy of the session's table, proved, in a directory of its own (the lab caches
+    pattern databases beside its table)."""
     d = tmp_path_factory.mktemp("lab-cache")
     copy_table(table_dir, d)
     record_proof(d)
@@ -68,7 +65,7 @@ def boards(classic):
 
 
 def replay(trial):
-    """The answer replayed by the naive reference: legal moves, ending at the target."""
+    """The answer replayed by the naive reference, ending at the target."""
     board = trial.board.compact
     for move in trial.moves:
         nxt = [n for n in naive.neighbours(board) if n.index("*") == move.from_square]
@@ -110,8 +107,7 @@ def test_builtins_search_exactly_as_the_engine(classic, lab_dir):
 
 
 def test_a_user_heuristic(boards, classic, lab_dir):
-    """A numba function compiled into the kernel: the seed's bound by hand searches
-    exactly as the built-in, every value of it is compared with the truth."""
+    """The seed's bound by hand searches exactly as the built-in, every value checked."""
     trials = lab.compare(boards, {"by hand": misplaced_by_hand, "built-in": "misplaced"},
                          cache_dir=lab_dir, workers=1)  # fmt: skip
     for mine, theirs in zip(trials[::2], trials[1::2]):
@@ -125,8 +121,7 @@ def test_a_user_heuristic(boards, classic, lab_dir):
 
 
 def test_an_inadmissible_heuristic_is_flagged(classic, lab_dir):
-    """Three times the misplaced count overestimates; on some boards IDA* then returns a
-    longer path.  Every such answer is flagged, never reported optimal."""
+    """Three times the misplaced count overestimates: every answer flagged."""
     bs = [b for d in (6, 9, 12, 15) for b in classic.random_boards(d, 6, d)]
     trials = lab.compare(bs, {"3x": three_times_misplaced}, cache_dir=lab_dir, workers=1)
     longer = [t for t in trials if t.steps != t.distance]
@@ -195,10 +190,8 @@ def test_limits_timeouts_and_threads(classic, lab_dir):
     far = classic.random_boards(30, 2, 3)
     t1, t2 = lab.compare(far, ["misplaced"], timeout=0.2, cache_dir=lab_dir)
     assert t1.status == t2.status == "timeout" and t1.steps is None and t1.nodes > 0
-    assert (
-        repr(t1)
-        == f"<Trial 'misplaced' timeout after {t1.nodes:,} nodes, h0 {t1.h0}: no answer to check>"
-    )
+    want = f"<Trial 'misplaced' timeout after {t1.nodes:,} nodes, h0 {t1.h0}: no answer to check>"
+    assert repr(t1) == want
     (t,) = lab.compare(far[:1], ["pdb"], max_depth=20, cache_dir=lab_dir)
     assert t.status == "over_limit" and t.steps is None and t.optimal is None
     unreachable = Board("11111/01111/00*11/00001/00001")
@@ -224,10 +217,8 @@ def test_evaluate_matches_the_engines_bounds(classic):
     assert hand == naive_count
     assert lab.evaluate("misplaced", bs).tolist() == hand
     assert lab.evaluate(misplaced_by_hand, bs).tolist() == hand
-    assert (
-        general_ida.builtin("max(pdb,misplaced)").flags
-        == general_ida.builtin("max(misplaced,pdb)").flags
-    )
+    builtin = general_ida.builtin
+    assert builtin("max(pdb,misplaced)").flags == builtin("max(misplaced,pdb)").flags
 
 
 def test_pictures(classic, lab_dir, tmp_path):
@@ -249,9 +240,6 @@ def test_pictures(classic, lab_dir, tmp_path):
     fig.savefig(tmp_path / "values.png")
     pixels.check_framed_figure(fig, 10, FRAME)
     assert (tmp_path / "values.png").stat().st_size > 10_000
-
-
-# -- the scripts ------------------------------------------------------------------------
 
 
 def script(name, *args):
@@ -285,23 +273,14 @@ def test_heuristics_script(classic, lab_dir, tmp_path):
     lines = out.splitlines()
     assert sum(line.endswith("  optimal") for line in lines) == 9, out
     assert sum("  optimal, OVERESTIMATES at " in line for line in lines) == 3, out
-    summary = {
-        line.split()[0]: line.split()
-        for line in lines
-        if line.startswith(("misp", "max", "zero", "silly"))
-    }
+    prefixes = ("misp", "max", "zero", "silly")
+    summary = {line.split()[0]: line.split() for line in lines if line.startswith(prefixes)}
     assert summary["zero"][1:4] == ["3", "3", "0"] and summary["silly"][3] == "3", out
     records = [json.loads(x) for x in (tmp_path / "t.jsonl").read_text().splitlines()]
-    assert [r["heuristic"] for r in records[:4]] == [
-        "misplaced",
-        "max(misplaced,pdb)",
-        "zero",
-        "silly",
-    ]
+    names = ["misplaced", "max(misplaced,pdb)", "zero", "silly"]
+    assert [r["heuristic"] for r in records[:4]] == names
     assert all(r["distance"] == 10 for r in records)
-    assert (tmp_path / "n.png").stat().st_size > 10_000 and (
-        tmp_path / "v.png"
-    ).stat().st_size > 10_000
+    assert all((tmp_path / name).stat().st_size > 10_000 for name in ("n.png", "v.png"))
 
 
 @pytest.mark.slow  # a run of its own (seconds); its --help runs by default (test_scripts.py)
@@ -315,8 +294,7 @@ def test_lab_speed_script(tmp_path):
 
 @pytest.mark.slow
 def test_a_user_heuristic_compile_is_announced_on_a_terminal(tmp_path):
-    """What compiles, why and about how long, before the seconds it takes; nothing
-    through a pipe."""
+    """What compiles and about how long; nothing through a pipe."""
     import sys
 
     code = ("from numba import njit\nfrom bitknights import lab\n@njit\n"

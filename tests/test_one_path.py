@@ -1,14 +1,6 @@
-"""Issue 19: one answer path.  Every surface (the classic command line, ``--path``, JSON,
-``--exact``, ``--count-solutions``, ``hint``, ``check``, ``play``, the game, the Python
-API) asks the distance service, so a guarantee made once holds everywhere:
-
-* (forged tables: tests/test_proof.py, where every table is proved before it answers);
-* ``mitm`` honours timeouts and refuses requests it cannot bound;
-* a timeout covers the pattern-database build it waits for, and concurrent searches build
-  it once;
-* ``cache_dir`` reaches every build.
-
-Each command runs under a timeout; no test asserts a time."""
+"""Issue 19: one answer path.  Every surface asks the distance service, so a guarantee
+made once holds everywhere (mitm's bounds, a timeout covering the builds it waits for,
+``cache_dir`` reaching every build).  No test asserts a time."""
 
 from __future__ import annotations
 
@@ -44,9 +36,6 @@ def refused(r, *words):
     return r.stderr
 
 
-# -- 6. mitm: timeouts and a bounded forward search -------------------------------------------
-
-
 def test_mitm_refuses_requests_it_cannot_bound(tmp_path):
     for args in (["--exact"], ["--max-depth", "23"]):
         err = refused(run(["solve", "--engine", "mitm", *args, "--timeout", "3"], tmp_path, SAMPLE))
@@ -66,9 +55,6 @@ def test_mitm_honours_timeouts_and_its_memory_budget(monkeypatch, table_dir):
     monkeypatch.setattr(mitm, "MAX_FORWARD", 1000)
     with pytest.raises(BitknightsError, match="memory budget"):
         solve_with("mitm", far, TARGET, 22)
-
-
-# -- 7 and 8. pattern databases: built once, under the timer, where cache_dir says ------------
 
 
 @pytest.mark.slow
@@ -114,12 +100,8 @@ def test_the_restart_with_pattern_databases_builds_them_where_cache_dir_says(tmp
     assert os.environ["BITKNIGHTS_CACHE_DIR"] == default
 
 
-# -- the service is the one path ------------------------------------------------------------
-
-
 def test_the_game_deals_every_distance_it_promises_without_a_table(tmp_path):
-    """Issue 21 point 3 (the game's side): without a table, a fresh board of exactly the
-    distance asked, every time, up to the promised 24."""
+    """Without a table, a fresh board of exactly the distance asked, up to 24."""
     answers = DistanceService(engine="bidir")
     for seed in range(12):
         game = bk.Game(distance=24, seed=seed, answers=answers)
@@ -135,9 +117,7 @@ def test_json_records_still_carry_engine_and_nodes(table_dir):
 
 def test_every_error_a_caller_catches_is_a_bitknights_error():
     """Every exception class bitknights defines derives from BitknightsError (keeping
-    ValueError), except those that never leave it: the command line's own (turned into
-    exit statuses), a stop signal between threads, and a bad shipped ball (caught: the
-    ball is rebuilt)."""
+    ValueError), except those that never leave it."""
     import ast
     import importlib
     from pathlib import Path

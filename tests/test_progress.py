@@ -1,5 +1,5 @@
-"""Feedback on standard error (bitknights.progress), seen as a person sees it: through a
-pseudo-terminal that is both standard output and standard error, and through pipes."""
+"""Feedback on standard error (bitknights.progress), seen through a pseudo-terminal and
+through pipes."""
 
 import re
 from pathlib import Path
@@ -26,9 +26,8 @@ def screen_lines(seen):
 
 @pytest.mark.slow
 def test_bar_moves_and_never_mixes_with_answers(tmp_path):
-    """Three exact bidirectional searches at distance 39 (seconds each, no table): the
-    target side's growth is announced, the bar shows up and advances board by board, and
-    every answer line on the shared terminal holds the answer alone."""
+    """Three exact searches at distance 39: the target side's growth is announced, the bar
+    advances board by board, and every answer line holds the answer alone."""
     args = ["solve", "--exact", "--engine", "bidir", "--workers", "1", str(DATA / "distance39.txt")]
     status, seen = on_terminal(args, tmp_path)
     assert status == 0, seen
@@ -46,10 +45,8 @@ def test_bar_moves_and_never_mixes_with_answers(tmp_path):
 
 @pytest.mark.slow
 def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
-    """A deep IDA* batch with no pattern databases builds them before searching, saying
-    so and showing the build's bar (the patterns reached), and then finds every answer
-    (the same as the table's, checked elsewhere); the screen keeps the notice and the
-    answers."""
+    """A deep IDA* batch builds its pattern databases first, saying so with a bar; the
+    screen keeps the notice and the answers."""
     args = ["solve", "--exact", "--engine", "ida", str(DATA / "distance32.txt")]
     status, seen = on_terminal(args, tmp_path)
     assert status == 0, seen
@@ -73,8 +70,7 @@ def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
     ids=["path", "json", "ida-exact"],
 )
 def test_short_runs_leave_no_bar_on_the_terminal(args, delay, tmp_path):
-    """A run too short for a bar (or one whose bar showed at once: delay 0) leaves on a
-    100x24 terminal exactly what it writes through a pipe, and the cursor on a fresh line."""
+    """A short run leaves on the terminal exactly what it writes through a pipe."""
     env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache")}
     if delay is not None:
         env[progress.DELAY_ENV] = delay

@@ -1,9 +1,5 @@
-"""Every optimal solution (bitknights.optimal_solutions, from the table only or as it picks,
-`bitknights solutions`):
-each listed sequence replayed by the naive reference, the whole list against a naive
-enumeration and against count_solutions, the distance table, the compact table and the
-search giving the same list, the command line's lines replayed, and forged tables refused
-before they list anything."""
+"""Every optimal solution (bitknights.optimal_solutions, `bitknights solutions`): replayed
+and enumerated by the naive reference, the same from every source, forged tables refused."""
 
 import json
 import os
@@ -28,9 +24,8 @@ optimal_solutions = partial(optimal.optimal_solutions, engine="table")  # the ta
 
 
 def naive_solutions(start: str, dist: dict[str, int]) -> list[list[tuple[int, int]]]:
-    """Every optimal path from ``start`` by the naive reference's distances, as
-    (from square, to square) moves, in the documented order: lexicographic in the
-    squares the knights jump from."""
+    """Every optimal path from ``start`` by the naive reference, as (from, to) moves, in
+    the documented order."""
     out = []
 
     def walk(board, moves):
@@ -47,8 +42,7 @@ def naive_solutions(start: str, dist: dict[str, int]) -> list[list[tuple[int, in
 
 
 def replay(start: str, moves, target: str = naive.TARGET) -> int:
-    """Replay moves with the naive reference: each must be a legal move (the knight on
-    FROM jumps into the blank on TO); returns the length, the end must be the target."""
+    """Replay moves with the naive reference, ending on the target; returns the length."""
     board = start
     for m in moves:
         assert board.index("*") == m.to_square, (start, moves)
@@ -64,8 +58,8 @@ def pairs(sequence) -> list[tuple[int, int]]:
 
 
 def test_every_sequence_against_the_naive_enumeration(table_dir, ball11):
-    """Boards up to 11 moves away: the list is exactly the naive reference's every
-    optimal path, in the documented order, and as long as count_solutions says."""
+    """Boards up to 11 moves away: exactly the naive reference's list, as long as
+    count_solutions says."""
     rng = np.random.default_rng(3)
     by_distance: dict[int, list[str]] = {}
     for board, d in ball11.items():
@@ -109,8 +103,8 @@ def test_limit_and_special_boards(table_dir):
 
 
 def test_the_table_module_never_searches(tmp_path, table_dir):
-    """The table's listing, like every table function, needs the table; the old name
-    bitknights.table.optimal_solutions is a deprecated alias of it."""
+    """The table's listing needs the table; bitknights.table.optimal_solutions is a
+    deprecated alias of it."""
     with pytest.raises(store.TableError, match="no distance table"):
         list(optimal_solutions(GUEST, cache_dir=tmp_path))
     from bitknights import table
@@ -123,8 +117,7 @@ def test_the_table_module_never_searches(tmp_path, table_dir):
 
 
 def test_search_lists_the_same_sequences_without_a_table(classic, tmp_path, capfd):
-    """No table: IDA* lists every solution at the optimal threshold: the same sequences,
-    in the same order, as the table; it says once that it searches."""
+    """No table: IDA* lists the same sequences as the table, saying so once."""
     rng = np.random.default_rng(8)
     boards = [
         b for d in (1, 6, 13, 18, 22) for b in classic.random_boards(d, 3, int(rng.integers(99)))
@@ -163,8 +156,8 @@ def test_small_target_against_naive(tmp_path, small_ball):
 
 
 def forged_cases(small_ball, start):
-    """(rank, value) pairs to forge: every board on the start's optimal paths and every
-    neighbour of them, each set one nearer, one or two farther, two nearer, 0 and 255."""
+    """(rank, value) pairs to forge: every board on the start's optimal paths and their
+    neighbours, each set nearer, farther, 0 and 255."""
     boards = set()
     frontier = {start}
     while frontier:
@@ -187,8 +180,8 @@ def forged_cases(small_ball, start):
 
 def check_forgeries(tmp_path, small_ball, sample=None):
     """One payload byte changed and every checksum recomputed, for every board the
-    enumeration of a far board could read (or ``sample`` of them): the table is refused
-    before it lists anything (at open, or by the proof every unproved table gets)."""
+    enumeration of a far board could read (or ``sample`` of them): refused before it
+    lists anything."""
     build(SMALL, cache_dir=tmp_path, quiet=True)
     path = store.table_path(SMALL, tmp_path)
     pristine = path.read_bytes()
@@ -229,10 +222,8 @@ def test_every_forgery_near_a_far_board(tmp_path, small_ball):
 
 
 def replay_paths(board: Board, paths: np.ndarray, block: int = 1 << 18) -> None:
-    """Every path (rows of the blank's squares) replayed on bitboards, a block of rows
-    at a time: each step a knight's jump into the blank, ending on the target; all
-    distinct, in the documented order (lexicographic in the squares the knights jump
-    from)."""
+    """Every path (rows of the blank's squares) replayed on bitboards, ending on the
+    target; all distinct, in the documented order."""
     from bitknights.squares import KNIGHT_MASKS
 
     for lo in range(0, len(paths), block):
@@ -253,8 +244,7 @@ def replay_paths(board: Board, paths: np.ndarray, block: int = 1 << 18) -> None:
 
 
 def paths_of_text(text: bytes, board: Board, moves: int) -> np.ndarray:
-    """The paths (rows of the blank's squares) of the command line's text lines for
-    ``board``, each ``moves`` moves written ``e5-c4`` and separated by single spaces."""
+    """The paths of the command line's text lines for ``board``, ``moves`` moves each."""
     if moves == 0:
         assert set(text) <= {10}
         return np.full((len(text), 1), board.blank, dtype=np.int64)
@@ -275,9 +265,8 @@ def paths_of_text(text: bytes, board: Board, moves: int) -> np.ndarray:
 
 
 def test_the_compact_table_lists_what_the_distance_table_lists(classic, classic_compact):
-    """Boards from 0 to 36 moves away: the same paths, in the same order, from the
-    compact table as from the distance table, each replayed; as many as the counts say;
-    the first ``limit`` when given."""
+    """Boards 0 to 36 moves away: the same paths from the compact table as from the
+    distance table, each replayed, as many as the counts say."""
     boards = [b for d in (1, 5, 12, 19, 26, 30, 33, 36)
               for b in classic.random_boards(d, 2, seed=d)] + [GUEST, TARGET]  # fmt: skip
     for b in boards:
@@ -296,8 +285,7 @@ def test_the_compact_table_lists_what_the_distance_table_lists(classic, classic_
 
 
 def test_lines_are_the_moves_of_the_paths(classic, classic_compact):
-    """The lines a table's listing writes itself are those of its paths written one by
-    one, text and JSON, from either table."""
+    """The lines a listing writes are those of its paths one by one, text and JSON."""
     from bitknights.table.solutions import LineWriter
 
     for b in [GUEST, *classic.random_boards(31, 2, seed=5), TARGET]:
@@ -319,8 +307,8 @@ def test_lines_are_the_moves_of_the_paths(classic, classic_compact):
 
 
 def test_solution_paths_come_from_the_compact_table_without_the_distance_table(tmp_path):
-    """Without the distance table: from the compact table when it is there (or the board
-    is far: it is built), else by search; the same sequences either way."""
+    """Without the distance table: from the compact table when it is there, else by
+    search; the same sequences either way."""
     service_module._SAID_SEARCHING.clear()
     board = Board("10000/00000/00000/00000/0001*")
     source, chunks = optimal.solution_paths(board, target=SMALL, cache_dir=tmp_path)
@@ -359,9 +347,8 @@ def test_search_says_why_when_no_table_can_be_built(tmp_path, monkeypatch, capfd
 
 @pytest.mark.slow
 def test_a_distance_39_board_streams_every_sequence(classic, classic_compact):
-    """468,648 sequences of 39 moves from either table: the same, all distinct, in
-    order, each a legal path to the target (replayed on bitboards, a sample by the naive
-    reference), and as many as count_solutions says; memory stays at a chunk."""
+    """468,648 sequences of 39 moves from either table: the same, replayed, as many as
+    count_solutions says."""
     board = Board("0*00010000010101110111111")
     paths = np.concatenate(list(solutions.table_paths(board, classic))).astype(np.int64)
     assert paths.shape == (classic.count_solutions(board), 40) == (468_648, 40)
@@ -369,9 +356,6 @@ def test_a_distance_39_board_streams_every_sequence(classic, classic_compact):
     assert (np.concatenate(list(solutions.table_paths(board, classic_compact))) == paths).all()
     for i in range(0, len(paths), 9973):
         replay(board.compact, solutions.moves_of(paths[i]))
-
-
-# -- the command line -------------------------------------------------------------------
 
 
 def run(args, cache_dir, **kwargs):
@@ -418,8 +402,7 @@ def test_cli_head_ends_quietly(table_dir):
 
 @pytest.mark.parametrize("limit", [None, 4])
 def test_cli_on_a_terminal_streams_and_sums_up(table_dir, limit):
-    """On a terminal the lines come, a progress line counts them against how many there
-    are (gone at the end), then one summary line on standard error."""
+    """On a terminal: the lines, a progress line (gone at the end), one summary line."""
     want = [" ".join(map(str, s)) for s in optimal_solutions(GUEST, cache_dir=table_dir)]
     want = want[:limit]
     status, seen = terminal.on_terminal(
@@ -441,9 +424,8 @@ def test_cli_on_a_terminal_streams_and_sums_up(table_dir, limit):
 
 @pytest.mark.slow
 def test_cli_lists_the_farthest_board_from_either_table(table_dir, classic, tmp_path):
-    """The board with the most optimal sequences, 39 moves away (1,944,639 of them, 455
-    MB of text): the command line's lines from the distance table and from the compact
-    table (built), byte for byte the same, every one replayed."""
+    """The board with the most optimal sequences (1,944,639): the same lines from either
+    table, every one replayed."""
     board = Board("1000010100110000111*11011")
     full = subprocess.run([sys.executable, "-m", "bitknights", "solutions", board.compact],
                           capture_output=True, env={**os.environ, store.CACHE_ENV: str(table_dir)},

@@ -1,26 +1,12 @@
-"""Board coordinates: key packing and the perfect ranking, in plain Python.
+"""Board coordinates: key packing and the perfect ranking, in plain Python (:mod:`.arrays`:
+numpy; :mod:`.kernels`: numba; same names, same results).
 
-Everything that turns a board into a number lives in this package, in three flavours
-side by side with the same names and the same results:
+**Key.**  ``black | blank << KEY_SHIFT``: the black knights' 25-bit mask, the blank above.
 
-* this module: plain Python ints (no numpy, no numba), for single boards and small
-  batches (about 2 µs a rank);
-* :mod:`.arrays`: the numpy constant tables and vectorized ranking (no numba);
-* :mod:`.kernels`: the numba versions the kernels inline; they take every table as an
-  argument, so the same source compiles just in time or ahead of time.
-
-**Key.**  A board travels as one ``int64`` key, ``black | blank << KEY_SHIFT``: the black
-knights' 25-bit mask and the blank's square above it (white knights are the rest).
-
-**Board rank.**  A board with ``k`` black knights has rank ``blank * C(24, k) + c`` in
-``0 .. 25 * C(24, k) - 1``, where ``c`` is the colex rank (combinatorial number system)
-of its black set after the blank's square is squeezed out (the 24 other squares keep their
-order, renumbered ``0..23``).  A set ``p_1 < ... < p_k`` has colex rank
-``C(p_1, 1) + C(p_2, 2) + ... + C(p_k, k)``; colex order is numeric order of the masks,
-so consecutive ranks follow each other by Gosper's next-combination step.
-
-**Pattern rank.**  The pattern databases rank one colour's 25-bit mask alone: its colex
-rank among the ``C(25, k)`` masks with as many bits (no squeezing).
+**Board rank.**  A board with ``k`` black knights has rank ``blank * C(24, k) + c``, where
+``c`` is the colex rank (``C(p_1, 1) + ... + C(p_k, k)`` for members ``p_1 < ... < p_k``)
+of its black set with the blank's square squeezed out.  The pattern databases rank one
+colour's 25-bit mask alone (:func:`pattern_rank`).
 
 >>> from bitknights.board import TARGET
 >>> r = rank(TARGET.black, TARGET.blank)
@@ -41,19 +27,13 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 KEY_SHIFT = NUM_SQUARES
-"""Where the blank's square starts in a key: ``key = black | blank << KEY_SHIFT``."""
+COMB_SQUARES = NUM_SQUARES - 1  # the squares a black set is ranked over, the blank's out
 
-COMB_SQUARES = NUM_SQUARES - 1
-"""The squares a black set is ranked over once the blank's is squeezed out."""
-
-# BINOMIAL[n][i] = C(n, i) for 0 <= n, i <= 25 (zero when i > n): rows are the number of
-# squares, columns the number of knights.
+# BINOMIAL[n][i] = C(n, i) for 0 <= n, i <= 25 (zero when i > n)
 BINOMIAL: tuple[tuple[int, ...], ...] = tuple(
     tuple(comb(n, i) for i in range(NUM_SQUARES + 1)) for n in range(NUM_SQUARES + 1)
 )
 
-# SQUARE_COLOR[sq]: the colour (0 or 1) of square ``sq`` on a chequered board; a move
-# always takes the blank to the other colour.
 SQUARE_COLOR: tuple[int, ...] = tuple(square_color(sq) for sq in range(NUM_SQUARES))
 
 
@@ -93,7 +73,7 @@ def unsqueeze(comb_mask: int, blank: int) -> int:
 
 
 def colex_rank(mask: int) -> int:
-    """The colex rank of ``mask`` among the masks with as many set bits.
+    """The colex rank of ``mask`` among masks with as many set bits.
 
     >>> colex_rank(0b111), colex_rank(0b1011)
     (0, 1)
@@ -120,8 +100,8 @@ def colex_unrank(r: int, k: int, top: int = COMB_SQUARES) -> int:
 
 
 def rank(black: int, blank: int, k: int | None = None) -> int:
-    """The rank of the board (black mask, blank square) among the boards with ``k``
-    black knights (default: as many as it has).
+    """The rank of the board (black mask, blank square) among boards with ``k`` black
+    knights (default: as many as it has).
 
     >>> rank(0b11, 24), rank(0b11 << 1, 0)
     (6624, 0)
@@ -133,10 +113,7 @@ def rank(black: int, blank: int, k: int | None = None) -> int:
 
 def ranker(k: int) -> Callable[[int, int], int]:
     """A function ``(black, blank) -> rank`` for boards with ``k`` black knights, about
-    five times faster than :func:`rank` (three table reads instead of a loop over the
-    knights: the byte tables that :mod:`.arrays` gives numpy, in plain Python), for
-    batches that rank tens of thousands of boards.  Its tables take about 2 ms to make,
-    once per process and ``k``.
+    five times faster than :func:`rank` by byte tables (made once per ``k``, ~2 ms).
 
     >>> r = ranker(12)
     >>> from bitknights.board import TARGET
@@ -192,8 +169,7 @@ def unrank(r: int, k: int) -> tuple[int, int]:
 
 
 def pattern_rank(mask: int) -> int:
-    """The rank of one colour's 25-bit mask among the masks with as many knights (the
-    pattern databases' index)."""
+    """The rank of one colour's 25-bit mask among masks with as many knights."""
     return colex_rank(mask)
 
 

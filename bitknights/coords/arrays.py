@@ -1,7 +1,5 @@
-"""The ranking's constant tables and vectorized ranking, numpy only (no numba).
-
-The numba kernels take these very arrays as arguments (:mod:`.kernels`).  Every table is
-``int64`` and read-only.
+"""The ranking's constant tables (``int64``, read-only; the kernels take them as
+arguments) and vectorized ranking, numpy only.
 
 >>> import numpy as np
 >>> from bitknights import coords
@@ -20,8 +18,6 @@ from ..squares import NUM_SQUARES
 from . import BINOMIAL
 from . import SQUARE_COLOR as _SQUARE_COLOR
 
-# BINOM[n, i] = C(n, i) for 0 <= n, i <= 25 (zero when i > n): index is (number of
-# squares, number of knights).
 BINOM = np.array(BINOMIAL, dtype=np.int64)
 
 # RANK_BYTE[j, byte, m]: the colex-rank contribution of the squares that ``byte`` marks in
@@ -38,10 +34,8 @@ RANK_BYTE = np.ascontiguousarray(
     (_ON_BOARD[:, None] * _TERMS).sum(axis=3).transpose(0, 2, 1), dtype=np.int64
 )
 
-# POPCOUNT8[byte]: the number of set bits of a byte.
 POPCOUNT8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
 
-# SQUARE_COLOR[sq]: the colour (0 or 1) of square sq; the blank changes colour every move.
 SQUARE_COLOR = np.array(_SQUARE_COLOR, dtype=np.int64)
 
 for _arr in (BINOM, RANK_BYTE, POPCOUNT8, SQUARE_COLOR):

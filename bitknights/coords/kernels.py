@@ -1,9 +1,5 @@
-"""The ranking in numba (see :mod:`bitknights.coords` for what the numbers mean).
-
-Inline helpers the kernels call, and batch wrappers over them.  Like every kernel they
-take the tables of :mod:`.arrays` as arguments (``binom``, ``rank_byte``, ``popcount8``),
-so the same source compiles just in time or ahead of time.  Masks and ranks are ``int64``.
-"""
+"""The ranking in numba (:mod:`bitknights.coords`): inline helpers the kernels call, taking
+the tables of :mod:`.arrays` as arguments, and batch wrappers over them."""
 
 from __future__ import annotations
 
@@ -17,8 +13,8 @@ from .arrays import BINOM, POPCOUNT8, RANK_BYTE
 
 @njit(cache=True, nogil=True)
 def popcount(x):
-    """The number of set bits of a non-negative ``int64``.  (Not ``inline="always"``: numba's
-    ahead-of-time compiler fails on the kernels that inline it; LLVM inlines it anyway.)"""
+    """The number of set bits of a non-negative ``int64`` (not ``inline="always"``: the
+    ahead-of-time compiler fails on it)."""
     c = 0
     while x:
         x &= x - 1
@@ -152,10 +148,8 @@ def _unrank_blank(blank, k, ncomb, binom, blacks):
 
 
 def rank_many(blacks: np.ndarray, blanks: np.ndarray, *, kernel=None) -> np.ndarray:  # noqa: ANN001
-    """Ranks of many boards (``int64`` arrays of black masks and blank squares), all with
-    the same number of black knights, which the first board sets.  ``kernel``: the
-    ``rank_many`` kernel to run (default: this module's; callers pass the compiled one
-    from :func:`bitknights.native.kernels`)."""
+    """Ranks of many boards (black masks, blank squares), all with as many black knights
+    as the first; ``kernel``: the compiled one from :func:`bitknights.native.kernels`."""
     blacks = np.ascontiguousarray(blacks, dtype=np.int64)
     blanks = np.ascontiguousarray(blanks, dtype=np.int64)
     if blacks.shape != blanks.shape or blacks.ndim != 1:
@@ -186,8 +180,8 @@ def unrank_many(
 
 
 def blacks_of_blank(blank: int, k: int) -> np.ndarray:
-    """The black masks of every board with blank square ``blank`` and ``k`` black
-    knights, in rank order (ranks ``blank * C(24, k)`` onwards)."""
+    """The black masks of every board with blank ``blank`` and ``k`` black knights, in
+    rank order."""
     ncomb = comb_count(k)
     out = np.empty(ncomb, dtype=np.int64)
     _unrank_blank(np.int64(blank), np.int64(k), np.int64(ncomb), BINOM, out)

@@ -6,21 +6,11 @@ work, with the distance table as ground truth.
 ...     ["10110/01*11/10111/01001/00000"], ["misplaced", "knight_distance"])]
 [('misplaced', 7, 27, 5), ('knight_distance', 7, 9, 7)]
 
-A *heuristic* is a built-in by name (``"misplaced"``: knights off their colour's target
-squares; ``"knight_distance"``: the IDA* engine's bound; ``"pdb"``: its pattern
-databases), a maximum such as ``"max(misplaced,pdb)"`` or :func:`maximum`, or a user's
-function ``h(white, black, blank) -> int`` of the two knight masks and the blank's
-square (negative values count as 0), compiled with numba into the search kernel once
-per process (announced).  Built-ins run the engine's compiled kernel and expand exactly
-the nodes it does; every search is IDA* as the engine runs it, stopping at the first
-solution.
-
-With a distance table (``bitknights table build``) every answer is compared with the
-truth: a :class:`Trial` records the true ``distance``, whether the answer is
-``optimal``, and whether the bound overestimated where compared (the start; every board
-for user heuristics or ``check_all=True``).  An inadmissible heuristic's trial is
-:attr:`~Trial.flagged`, never a silent "optimal"; without a table its ``note`` says
-nothing could be checked.
+A *heuristic* is a built-in by name (``"misplaced"``, ``"knight_distance"``, ``"pdb"``),
+a maximum such as ``"max(misplaced,pdb)"`` or :func:`maximum`, or a function
+``h(white, black, blank) -> int`` (compiled with numba into the search kernel).  With a
+distance table every answer is compared with the truth: an inadmissible heuristic's
+trial is :attr:`~Trial.flagged`.
 """
 
 from __future__ import annotations
@@ -38,8 +28,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    """The built-in heuristics' flags by name, and the pictures (:mod:`.plot`,
-    matplotlib), on first use."""
+    """The built-in heuristics' flags by name, and the pictures, on first use."""
     if name == "BUILTINS":
         from ..service import builtin_heuristics
 

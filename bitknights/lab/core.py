@@ -31,18 +31,10 @@ NO_TABLE_NOTE = (
 
 @dataclass(frozen=True)
 class Trial:
-    """One IDA* run of one heuristic on one board.
-
-    ``steps``: the length of the solution found (``None``: none, see ``status``);
-    ``nodes``: boards expanded (the start once per iteration, then every board pushed);
-    ``seconds``: the search's wall time; ``h0``: the bound at the start; ``iterations``:
-    ``(threshold, nodes)`` for each IDA* iteration; ``moves``: the solution found.
-
-    Against the distance table, when there is one: ``distance`` (the true distance),
-    ``optimal`` (``steps == distance``), ``checked`` (bound values compared with the
-    truth), ``overestimates`` (how many of those exceeded it) and ``worst`` (a board with
-    the largest excess: ``(board, bound, true distance)``).  ``None`` where nothing could
-    be compared; ``note`` says why.
+    """One IDA* run of one heuristic on one board: ``h0``, the bound at the start;
+    ``iterations``, ``(threshold, nodes)`` each.  Against the distance table: the true
+    ``distance``, ``optimal``, ``checked`` (bound values compared), ``overestimates`` and
+    ``worst`` (``(board, bound, true distance)``); ``None`` where not compared (``note``).
     """
 
     board: Board
@@ -64,8 +56,7 @@ class Trial:
 
     @property
     def flagged(self) -> bool:
-        """Whether the truth shows the heuristic wrong here: it overestimated somewhere it
-        was compared, or the answer is not optimal."""
+        """Whether the truth shows the heuristic wrong here."""
         return bool(self.overestimates) or self.optimal is False
 
     @property
@@ -89,9 +80,7 @@ class Trial:
 
     @property
     def verdict(self) -> str:
-        """What the distance table says of this trial, in a few words: ``'optimal'``,
-        ``'flagged: ...'`` (why), ``'not checked (no table)'``, or for a search that found
-        nothing, whether its start bound was sound."""
+        """What the distance table says of this trial, in a few words."""
         if self.overestimates is None:
             return "not checked (no table)"
         why = []
@@ -107,8 +96,7 @@ class Trial:
         return "unreachable" if self.status is Status.UNREACHABLE else "no answer to check"
 
     def as_dict(self) -> dict[str, Any]:
-        """The trial as JSON-ready data (boards as 25-character strings, moves as
-        ``FROM-TO``)."""
+        """The trial as JSON-ready data."""
         d = asdict(self)
         d["board"] = self.board.compact
         d["status"] = str(self.status)
@@ -144,16 +132,10 @@ def compare(
     check_all: bool | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> list[Trial]:
-    """Run IDA* with each heuristic on each board: one :class:`Trial` per (board,
-    heuristic), board by board, heuristics in the order given
-    (:meth:`~bitknights.service.DistanceService.heuristic_runs`).
-
-    ``heuristics``: a mapping name -> heuristic, or a list of them.  ``max_depth``: give
-    up beyond it (status ``over_limit``); ``timeout``: seconds per search (the
-    misplaced-knight bound needs hours on far boards); ``workers``: threads (0: one per
-    CPU; 1 keeps the timings independent); ``check_all``: compare the bound with the
-    table at every board (default: user heuristics only; the built-ins are admissible by
-    proof and compared at the start)."""
+    """Run IDA* with each heuristic (a mapping name -> heuristic, or a list) on each board:
+    one :class:`Trial` per (board, heuristic), in order.  ``timeout``: seconds per search;
+    ``workers``: threads (1 keeps the timings independent); ``check_all``: compare the
+    bound with the table at every board (default: user heuristics only)."""
     target = as_board(target)
     starts = [as_board(b) for b in boards]
     bounds = _bounds(heuristics)
@@ -202,8 +184,7 @@ def _trial(start: Board, target: Board, bound: Bound, outcome: Outcome, truth: i
 
 
 def _replay(start: Board, target: Board, moves: tuple[Move, ...], name: str) -> None:
-    """Every answer is replayed: each move legal, the last board the target (a search
-    that broke this would be a bug in bitknights, so it is loud)."""
+    """Replay the answer: each move legal, the last board the target."""
     board = start
     for move in moves:
         board = board.play(move)
@@ -218,7 +199,7 @@ def evaluate(
     target: Board | str = TARGET,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> np.ndarray:
-    """The heuristic's value, as the search sees it, on each board (an ``int64`` array).
+    """The heuristic's value, as the search sees it, on each board.
 
     >>> evaluate("knight_distance", ["10110/01*11/10111/01001/00000"]).tolist()
     [7]

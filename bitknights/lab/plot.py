@@ -1,6 +1,4 @@
-"""The heuristic lab's pictures (matplotlib, the ``plot`` extra; imported only when a
-picture is asked for): the work each heuristic costs against the distance, and a
-heuristic's value against the true distance."""
+"""The heuristic lab's pictures (matplotlib, the ``plot`` extra)."""
 
 from __future__ import annotations
 
@@ -25,10 +23,8 @@ def _need_matplotlib(what: str) -> None:
 
 
 def nodes_plot(trials: Sequence[Trial], *, title: str | None = None) -> Figure:
-    """Nodes expanded (log scale) against the board's distance, one colour per heuristic:
-    every trial a dot, the median at each distance joined by a line.  The distance is the
-    table's truth when the trials have it, else the length found.  Trials that found
-    nothing (timeout, over the limit) are left out; flagged ones are drawn as crosses."""
+    """Nodes expanded (log scale) against the board's distance, one colour per heuristic,
+    medians joined; flagged trials as crosses, those that found nothing left out."""
     _need_matplotlib("nodes_plot")
     import numpy as np
     from matplotlib.ticker import MaxNLocator
@@ -68,11 +64,8 @@ def values_plot(
     target: object = TARGET,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> Figure:
-    """Each heuristic's value against the true distance over a sample of boards from the
-    distance table (``per_distance`` boards drawn at every distance, or all there are):
-    the mean as a line, the range as a band, and the diagonal where the value equals the
-    truth.  A heuristic above the diagonal overestimates there (inadmissible); those
-    boards are marked with crosses.  Needs the table (``bitknights table build``)."""
+    """Each heuristic's value against the true distance over ``per_distance`` boards a
+    distance from the distance table: mean, range, and overestimates as crosses."""
     _need_matplotlib("values_plot")
     import numpy as np
 
