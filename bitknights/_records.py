@@ -1,13 +1,9 @@
 """``Record``: ``typing.NamedTuple``'s class syntax without importing ``typing`` at run time.
 
-The classic command-line job answers a judge's file in about the time Python takes to
-start, and ``import typing`` alone costs a sixth of that.  So the value records on that
-path (:class:`~bitknights.engines.options.SolveOptions`,
-:class:`~bitknights.engines.options.Capabilities`) derive from :data:`Record`: to a type
-checker it *is* ``typing.NamedTuple``; at run time it makes the same class with
-``collections.namedtuple`` (fields from the annotations, in order, and defaults from the
-values given), then adds the class body's methods, docstring and annotations (strings,
-as postponed evaluation leaves them).
+``import typing`` costs a sixth of the classic command-line job, so the records on that
+path derive from :data:`Record`: to a type checker it *is* ``typing.NamedTuple``; at run
+time it makes the same class with ``collections.namedtuple`` (fields and defaults from
+the annotations and values) and adds the class body's methods and docstring.
 
 >>> class Point(Record):
 ...     '''A point.'''

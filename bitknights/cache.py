@@ -4,20 +4,16 @@
   else the user cache directory (an empty string means "not set").
 * **Reading.**  :func:`open_cached` opens without blocking and checks with ``fstat``,
   before a byte is read, that the file is regular, trusted and (when known) of the size.
-* **Writing.**  :func:`atomic_write`: a locked temporary file beside the target, mode
-  ``0644`` less the umask, fsynced, renamed over the target: readers see the old file or
-  the new one.  Files a killed writer left (older than :data:`STALE_SECONDS`) are removed.
+* **Writing.**  :func:`atomic_write`: a locked temporary file beside the target, fsynced,
+  renamed over the target; files a killed writer left are removed.
 * **Headers.**  :func:`pack_header`/:func:`unpack_header`: magic, version, size, fields,
   CRC-32.
 * **Trust**, as ssh has it: a file is used only when it and its directory are owned by
-  this user (or root) and writable by nobody else.  Checksums catch accidents, not forgery.
-* **Proofs.**  A file whose contents decide answers is used only once checked whole
-  against what it claims (the Bellman rules for a distance table, a rebuild for the
-  others).  The verdict is kept beside it (``NAME.proof``, :func:`record_proof`) with the
-  file's identity (device, inode, size, times, the reader's tag), so a changed file is
-  proved again and an unchanged one costs one small read (:func:`proved`).  Someone who
-  can write your cache directory can forge a record too, as they can your shell's
-  start-up files: the trust rule keeps everyone else out.
+  this user (or root) and writable by nobody else.
+* **Proofs.**  A file whose contents decide answers is used only once checked whole; the
+  verdict is kept beside it (``NAME.proof``, :func:`record_proof`) with the file's
+  identity, so a changed file is proved again and an unchanged one costs one small read
+  (:func:`proof`; ``docs/reliability.md``).
 """
 
 from __future__ import annotations
@@ -38,8 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
 CACHE_ENV = "BITKNIGHTS_CACHE_DIR"
-STALE_SECONDS = 2.0
-"""A temporary file nobody holds locked and older than this is a killed writer's."""
+STALE_SECONDS = 2.0  # a temporary file nobody holds locked and this old is a killed writer's
 
 _PREFIX = ".tmp-"
 _HEAD = struct.Struct("<8sII")  # magic, format version, header size (CRC included)
@@ -54,8 +49,7 @@ class UntrustedError(CacheError):
 
 
 class CacheFullError(CacheError):
-    """A cache file cannot be written for want of room: a full disk, a quota, a file size
-    limit (``ulimit -f``)."""
+    """A cache file cannot be written for want of room (disk, quota, ``ulimit -f``)."""
 
     refused = True
 
@@ -75,8 +69,8 @@ def _write_error(what: str, path: object, e: OSError) -> CacheError:
 def cache_directory(
     cache_dir: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
 ) -> str:
-    """The directory cache files live in (see the module docstring), as a path string;
-    ``environ``: the environment variables to read (default: the process's).
+    """The directory cache files live in, as a path string (``environ``: the environment
+    to read, default the process's).
 
     >>> cache_directory("/data/bk"), cache_directory(None, {CACHE_ENV: "/x", "HOME": "/h"})
     ('/data/bk', '/x')
@@ -87,15 +81,16 @@ def cache_directory(
     env = environ.get(CACHE_ENV)
     if env:
         return env
-    return _xdg_cache_home(environ) or _platform_cache_dir()
+    if home := _xdg_cache_home(environ):
+        return home
+    import platformdirs
+
+    return platformdirs.user_cache_dir("bitknights")
 
 
 def _xdg_cache_home(environ: Mapping[str, str]) -> str | None:
-    """The user cache directory by the XDG rule platformdirs follows on Linux
-    (``$XDG_CACHE_HOME`` when absolute, else ``$HOME/.cache`` when ``$HOME`` is absolute),
-    without importing it: platformdirs takes 13 ms to import, more than half of a judge's
-    whole job.  ``None`` off Linux and for anything unusual (platformdirs decides those);
-    a test holds the two equal."""
+    """The user cache directory by platformdirs' XDG rule on Linux, without importing it
+    (13 ms); ``None`` off Linux and for anything unusual (platformdirs decides those)."""
     if not sys.platform.startswith("linux"):
         return None
     xdg = environ.get("XDG_CACHE_HOME", "")
@@ -105,16 +100,6 @@ def _xdg_cache_home(environ: Mapping[str, str]) -> str | None:
     if os.path.isabs(home):
         return os.path.join(home.rstrip("/") or "/", ".cache", "bitknights")
     return None
-
-
-def _platform_cache_dir() -> str:
-    import platformdirs
-
-    return platformdirs.user_cache_dir("bitknights")
-
-
-def _mode(st: os.stat_result) -> str:
-    return oct(stat.S_IMODE(st.st_mode)).replace("0o", "0")
 
 
 def trust_problem(
@@ -129,7 +114,7 @@ def trust_problem(
     if st.st_mode & 0o022:
         return (
             f"{path} is writable by {'group and others' if st.st_mode & 0o002 else 'its group'} "
-            f"(mode {_mode(st)}), so anyone there could change the answers; "
+            f"(mode 0{stat.S_IMODE(st.st_mode):o}), so anyone there could change the answers; "
             f"fix it with `chmod go-w {path}`"
         )
     return None
@@ -144,11 +129,10 @@ def open_cached(
     trust: bool = True,
     fix: str = "remove it and build again",
 ) -> tuple[int, os.stat_result]:
-    """Open a cache file for reading: ``(fd, stat)``.  Raises ``FileNotFoundError`` when
-    there is none, and :class:`CacheError` (naming ``what`` and the path) when it is not a
-    regular file, not trusted (``trust``: apply the trust rule), of none of ``sizes`` or
-    larger than ``max_size`` (the message ends with ``fix``).  Never blocks: a FIFO at
-    the path is refused, not waited on."""
+    """Open a cache file for reading, never blocking: ``(fd, stat)``.  Raises
+    ``FileNotFoundError`` when there is none, :class:`CacheError` (naming ``what`` and the
+    path, ending with ``fix``) when it is not a regular file, not trusted (``trust``), of
+    none of ``sizes`` or larger than ``max_size``."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -180,9 +164,8 @@ _warned: set[str] = set()
 
 
 def warn_once(message: str, instead: str) -> None:
-    """Say on standard error, once per process, that a file was refused (``message``)
-    and what is done ``instead``: a problem report, not progress, so said even when
-    standard error is not a terminal."""
+    """Say on standard error, once per process (terminal or not), that a file was refused
+    (``message``) and what is done ``instead``."""
     line = f"bitknights: warning: {message}; {instead}\n"
     if line not in _warned:
         _warned.add(line)
@@ -212,8 +195,6 @@ def ensure_directory(directory: str | os.PathLike[str]) -> None:
         st = os.stat(directory)
     except OSError as e:
         raise CacheError(f"cannot use cache directory {directory}: {e.strerror or e}") from None
-    if not stat.S_ISDIR(st.st_mode):
-        raise CacheError(f"cache directory {directory} is not a directory")
     problem = trust_problem(directory, st, directory=True)
     if problem:
         raise UntrustedError(f"not using cache directory: {problem}")
@@ -246,18 +227,12 @@ def clean_stale(directory: str | os.PathLike[str]) -> list[str]:
     return removed
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def atomic_write(
     path: str | os.PathLike[str], parts: Iterable[bytes | memoryview], what: str
 ) -> os.stat_result:
-    """Write ``parts`` to ``path`` atomically (see the module docstring) and return the
-    written file's ``stat`` as it stands at ``path`` (for :func:`record_proof`).  Raises
-    :class:`CacheError` naming the path when the directory cannot take the file."""
+    """Write ``parts`` to ``path`` atomically (mode ``0644`` less the umask) and return the
+    written file's ``stat`` (for :func:`record_proof`).  Raises :class:`CacheError` naming
+    the path when the directory cannot take the file."""
     import fcntl
     import tempfile
 
@@ -269,10 +244,12 @@ def atomic_write(
         fd, tmp = tempfile.mkstemp(prefix=_PREFIX, suffix=suffix, dir=directory)
     except OSError as e:
         raise _write_error(what, path, e) from None
+    umask = os.umask(0o022)
+    os.umask(umask)
     try:
         with os.fdopen(fd, "wb") as f:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-            os.fchmod(f.fileno(), 0o644 & ~_umask())
+            os.fchmod(f.fileno(), 0o644 & ~umask)
             for part in parts:
                 f.write(part)
             f.flush()
@@ -295,9 +272,7 @@ def atomic_write(
 
 
 _PROOF_MAGIC = "bitknights-proof 2"
-EXACT = "exact"
-"""The verdict of a file that passed its proof (any other verdict is its reader's note on
-why it failed)."""
+EXACT = "exact"  # the verdict of a file that passed its proof
 
 
 def _record(st: os.stat_result, tag: str, verdict: str) -> str:
@@ -307,9 +282,8 @@ def _record(st: os.stat_result, tag: str, verdict: str) -> str:
 
 def proof(path: str | os.PathLike[str], st: os.stat_result, tag: str) -> str | None:
     """The verdict recorded for the file at ``path`` (``fstat`` ``st``, the reader's
-    ``tag``) when its proof record names exactly this identity (see *Proofs* above):
-    :data:`EXACT`, or the reason it failed; ``None`` when there is no such record (a
-    missing, stale, untrusted or unreadable one)."""
+    ``tag``) when its proof record names exactly this identity: :data:`EXACT` or why it
+    failed; ``None`` without such a record (missing, stale, untrusted or unreadable)."""
     head = _record(st, tag, "").encode()[:-1]
     try:
         fd, _ = open_cached(f"{os.fspath(path)}.proof", "proof record", max_size=len(head) + 200)
@@ -330,9 +304,7 @@ def record_proof(
     path: str | os.PathLike[str], st: os.stat_result, tag: str, what: str, verdict: str = EXACT
 ) -> None:
     """Remember the ``verdict`` of the proof of the file at ``path`` (``fstat`` ``st``):
-    :data:`EXACT`, or a short reason (one word) it failed.  A directory that cannot take
-    the record is said once (the file is then proved again in every process), never an
-    error."""
+    :data:`EXACT` or a one-word reason.  A directory that cannot take it is said once."""
     try:
         atomic_write(f"{os.fspath(path)}.proof", [_record(st, tag, verdict).encode()],
                      "proof record")  # fmt: skip
@@ -341,8 +313,7 @@ def record_proof(
 
 
 def u32_array(data: bytes | memoryview) -> array:
-    """Little-endian unsigned 32-bit values (checksums, keys) as an ``array('I')``: one
-    copy, no int object per value until one is read.
+    """Little-endian unsigned 32-bit values (checksums, keys) as an ``array('I')``.
 
     >>> list(u32_array(bytes([1, 0, 0, 0, 0, 1, 0, 0]))), u32_bytes([1, 256])
     ([1, 256], b'\\x01\\x00\\x00\\x00\\x00\\x01\\x00\\x00')
@@ -377,9 +348,8 @@ def header_size(head: bytes) -> int | None:
 
 
 def unpack_header(head: bytes, magic: bytes, version: int, fail) -> bytes:  # noqa: ANN001
-    """The ``fields`` of a header written by :func:`pack_header`.  ``fail(problem)``
-    builds the exception to raise: wrong magic, version or size, or a checksum that does
-    not match."""
+    """The ``fields`` of a header written by :func:`pack_header`; raises
+    ``fail(problem)`` for a wrong magic, version, size or checksum."""
     if len(head) < _HEAD.size:
         raise fail("is truncated (no complete header)")
     got_magic, got_version, size = _HEAD.unpack_from(head)

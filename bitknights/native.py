@@ -63,10 +63,9 @@ class Extension:
 _ALL = (
     Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5),
     Extension("bidir", ("engines._bidir_kernels",), "bidirectional search", 20),
-    Extension("table", ("table.kernels", "coords.kernels", "table.walk_kernels",
-                        "table.solution_kernels"), "distance table", 10),
+    Extension("table", ("table.kernels", "coords.kernels"), "distance table", 10),
     Extension("lab", ("engines._lab_kernels",), "the heuristic lab's IDA*", 8),
-)  # fmt: skip
+)
 EXTENSIONS = {e.key: e for e in _ALL}
 
 
@@ -201,9 +200,7 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
                                         paths, vec)),
         }  # fmt: skip
     from .coords import kernels as rank
-    from .table import kernels as bfs
-    from .table import solution_kernels as sol
-    from .table import walk_kernels as down
+    from .table import kernels as tk
 
     dist = t.Array(u8, 1, "C")
     ro_dist = t.Array(u8, 1, "C", readonly=True)
@@ -212,29 +209,29 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
     ranking = (mat, part, ro_vec)  # binom, rank_byte, popcount8
     walk = (i8, i8, nbr, ro_vec, *ranking)  # ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     return {
-        "push": (bfs._push, i8(dist, i8, ro_vec, *walk, i8, i8)),
-        "push_list": (bfs._push_list, vec(dist, i8, ro_vec, *walk)),
-        "pull": (bfs._pull, i8(dist, i8, ro_vec, *walk, i8, i8)),
-        "count": (bfs._count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
-        "first": (bfs._first, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
-        "distances": (bfs._distances, t.void(ro_dist, ro_vec, i8, i8, i8, part, ro_vec, vec)),
-        "consistent_block": (bfs._consistent_block,
+        "push": (tk._push, i8(dist, i8, ro_vec, *walk, i8, i8)),
+        "push_list": (tk._push_list, vec(dist, i8, ro_vec, *walk)),
+        "pull": (tk._pull, i8(dist, i8, ro_vec, *walk, i8, i8)),
+        "count": (tk._count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
+        "first": (tk._first, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
+        "distances": (tk._distances, t.void(ro_dist, ro_vec, i8, i8, i8, part, ro_vec, vec)),
+        "consistent_block": (tk._consistent_block,
                              i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
         "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),
         "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
-        "walk": (down.walk, i8(ro_dist, b1, i8, i8, i8, i8, i8, i8, i8, nbr, ro_vec, part, ro_vec,
+        "walk": (tk.walk, i8(ro_dist, b1, i8, i8, i8, i8, i8, i8, i8, nbr, ro_vec, part, ro_vec,
                                vec)),
-        "compact_distances": (down.distances, i8(ro_dist, ro_vec, i8, i8, i8, i8, i8, i8, nbr,
-                                                 ro_vec, part, ro_vec, vec)),
-        "graph_edges": (down.nearer_edges, t.Tuple((vec, vec))(
+        "compact_distances": (tk.compact_distances, i8(ro_dist, ro_vec, i8, i8, i8, i8, i8,
+                                                         i8, nbr, ro_vec, part, ro_vec, vec)),
+        "graph_edges": (tk.nearer_edges, t.Tuple((vec, vec))(
             ro_dist, b1, ro_vec, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
-        "branch_graph": (sol.branch_graph, t.Tuple((vec, vec, vec, dist, dist))(
+        "branch_graph": (tk.branch_graph, t.Tuple((vec, vec, vec, dist, dist))(
             ro_vec, ro_vec, ro_i8)),
-        "label_text": (sol.label_text, dist(ro_vec, ro_vec, ro_dist, ro_dist, ro_cells)),
-        "optimal_lines": (sol.optimal_lines, i8(ro_vec, ro_vec, ro_vec, ro_dist, ro_dist, i8, i8,
+        "label_text": (tk.label_text, dist(ro_vec, ro_vec, ro_dist, ro_dist, ro_cells)),
+        "optimal_lines": (tk.optimal_lines, i8(ro_vec, ro_vec, ro_vec, ro_dist, ro_dist, i8, i8,
                                                 i8, i8, i8, vec, t.Array(i8, 2, "C"), dist, dist,
                                                 dist)),
-        "format_paths": (sol.format_paths, i8(t.Array(t.int8, 2, "C", readonly=True), ro_cells,
+        "format_paths": (tk.format_paths, i8(t.Array(t.int8, 2, "C", readonly=True), ro_cells,
                                               i8, i8, dist, dist)),
     }  # fmt: skip
 

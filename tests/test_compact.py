@@ -1,28 +1,33 @@
-"""The compact distance table (every board's distance modulo 3) and the engine that walks
-it: exact against the naive BFS and the distance table, refused when damaged or forged,
-and chosen by ``auto`` for far boards when there is no distance table (issue 22, point
-3)."""
+"""The compact distance table and the engine that walks it: exact against the naive BFS
+and the distance table, refused when damaged or forged, chosen by ``auto`` for far boards
+without a distance table."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
-import struct
-import zlib
 
 import numpy as np
 import pytest
 
 import bitknights as bk
 from bitknights import TARGET, Board, cache
-from bitknights.coords import rank
+from bitknights.coords import rank, state_count, unrank
 from bitknights.engines import compact as compact_engine
 from bitknights.errors import BitknightsError
 from bitknights.results import OVER_LIMIT
 from bitknights.service import DistanceService, far
 from bitknights.table import compact
-from helpers import SMALL, random_walk, run_bitknights, run_python, solve_with, steps_with
+from helpers import (
+    SMALL,
+    forge_compact,
+    random_walk,
+    run_bitknights,
+    run_python,
+    solve_with,
+    steps_with,
+)
 
 FAR = Board("00000/11000/10101/*1100/11111")  # 39 moves from the classic target
 
@@ -140,40 +145,18 @@ def test_the_classic_table_agrees_with_the_distance_table(tmp_path, table_dir, f
     assert got == [d if d <= 30 else -1 for d in (full.distance(b) for b in boards)]
 
 
-def _rewrite(path, edit):
-    """Apply ``edit(payload: bytearray)`` to a compact table file and recompute every
-    checksum (what someone with write access could do)."""
-    raw = bytearray(path.read_bytes())
-    size = struct.unpack_from("<I", raw, 12)[0]
-    payload = raw[size:]
-    edit(payload)
-    fields_at = 16
-    nblocks = -(-len(payload) // (1 << compact.BLOCK_BITS))
-    crcs = [zlib.crc32(payload[i << compact.BLOCK_BITS : (i + 1) << compact.BLOCK_BITS])
-            for i in range(nblocks)]  # fmt: skip
-    crc_at = fields_at + compact._FIELDS.size
-    struct.pack_into(f"<{nblocks}I", raw, crc_at, *crcs)
-    raw[size:] = payload
-    struct.pack_into("<I", raw, size - 4, zlib.crc32(bytes(raw[: size - 4])))
-    path.write_bytes(bytes(raw))
-
-
-def _set_code(board):
-    def edit(payload):
-        r = rank(board.black, board.blank)
-        shift = (r & 3) << 1
-        payload[r >> 2] = (payload[r >> 2] & ~(3 << shift) & 255) | (
-            ((payload[r >> 2] >> shift) + 1) % 3
-        ) << shift
-
-    return edit
+def _shift_codes(table, path, ranks):
+    """Rewrite the codes of ``ranks`` one on (mod 3), every checksum recomputed (what
+    someone with write access could do)."""
+    k = table.black_count
+    forge_compact(path, table.target, {r: (table.code(*unrank(r, k)) + 1) % 3 for r in ranks})
 
 
 def test_a_forged_code_is_caught_by_the_proof_and_rebuilt(tmp_path, small_ball, fresh, capfd):
-    compact.build(SMALL, tmp_path)
+    built = compact.build(SMALL, tmp_path)
     path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
     board = Board(next(t for t, d in small_ball.items() if d == 9))
-    _rewrite(path, _set_code(board))  # every checksum right, no proof record
+    _shift_codes(built, path, [rank(board.black, board.blank)])  # no proof record
     table = compact.load(SMALL, tmp_path)  # compared with a fresh build: replaced
     assert "is not exact" in capfd.readouterr().err
     assert table.walk(board.black, board.blank)[0] == 9
@@ -182,15 +165,15 @@ def test_a_forged_code_is_caught_by_the_proof_and_rebuilt(tmp_path, small_ball, 
 
 
 def test_files_that_fail_their_checks_are_rebuilt_or_refused(tmp_path, fresh, monkeypatch):
-    compact.build(SMALL, tmp_path)
+    built = compact.build(SMALL, tmp_path)
     path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
     good = path.read_bytes()
     # a flipped byte without its checksum, or every code shifted with the checksums
     # recomputed: the file changed, so it is proved against a fresh build, which replaces it
     bad = bytearray(good)
     bad[-5] ^= 1
-    shift = lambda p: p.__setitem__(slice(None), bytes((b + 85) & 255 for b in p))  # noqa: E731
-    for damage in (lambda: path.write_bytes(bytes(bad)), lambda: _rewrite(path, shift)):
+    every = range(state_count(2))
+    for damage in (lambda: path.write_bytes(bytes(bad)), lambda: _shift_codes(built, path, every)):
         path.write_bytes(good)
         damage()
         assert compact.load(SMALL, tmp_path).walk(*_moved(SMALL))[0] == 1
@@ -254,10 +237,8 @@ def test_auto_sends_far_boards_to_the_compact_table_when_there_is_no_distance_ta
     r = run_bitknights(["solve", "--exact"], f"2\n{near}\n{FAR}\n", cache_dir=tmp_path)
     assert r.stdout == "18\n39\n", r.stderr
     # explicit engines are left alone
-    assert (
-        DistanceService(engine="bidir", cache_dir=tmp_path).solve(near, max_depth=None).engine
-        == "bidir"
-    )
+    explicit = DistanceService(engine="bidir", cache_dir=tmp_path)
+    assert explicit.solve(near, max_depth=None).engine == "bidir"
 
 
 def test_the_deep_data_files_lie_where_their_names_say(table_dir):

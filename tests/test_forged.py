@@ -1,8 +1,6 @@
-"""Files forged as someone with write access would forge them, every checksum recomputed
-(issue 19, points 3, 4, 5 and 9): the distance table, the pattern databases and the
-shipped ball.  Each case ends in the right answer or a one-line error with a non-zero
-exit status, never a wrong answer with exit status 0, through the command line and the
-Python API."""
+"""Files forged with every checksum recomputed (issue 19): the distance table, the pattern
+databases and the shipped ball.  Each case ends in the right answer or a one-line error,
+never a wrong answer with exit status 0, through the command line and the Python API."""
 
 from __future__ import annotations
 
@@ -110,19 +108,13 @@ def cache_dir(tmp_path) -> Path:
 # -- the distance table ---------------------------------------------------------------------
 
 
-def _retarget(table_dir: Path, cache_dir: Path, target: Board) -> Path:
-    """The classic table placed as ``target``'s, its header's target rewritten (issue 19,
-    point 3: a table built for another target)."""
-    path = copy_table(table_dir, cache_dir, target)
-    rewrite_header(path, 16, "<Q", target.key)
-    return path
-
-
 @pytest.mark.parametrize("target", [OTHER, OTHER_CENTRE], ids=["other", "other-centre"])
 def test_a_table_built_for_another_target_is_refused_everywhere(target, table_dir, cache_dir,
                                                                   tmp_path):  # fmt: skip
-    """Issue 19, point 3: it passed `table info` and answered 100/100 boards wrong."""
-    path = _retarget(table_dir, cache_dir, target)
+    """Issue 19, point 3: the classic table placed as ``target``'s, its header's target
+    rewritten, passed `table info` and answered 100/100 boards wrong."""
+    path = copy_table(table_dir, cache_dir, target)
+    rewrite_header(path, 16, "<Q", target.key)
     assert store.read_header(path, target)["target"] == target  # the header alone passes
     with pytest.raises(store.TableError, match="inconsistent.*table build"):
         store.load(target, cache_dir)
@@ -206,18 +198,15 @@ def genuine() -> tuple[np.ndarray, np.ndarray]:
 @pytest.fixture
 def patterns(genuine, cache_dir, monkeypatch):
     """``(white, black, path)``: the genuine tables and where their cache file goes in
-    this test's cache directory.  The process's tables are forgotten before and after,
-    and a rebuild is the genuine tables, at once (building takes seconds; the builder is
-    tested in test_pdb.py)."""
+    this test's cache directory.  The process forgets its tables, and a rebuild is the
+    genuine tables, at once (the builder is tested in test_pdb.py)."""
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(cache_dir))
     white, black = genuine
     built = {TARGET.white: white, TARGET.black: black}
     monkeypatch.setattr(pdb, "build_tables", lambda mask, k, *a, **kw: built[mask].copy())
-    pdb._TABLES.clear()
-    pdb._REFUSED.clear()
-    yield white, black, Path(pdb._cache_path(TARGET))
-    pdb._TABLES.clear()
-    pdb._REFUSED.clear()
+    monkeypatch.setattr(pdb, "_TABLES", {})
+    monkeypatch.setattr(pdb, "_REFUSED", set())
+    return white, black, Path(pdb._cache_path(TARGET))
 
 
 SEVEN = "10110/01*11/10111/01001/00000"  # the sample's first board, 7 moves away
@@ -416,10 +405,6 @@ def _swapped_keys() -> list[int]:
     return keys
 
 
-def _shifted_dists() -> bytes:
-    return bytes(d + 1 if d else 0 for d in mitm.build_ball(TARGET).dists)
-
-
 def _dropped() -> bytes:
     ball = mitm.build_ball(TARGET)
     return _ball_file(keys=list(ball.keys)[:-1], dists=bytes(ball.dists)[:-1])
@@ -438,7 +423,10 @@ FORGED_BALLS = {
     "radius 11": (lambda: _ball_file(radius=11), "radius 11, not 10"),
     "radius 9": (lambda: _ball_file(radius=9), "radius 9, not 10"),
     "other target": (lambda: _ball_file(key=OTHER.key), "not the classic target's"),
-    "distances shifted": (lambda: _ball_file(dists=_shifted_dists()), "inconsistent"),
+    "distances shifted": (
+        lambda: _ball_file(dists=bytes(d and d + 1 for d in mitm.build_ball(TARGET).dists)),
+        "inconsistent",
+    ),
     "keys out of order": (lambda: _ball_file(keys=_swapped_keys()), "not in order"),
     "a board dropped": (_dropped, "boards at each distance"),
     "previous format": (_old_format, "bad magic"),

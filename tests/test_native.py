@@ -392,10 +392,7 @@ def test_fingerprints_cover_what_the_kernels_import_and_nothing_else():
                               "table/store.py", "native.py"}, key  # fmt: skip
     assert "engines/hashset.py" in native.EXTENSIONS["bidir"].sources
     assert "engines/_pdb_kernels.py" in native.EXTENSIONS["ida"].sources
-    assert "table/kernels.py" in native.EXTENSIONS["table"].sources
-    assert {"table/walk_kernels.py", "table/solution_kernels.py"} <= set(
-        native.EXTENSIONS["table"].sources
-    )
+    assert {"table/kernels.py", "table/layout.py"} <= set(native.EXTENSIONS["table"].sources)
 
 
 def test_the_import_pattern_reads_what_a_parse_of_every_module_finds():

@@ -12,6 +12,7 @@ from bitknights import Board
 from bitknights import coords as C
 from bitknights.coords import arrays as A
 from bitknights.coords import kernels as K
+from helpers import random_board
 
 
 def colex_rank(black: int, blank: int, k: int) -> int:
@@ -73,10 +74,7 @@ def test_random_boards_match_reference():
     rnd = random.Random(2)
     for _ in range(3000):
         k = rnd.randrange(25)
-        cells = ["1"] * k + ["0"] * (24 - k)
-        rnd.shuffle(cells)
-        cells.insert(rnd.randrange(25), "*")
-        b = Board("".join(cells))
+        b = random_board(rnd, k)
         r = C.rank(b.black, b.blank)
         assert r == colex_rank(b.black, b.blank, k)
         assert C.unrank(r, k) == (b.black, b.blank)
@@ -143,11 +141,8 @@ def test_pattern_ranks_are_a_bijection_in_every_flavour():
 def test_tables_say_what_they_hold():
     assert A.BINOM.tolist() == [[math.comb(n, i) for i in range(26)] for n in range(26)]
     assert A.POPCOUNT8.tolist() == [bin(b).count("1") for b in range(256)]
-    assert (
-        A.SQUARE_COLOR.tolist()
-        == list(C.SQUARE_COLOR)
-        == [(sq // 5 + sq % 5) & 1 for sq in range(25)]
-    )
+    colours = [(sq // 5 + sq % 5) & 1 for sq in range(25)]
+    assert A.SQUARE_COLOR.tolist() == list(C.SQUARE_COLOR) == colours
     assert C.KEY_SHIFT == 25 and Board("*" + "0" * 24).key == 0
     for arr in (A.BINOM, A.RANK_BYTE, A.POPCOUNT8, A.SQUARE_COLOR):
         assert arr.dtype == np.int64 and not arr.flags.writeable

@@ -14,13 +14,8 @@ def test_records_behave_as_named_tuples():
     options = SolveOptions(max_depth=None, workers=2)
     assert options == (None, None, 2, False, None) and isinstance(options, tuple)
     assert options._replace(max_depth=3).max_depth == 3
-    assert SolveOptions._fields == (
-        "max_depth",
-        "timeout",
-        "workers",
-        "count_solutions",
-        "cache_dir",
-    )
+    fields = ("max_depth", "timeout", "workers", "count_solutions", "cache_dir")
+    assert SolveOptions._fields == fields
     assert SolveOptions().max_depth == 15  # defaults from the class body
     move, child = next(TARGET.children())
     hint = Hint(move, child, 1, False)
@@ -31,22 +26,14 @@ def test_records_behave_as_named_tuples():
     assert {hint: 1}[Hint(move, child, 1, False)] == 1
     assert Capabilities.__doc__.startswith("What an engine can do")
     assert Hint.__module__ == "bitknights.solution" and Hint.__qualname__ == "Hint"
-    assert Hint.__annotations__ == {
-        "move": "Move",
-        "board": "Board",
-        "distance": "int | None",
-        "optimal": "bool",
-    }
+    annotations = {"move": "Move", "board": "Board", "distance": "int | None", "optimal": "bool"}
+    assert Hint.__annotations__ == annotations
 
 
-@pytest.mark.parametrize(
-    "value",
-    [
-        Hint(*next(TARGET.children()), 1, False),
-        SolveOptions(timeout=2.5),
-        Capabilities(True, True, 3, False),
-    ],
-)
+RECORDS = [Hint(*next(TARGET.children()), 1, False), SolveOptions(timeout=2.5)]
+
+
+@pytest.mark.parametrize("value", [*RECORDS, Capabilities(True, True, 3, False)])
 def test_records_pickle(value):
     back = pickle.loads(pickle.dumps(value))
     assert back == value and type(back) is type(value)

@@ -36,11 +36,7 @@ def any_boards(draw):
 @given(walked_boards())
 def test_engines_agree_near_the_target(table_dir, board):
     with cache_env(table_dir):
-        results = [
-            solve_with("ida", board, TARGET, None),
-            solve_with("bidir", board, TARGET, None),
-            solve_with("table", board, TARGET, None),
-        ]
+        results = [solve_with(e, board, TARGET, None) for e in ("ida", "bidir", "table")]
     assert len({r.steps for r in results}) == 1
     for r in results:
         r.verify()
@@ -75,19 +71,15 @@ def test_no_home_and_no_cache_settings():
 
 @pytest.mark.slow
 def test_missing_cache_directory_is_created(tmp_path):
-    cache = tmp_path / "not" / "yet"
-    r = run(["table", "info"], {**ENV, "BITKNIGHTS_CACHE_DIR": str(cache)})
+    env = {**ENV, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "not" / "yet")}
+    r = run(["table", "info"], env)
     assert r.returncode == 1 and "Traceback" not in r.stderr + r.stdout
-    r = run(
-        ["solve", "--engine", "table", str(SAMPLE)], {**ENV, "BITKNIGHTS_CACHE_DIR": str(cache)}
-    )
+    r = run(["solve", "--engine", "table", str(SAMPLE)], env)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("bitknights: error: ") and "bitknights table build" in r.stderr
-    r = run(["table", "build", "--quiet"], {**ENV, "BITKNIGHTS_CACHE_DIR": str(cache)})
+    r = run(["table", "build", "--quiet"], env)
     assert r.returncode == 0, r.stderr
-    r = run(
-        ["solve", "--engine", "table", str(SAMPLE)], {**ENV, "BITKNIGHTS_CACHE_DIR": str(cache)}
-    )
+    r = run(["solve", "--engine", "table", str(SAMPLE)], env)
     assert (r.returncode, r.stdout) == (0, "7\n-1\n")
 
 
@@ -100,11 +92,8 @@ def test_unwritable_cache_location(tmp_path):
     blocker.write_text("not a directory")
     env = {**ENV, "BITKNIGHTS_CACHE_DIR": str(blocker / "sub")}
     r = run(["table", "build", "--quiet"], env)
-    assert r.returncode == 2 and r.stdout == ""
-    assert (
-        r.stderr.startswith(f"bitknights: error: cannot use cache directory {blocker / 'sub'}")
-        and r.stderr.count("\n") == 1
-    )
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1
+    assert r.stderr.startswith(f"bitknights: error: cannot use cache directory {blocker / 'sub'}")
     r = run(["solve", str(SAMPLE)], env)
     assert (r.returncode, r.stdout) == (0, "7\n-1\n")
     code = (
@@ -122,15 +111,9 @@ def test_unwritable_cache_location(tmp_path):
 @pytest.mark.slow
 def test_four_concurrent_builds_leave_one_valid_file(tmp_path):
     env = {**ENV, "BITKNIGHTS_CACHE_DIR": str(tmp_path)}
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "bitknights", "table", "build", "--quiet"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )  # fmt: skip
-        for _ in range(4)
-    ]
+    build = [sys.executable, "-m", "bitknights", "table", "build", "--quiet"]
+    pipe = subprocess.PIPE
+    procs = [subprocess.Popen(build, env=env, stdout=pipe, stderr=pipe) for _ in range(4)]
     for p in procs:
         assert p.wait(timeout=600) == 0, p.stderr.read()
     files = sorted(x.name for x in tmp_path.iterdir())

@@ -181,11 +181,8 @@ def test_other_counts_never_arrive(classic):
     assert classic.path(b) is None
     assert classic.count_solutions(b) == 0
     assert classic.distances([b]).tolist() == [-1]
-    assert classic.distances(np.array([-1, 25 << 25, (1 << 12) - 1 | 0 << 25])).tolist() == [
-        -1,
-        -1,
-        -1,
-    ]
+    odd = np.array([-1, 25 << 25, (1 << 12) - 1 | 0 << 25])  # key -1; blank off; under a knight
+    assert classic.distances(odd).tolist() == [-1, -1, -1]
 
 
 def test_hints_agree_with_naive_and_ida(classic, ball11):
@@ -229,11 +226,11 @@ def test_count_solutions_against_brute_force(classic, ball11):
 
 def test_count_solutions_overflow_path(classic, ball11, monkeypatch):
     """With the int64 guard forced low, the Python-int path gives the same counts."""
-    from bitknights.table import path_graph
+    from bitknights.table import compact
 
     paths = brute_counts(ball11)
     far = [t for t, d in ball11.items() if d == 11][:20]
-    monkeypatch.setattr(path_graph, "_INT64_SAFE", 1)
+    monkeypatch.setattr(compact, "_INT64_SAFE", 1)
     for text in far:
         assert classic.count_solutions(Board(text)) == paths(text)
     ex = classic.example()
@@ -407,18 +404,6 @@ def test_file_format(classic, table_dir):
     assert [n for n in names if n.startswith(path.name)] == [path.name, f"{path.name}.proof"]
 
 
-def _truncate(p):
-    os.truncate(p, p.stat().st_size - 1000)
-
-
-def _empty(p):
-    os.truncate(p, 0)
-
-
-def _short_header(p):
-    os.truncate(p, 20)
-
-
 def _flip(offset):
     def corrupt(p):  # in place: the table is 67 MB
         with open(p, "r+b") as f:
@@ -430,16 +415,11 @@ def _flip(offset):
     return corrupt
 
 
-def _append(p):
-    with open(p, "ab") as f:
-        f.write(b"\0")
-
-
 CORRUPTIONS = {
-    "truncated": (_truncate, "truncated"),
-    "empty": (_empty, "truncated"),
-    "short header": (_short_header, "truncated"),
-    "too long": (_append, "too long"),
+    "truncated": (lambda p: os.truncate(p, p.stat().st_size - 1000), "truncated"),
+    "empty": (lambda p: os.truncate(p, 0), "truncated"),
+    "short header": (lambda p: os.truncate(p, 20), "truncated"),
+    "too long": (lambda p: os.truncate(p, p.stat().st_size + 1), "too long"),
     "header bit flip": (_flip(60), "corrupt header"),
     "target field flip": (_flip(17), "corrupt header"),
     "magic": (_flip(0), "bad magic"),
@@ -493,11 +473,9 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
         store.load(TARGET, tmp_path)  # changed, so proved first: the proof reads it all
     # the same flip after the proof (bit rot: the file's identity unchanged)
-    from bitknights import cache
     from bitknights.table import probe
 
-    file, st = store.open_unproved(TARGET, tmp_path)
-    cache.record_proof(path, st, file.tag, "distance table")
+    helpers.record_proof(tmp_path)
     store._loaded.clear()
     file = store.load(TARGET, tmp_path)
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
@@ -532,10 +510,16 @@ def test_stale_state_count_is_refused(table_dir, tmp_path):
         store.load(TARGET, tmp_path)
 
 
-def test_build_replaces_a_corrupt_file(tmp_path):
+@pytest.fixture
+def small_table(tmp_path):
+    """``(path, bytes)`` of the table of :data:`SMALL`, built in ``tmp_path``."""
     build(SMALL, cache_dir=tmp_path, quiet=True)
     path = store.table_path(SMALL, tmp_path)
-    good = path.read_bytes()
+    return path, path.read_bytes()
+
+
+def test_build_replaces_a_corrupt_file(tmp_path, small_table):
+    path, good = small_table
     _flip(-3)(path)
     with pytest.raises(store.TableError):
         load_table(SMALL, cache_dir=tmp_path).file.verify()
@@ -548,10 +532,8 @@ def test_build_replaces_a_corrupt_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name, f"{path.name}.proof"]
 
 
-def test_failed_write_leaves_old_file(tmp_path, monkeypatch):
-    build(SMALL, cache_dir=tmp_path, quiet=True)
-    path = store.table_path(SMALL, tmp_path)
-    good = path.read_bytes()
+def test_failed_write_leaves_old_file(tmp_path, small_table, monkeypatch):
+    path, good = small_table
 
     def boom(src, dst):
         raise OSError("disk full")

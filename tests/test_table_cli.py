@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from bitknights import TARGET, Board, read_batch
-from bitknights.table import load_table, store
-from helpers import cache_env, run_bitknights, run_python
+from bitknights.table import build, load_table, store
+from helpers import cache_env, random_board, run_bitknights, run_python
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -17,20 +17,16 @@ SAMPLE = f"2\n{B1}{B2}"
 SMALL = "11000\n00000\n00*00\n00000\n00000\n"
 
 
-def run(args, cache_dir, stdin="", env=None):
+def run(args, cache_dir, stdin=""):
     """``bitknights ARGS`` in this process, ``$BITKNIGHTS_CACHE_DIR`` naming ``cache_dir``
     (``None``: unset)."""
-    return run_bitknights(
-        args, stdin, env={**(env or {}), store.CACHE_ENV: cache_dir and str(cache_dir)}
-    )
+    return run_bitknights(args, stdin, env={store.CACHE_ENV: cache_dir and str(cache_dir)})
 
 
 def assert_usage_error(r, *words):
     assert r.returncode == 2, (r.stdout, r.stderr)
-    assert r.stderr.startswith("bitknights: error: "), r.stderr
-    assert "Traceback" not in r.stderr
-    for w in words:
-        assert w in r.stderr
+    assert r.stderr.startswith("bitknights: error: ") and "Traceback" not in r.stderr, r.stderr
+    assert all(w in r.stderr for w in words), r.stderr
 
 
 def test_info(table_dir, tmp_path):
@@ -148,7 +144,7 @@ def test_counting_without_the_table_builds_the_compact_table(tmp_path):
     target.write_text(SMALL)
     boards = ["10000/00000/00000/00000/0001*", "00000/01000/1*000/00000/00000"]
     batch = f"{len(boards)}\n" + "".join(b.replace("/", "\n") + "\n" for b in boards)
-    table = build_table_of(Board(SMALL), tmp_path / "full")
+    table = build(Board(SMALL), cache_dir=tmp_path / "full", quiet=True)
     want = [table.count_solutions(Board(b)) for b in boards]
     cache = tmp_path / "cache"
     args = ["--target", str(target), "--count-solutions"]
@@ -160,12 +156,6 @@ def test_counting_without_the_table_builds_the_compact_table(tmp_path):
     r = run(["hint", "--format", "json", *args], cache, stdin=batch)
     assert [json.loads(x)["optimal_solutions"] for x in r.stdout.splitlines()] == want
     assert sorted(p.suffix for p in cache.iterdir()) == [".bk3", ".proof"]  # built, recorded
-
-
-def build_table_of(target, cache_dir):
-    from bitknights.table import build
-
-    return build(target, cache_dir=cache_dir, quiet=True)
 
 
 def test_hint_without_table_answers_by_search(tmp_path, table_dir):
@@ -217,7 +207,7 @@ def test_small_batches_are_answered_without_numpy(table_dir, tmp_path, engine, f
     """With a table, a small count-only batch never imports numpy, from a file or from
     standard input, and the answers equal the table's."""
     rng = random.Random(9)
-    boards = [_random_board(rng) for _ in range(300)]
+    boards = [random_board(rng) for _ in range(300)]
     text = f"{len(boards)}\n" + "".join(f"{b}\n" for b in boards)
     args = ["solve", "--engine", engine, "--max-depth", "20"]
     if from_file:
@@ -231,12 +221,6 @@ def test_small_batches_are_answered_without_numpy(table_dir, tmp_path, engine, f
     assert last == "numpy imported: False 0"
     want = load_table(TARGET, cache_dir=table_dir).distances(boards, limit=20).tolist()
     assert [int(a) for a in answers] == want
-
-
-def _random_board(rng):
-    cells = list("1" * 12 + "0" * 12 + "*")
-    rng.shuffle(cells)
-    return Board("".join(cells))
 
 
 @pytest.mark.parametrize("small", [10, 100, 10_000])

@@ -1,15 +1,13 @@
 """The exhaustive distance table: every board's exact distance to a target.
 
-There are only ``25 * C(24, 12) = 67,603,900`` boards with 12 knights of each colour, so
-one breadth-first search from the target (:func:`build`) answers every question exactly.
-The table is stored at one byte per board (about 68 MB) in the user cache directory
-(:mod:`bitknights.table.store`: the file format and where it lives).
+One breadth-first search from the target (:func:`build`) over the ``67,603,900`` boards
+answers every question exactly, kept at one byte a board (68 MB) in the cache directory
+(:mod:`bitknights.table.store`).
 
-Each function here asks the distance service (:mod:`bitknights.service`) with the
-``table`` engine: it takes the ``target`` (default: the classic one) and a ``cache_dir``
-(default: :func:`~bitknights.table.store.default_cache_dir`) and, except :func:`build`
-and :func:`ensure`, raises :class:`TableError` when no valid table file is there: nothing
-is ever built silently.  Importing this package imports neither numba nor any table.
+Each function asks the distance service (:mod:`bitknights.service`) with the ``table``
+engine, for a ``target`` (default: the classic one) and a ``cache_dir`` (default:
+:func:`~bitknights.table.store.default_cache_dir`); all but :func:`build` and
+:func:`ensure` raise :class:`TableError` without a valid table: nothing is built silently.
 
 Once ``bitknights table build`` has run (``tests/test_table.py`` runs the same calls)::
 
@@ -34,10 +32,11 @@ if TYPE_CHECKING:
     from ..service import DistanceService
     from .distance_table import DistanceTable, Hint
 
+    Dir = str | os.PathLike[str] | None
 
-def _table(target: Board | str, cache_dir: str | os.PathLike[str] | None) -> DistanceService:
-    """The service answering from the table of ``target`` only (:class:`TableError` when
-    there is none)."""
+
+def _table(target: Board | str, cache_dir: Dir) -> DistanceService:
+    """The service answering from the table of ``target`` only."""
     from ..service import service
 
     answers = service(target, engine="table", cache_dir=cache_dir)
@@ -45,26 +44,18 @@ def _table(target: Board | str, cache_dir: str | os.PathLike[str] | None) -> Dis
     return answers
 
 
-def load_table(
-    target: Board | str = TARGET, *, cache_dir: str | os.PathLike[str] | None = None
-) -> DistanceTable:
-    """The table of ``target`` as a :class:`~bitknights.table.distance_table.DistanceTable`
-    (its header checked once per process while the file is unchanged, its payload as it
-    is read).  Raises :class:`TableError` when it is missing, corrupt, stale or for
-    another target."""
+def load_table(target: Board | str = TARGET, *, cache_dir: Dir = None) -> DistanceTable:
+    """The table of ``target`` (its payload checked as it is read).  Raises
+    :class:`TableError` when it is missing, corrupt, stale or for another target."""
     return _table(target, cache_dir)._whole_table()
 
 
 def build(
-    target: Board | str = TARGET,
-    *,
-    cache_dir: str | os.PathLike[str] | None = None,
-    quiet: bool | None = None,
+    target: Board | str = TARGET, *, cache_dir: Dir = None, quiet: bool | None = None
 ) -> DistanceTable:
-    """Build the table of ``target`` (:data:`bitknights.estimates.TABLE_BUILD` seconds for
-    12 black knights on two cores), write it atomically, replacing any file there, and
-    return it.  Progress goes to standard error unless ``quiet`` (``None``: quiet when
-    standard error is not a terminal)."""
+    """Build the table of ``target`` (:data:`bitknights.estimates.TABLE_BUILD` seconds),
+    write it atomically, replacing any file there, and return it.  Progress goes to
+    standard error unless ``quiet`` (``None``: quiet when it is not a terminal)."""
     from ..service import service
 
     service(target, engine="table", cache_dir=cache_dir).build_table(quiet=quiet)
@@ -72,10 +63,7 @@ def build(
 
 
 def ensure(
-    target: Board | str = TARGET,
-    *,
-    cache_dir: str | os.PathLike[str] | None = None,
-    quiet: bool | None = None,
+    target: Board | str = TARGET, *, cache_dir: Dir = None, quiet: bool | None = None
 ) -> DistanceTable:
     """The table of ``target``: loaded when a valid file is present (checked in full),
     else built."""
@@ -87,19 +75,14 @@ def ensure(
         return build(target, cache_dir=cache_dir, quiet=quiet)
 
 
-def layer_counts(
-    target: Board | str = TARGET, *, cache_dir: str | os.PathLike[str] | None = None
-) -> list[int]:
+def layer_counts(target: Board | str = TARGET, *, cache_dir: Dir = None) -> list[int]:
     """``layers[d]``: how many boards are exactly ``d`` moves from ``target``; the last
-    entry is the farthest distance.  Their sum is every board that reaches the target."""
+    entry is the farthest distance."""
     return load_table(target, cache_dir=cache_dir).layers
 
 
 def distance(
-    board: Board | str,
-    target: Board | str = TARGET,
-    *,
-    cache_dir: str | os.PathLike[str] | None = None,
+    board: Board | str, target: Board | str = TARGET, *, cache_dir: Dir = None
 ) -> int | None:
     """The exact fewest moves from ``board`` to ``target``; ``None`` if it never gets
     there (another number of black knights)."""
@@ -107,43 +90,29 @@ def distance(
 
 
 def distances(
-    boards: np.ndarray | list[Board],
-    target: Board | str = TARGET,
-    *,
-    cache_dir: str | os.PathLike[str] | None = None,
+    boards: np.ndarray | list[Board], target: Board | str = TARGET, *, cache_dir: Dir = None
 ) -> np.ndarray:
     """Exact distances of many boards (``Board`` objects or an ``int64`` array of
     ``Board.key`` values) as an ``int64`` array, ``-1`` where a board never reaches the
-    target.  Vectorized and parallel: for millions of boards."""
+    target; vectorized and parallel."""
     return load_table(target, cache_dir=cache_dir).distances(boards)
 
 
 def optimal_path(
-    board: Board | str,
-    target: Board | str = TARGET,
-    *,
-    cache_dir: str | os.PathLike[str] | None = None,
+    board: Board | str, target: Board | str = TARGET, *, cache_dir: Dir = None
 ) -> list[Board] | None:
     """One optimal path from ``board`` (first) to ``target`` (last), or ``None``."""
     return _table(target, cache_dir).path(board)
 
 
-def hints(
-    board: Board | str,
-    target: Board | str = TARGET,
-    *,
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> list[Hint]:
+def hints(board: Board | str, target: Board | str = TARGET, *, cache_dir: Dir = None) -> list[Hint]:
     """Every legal move of ``board``: the board it makes, that board's distance and
-    whether the move is optimal (leads one step nearer)."""
+    whether the move is optimal."""
     return _table(target, cache_dir).hints(board)
 
 
 def count_solutions(
-    board: Board | str,
-    target: Board | str = TARGET,
-    *,
-    cache_dir: str | os.PathLike[str] | None = None,
+    board: Board | str, target: Board | str = TARGET, *, cache_dir: Dir = None
 ) -> int:
     """How many distinct optimal move sequences lead from ``board`` to ``target``
     (``0`` if none, ``1`` from the target itself); exact, as a Python ``int``."""
@@ -155,10 +124,9 @@ def optimal_solutions(
     *,
     limit: int | None = None,
     target: Board | str = TARGET,
-    cache_dir: str | os.PathLike[str] | None = None,
+    cache_dir: Dir = None,
 ) -> Iterator[tuple[Move, ...]]:
-    """Deprecated: :func:`bitknights.optimal_solutions` with ``engine='table'`` (the same
-    sequences, from the table only: :class:`TableError` without one)."""
+    """Deprecated: :func:`bitknights.optimal_solutions` with ``engine='table'``."""
     import warnings
 
     from ..optimal import optimal_solutions as one
@@ -175,7 +143,7 @@ def random_boards(
     seed: int | None = None,
     target: Board | str = TARGET,
     *,
-    cache_dir: str | os.PathLike[str] | None = None,
+    cache_dir: Dir = None,
 ) -> list[Board]:
     """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves from
     ``target``, reproducible with ``seed``; raises

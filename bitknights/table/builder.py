@@ -1,25 +1,13 @@
 """Exhaustive layered breadth-first search from a target over every board of its kind.
 
 ``dist[rank]`` (``uint8``, :data:`UNSEEN` until found) is filled one distance at a time.
-Every move takes the blank to a square of the other colour, so layer ``d`` lives on the
-blank squares of one colour and layer ``d + 1`` on the other; a layer is made one of two
-ways, whichever touches fewer boards:
-
-* *push*: every board of layer ``d`` marks its unseen neighbours ``d + 1``;
-* *pull*: every unseen board of the other colour that has a neighbour in layer ``d``
-  becomes ``d + 1``.
-
-Both run over blocks of consecutive ranks on parallel threads (``nogil`` kernels, compiled
-ahead of time, see :mod:`bitknights.native`).  In a push two
-threads may write the same byte, but always the same value ``d + 1``, so no atomics are
-needed; a pull writes only the board it is looking at.  While a layer is small (the first
-dozen or so) it is kept as a list of ranks and pushed on one thread, with no scan of the
-whole array.  Measured here, pushing wins up to the widest layers and pulling after them.
-
-Both one-off builds run this search (the distance table, ``bitknights table build``, and
-the compact table), and both show its progress bar on a terminal: the boards reached so
-far and the distance being searched.  The per-distance log (``table build --verbose``)
-names the way each layer was made: *pushed from a list*, *pushed* or *pulled*.
+Layer ``d`` lives on the blank squares of one colour and layer ``d + 1`` on the other; a
+layer is made whichever way touches fewer boards: *push* (every board of layer ``d`` marks
+its unseen neighbours) or *pull* (every unseen board of the other colour with a neighbour
+in layer ``d`` marks itself), over blocks of ranks on parallel threads (two threads of a
+push may write one byte, always the same value: no atomics).  A small layer is kept as a
+list of ranks and pushed on one thread.  Both one-off builds (the distance table and the
+compact table) run it, with a progress bar on a terminal.
 """
 
 from __future__ import annotations
@@ -32,12 +20,11 @@ import numpy as np
 from .. import cache, estimates, native, progress
 from ..board import TARGET
 from ..coords import comb_count, rank, state_count
-from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
 from ..results import UNSEEN
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS, NUM_SQUARES, square_color
+from ..squares import KNIGHT_COUNTS, NUM_SQUARES, square_color
 from ..threads import parallel_blocks
 from . import store
-from .layout import BLOCK
+from .layout import BLOCK, kernel_args
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,17 +46,12 @@ LOG_LEGEND = (
 )
 
 
-def _jobs(blanks: np.ndarray, ncomb: int) -> int:
-    """How many parallel jobs cover the boards whose blank is in ``blanks``: one per block
-    of ``BLOCK`` consecutive ranks of one blank square."""
-    return len(blanks) * ((ncomb + BLOCK - 1) // BLOCK)
-
-
-def _over_jobs(kernel, blanks: np.ndarray, ncomb: int, *args) -> list[int]:  # noqa: ANN001
-    """``kernel(*args, j0, j1)`` over every job of ``blanks`` on parallel threads."""
-    return parallel_blocks(
-        lambda j0, j1: kernel(*args, np.int64(j0), np.int64(j1)), _jobs(blanks, int(ncomb))
-    )
+def _over_jobs(kernel, dist: np.ndarray, value: int, blanks: np.ndarray, *tail) -> list[int]:  # noqa: ANN001
+    """``kernel(dist, value, blanks, *tail, j0, j1)`` over every job (:mod:`.kernels`) of
+    ``blanks``, in threads."""
+    jobs = len(blanks) * -(-(len(dist) // NUM_SQUARES) // BLOCK)
+    fixed = (dist, np.int64(value), blanks, *tail)
+    return parallel_blocks(lambda j0, j1: kernel(*fixed, np.int64(j0), np.int64(j1)), jobs)
 
 
 def _log_printer(quiet: bool | None) -> Callable[[str], None]:
@@ -93,19 +75,12 @@ def bfs_distances(
     bar: bool | None = None,
     what: str = "searching every board's distance",
 ) -> tuple[np.ndarray, list[int]]:
-    """``(dist, layers)``: the exact distance to ``target`` of every board with the
-    target's number of black knights, indexed by :func:`~bitknights.coords.rank`
-    (``uint8``; :data:`UNSEEN` for boards that cannot reach it), and ``layers[d]``, the
-    number of boards at distance ``d``.
-
-    With ``stop_after`` the search stops once that layer is complete (farther boards stay
-    :data:`UNSEEN`).  A progress bar on standard error, described as ``what``, shows the
-    boards reached and the distance searched, from the start: this is a one-off build
-    that takes seconds (``bar``: ``None`` as :func:`bitknights.progress.active` says,
-    ``False`` never).  The per-distance log (one
-    line per distance, :data:`LOG_LEGEND`) goes there too unless ``quiet`` (the default;
-    ``None``: when standard error is a terminal).
-    """
+    """``(dist, layers)``: the exact distance to ``target`` of every board of its kind by
+    rank (``uint8``; :data:`UNSEEN` where it cannot reach), and the boards at each
+    distance; farther than ``stop_after`` stay :data:`UNSEEN`.  A progress bar described
+    as ``what`` (``bar``: ``None`` as :func:`bitknights.progress.active` says, ``False``
+    never), and the per-distance log (:data:`LOG_LEGEND`) unless ``quiet`` (``None``: on
+    a terminal)."""
     emit = _log_printer(quiet)
     total = state_count(target.black.bit_count())
     with progress.bar(total, "boards", what, quiet=None if bar is None else not bar, delay=0,
@@ -140,15 +115,7 @@ def _search(
     layers = [1]
     emit(f"distance  0: {1:>12,} board")
     shown.update(1)
-    args = (
-        np.int64(ncomb),
-        np.int64(k),
-        KNIGHT_NEIGHBORS,
-        KNIGHT_COUNTS,
-        BINOM,
-        RANK_BYTE,
-        POPCOUNT8,
-    )
+    args = kernel_args(k)
     frontier_list: np.ndarray | None = np.array([target_rank], dtype=np.int64)
     d = 0
     while stop_after is None or d < stop_after:
@@ -161,19 +128,14 @@ def _search(
             found = len(frontier_list)
         else:
             frontier_list = None
-            # a push ranks every neighbour of the frontier; a pull ranks neighbours of each
-            # unseen board until one hits, which pays once the unseen are few (measured
-            # here: even at about 1.8 unseen per frontier board)
+            # a pull pays once the unseen are few (measured: about 1.8 per frontier board)
             if frontier * degree[colour] * _PULL_RATIO <= unseen[other] * degree[other]:
                 how = "push"
-                _over_jobs(kern.push, by_colour[colour], ncomb, dist, np.int64(d),
-                           by_colour[colour], *args)  # fmt: skip
-                found = sum(_over_jobs(kern.count, by_colour[other], ncomb, dist, np.int64(d + 1),
-                                       by_colour[other], np.int64(ncomb)))  # fmt: skip
+                _over_jobs(kern.push, dist, d, by_colour[colour], *args)
+                found = sum(_over_jobs(kern.count, dist, d + 1, by_colour[other], args[0]))
             else:
                 how = "pull"
-                found = sum(_over_jobs(kern.pull, by_colour[other], ncomb, dist, np.int64(d),
-                                       by_colour[other], *args))  # fmt: skip
+                found = sum(_over_jobs(kern.pull, dist, d, by_colour[other], *args))
         if found == 0:
             break
         d += 1
@@ -193,8 +155,7 @@ def _search(
 
 
 def estimate(target: Board) -> float:
-    """Seconds :func:`build_table` takes for ``target``: the estimate for the classic
-    target (:data:`bitknights.estimates.TABLE_BUILD`) in proportion to the boards."""
+    """Seconds :func:`build_table` takes for ``target``, in proportion to the boards."""
     share = state_count(target.black.bit_count()) / state_count(TARGET.black.bit_count())
     return estimates.TABLE_BUILD * share
 
@@ -207,13 +168,8 @@ def build_table(
     verbose: bool = False,
 ) -> TableFile:
     """Enumerate every board's distance to ``target``, write the table file atomically
-    (replacing whatever was there, valid or not) and return it, loaded and verified.
-
-    Progress goes to standard error unless ``quiet`` (``None``: quiet when standard error
-    is not a terminal; see :mod:`bitknights.progress`): one line that updates (what is
-    built, the boards reached, the distance searched), gone when it is done; ``verbose``
-    adds the search's log (:data:`LOG_LEGEND`), wherever standard error goes.
-    """
+    (replacing whatever was there) and return it, loaded.  A progress bar unless ``quiet``
+    (``None``: on a terminal); ``verbose`` adds the search's log (:data:`LOG_LEGEND`)."""
     path = store.table_path(target, cache_dir)
     cache.ensure_directory(path.parent)  # a directory that cannot take it fails at once
     what = f"building the distance table ({estimates.about(estimate(target))})"
@@ -223,9 +179,8 @@ def build_table(
     far = len(layers) - 1
     colour = square_color(target.blank) ^ (far & 1)  # the blank's colour at that distance
     blanks = np.array([sq for sq in range(NUM_SQUARES) if square_color(sq) == colour])
-    ncomb = comb_count(target.black.bit_count())
-    firsts = _over_jobs(native.kernels("table").first, blanks, ncomb, dist, np.int64(far),
-                        blanks, np.int64(ncomb))  # fmt: skip
+    ncomb = np.int64(comb_count(target.black.bit_count()))
+    firsts = _over_jobs(native.kernels("table").first, dist, far, blanks, ncomb)
     example = next(r for r in firsts if r >= 0)
     store.write(path, target, dist, layers, unreachable, example)
     del dist

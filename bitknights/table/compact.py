@@ -1,29 +1,17 @@
 """The compact distance table: every board's distance modulo 3, two bits a board.
 
-The distance table (:mod:`.store`) spends a byte a board: 68 MB for the classic target.
-Exact answers need less.  Two neighbouring boards are exactly one move apart in distance
-(the state graph is bipartite), so from a board at distance ``d`` the neighbours at
-``d - 1`` are exactly those whose distance modulo 3 is ``(d - 1) mod 3``: walking down,
-one such neighbour at a time, reaches the target in exactly ``d`` moves.  Two bits a board
-(17 MB for the classic target) therefore answer every exact question a walk can: a
-board's distance (a walk of about a hundred probes, a microsecond or two in the compiled
-kernels of :mod:`.walk_kernels`), an optimal path (the walk itself), hints, every
-optimal move sequence (:mod:`.solutions`) and how many there are.
+Neighbouring boards are exactly one move apart in distance (the state graph is
+bipartite), so from a board at distance ``d`` the neighbours at ``d - 1`` are exactly
+those whose code is ``(d - 1) mod 3``: walking down, one such neighbour at a time, reaches
+the target in exactly ``d`` moves.  Two bits a board (17 MB for the classic target)
+therefore answer every exact question a walk can: distances, paths, hints, every optimal
+move sequence (:mod:`.solutions`) and their count.  The service builds it the first time
+an exact request without the distance table meets a far board, and keeps it in the cache
+directory.  A file is proved once per identity by comparing it with a fresh build.  A
+walk that finds no next board, or passes the farthest distance, raises
+:class:`TableError`; a walk is a path, so an answer is never too small.
 
-The search engines need it for boards far from the target, where IDA* can take seconds to
-minutes and the bidirectional search grows its target side for seconds in every process:
-:class:`~bitknights.service.DistanceService` builds it the first time an exact request
-without the distance table meets such a board (the same breadth-first search as
-``bitknights table build``, announced with
-:data:`bitknights.estimates.COMPACT_BUILD`), keeps it in the cache directory like the
-pattern databases, and answers from it from then on, in microseconds.
-
-The walks take the codes as exact (a table is proved whole before its first answer); a
-walk that finds no next board, or goes on past the farthest distance the header gives,
-raises :class:`TableError`.  A walk is a path, so an answer is never too small.
-
-File layout (little-endian), through :mod:`bitknights.cache` (checked header, atomic
-writes, the trust rule)::
+File layout (little-endian), through :mod:`bitknights.cache`::
 
     header           cache.pack_header(MAGIC, FORMAT_VERSION, fields)
       target key     u64
@@ -42,33 +30,31 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from math import comb
 
 from .. import cache, estimates
-from ..coords import KEY_SHIFT, ranker
+from .._records import Record
+from ..coords import KEY_SHIFT, ranker, state_count
 from ..results import INCONSISTENT, OVER_LIMIT, UNREACHABLE
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
-from .compact_layout import LOST
-from .store import TableError
+from .layout import LOST
+from .store import BLOCK_BITS, TableError, block_checksums, block_count, file_path, open_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     import numpy as np
 
     from ..board import Board
-    from .path_graph import PathGraph
+    from .store import TableFile
 
 MAGIC = b"BKNMOD3T"
 FORMAT_VERSION = 1
-BLOCK_BITS = 12
 RANDOM_BATCH = 1 << 14
 RANDOM_DRAWS = 1 << 20
 """Random boards are drawn :data:`RANDOM_BATCH` ranks at a time, at most this many in all
 (about 2 s on two cores): enough for 100 boards at any distance of the classic target up
-to 36 (one rank in 4,000 lies 36 moves away; 3,978 boards lie farther, which the distance
-table lists)."""
+to 36 (the distance table lists the 3,978 boards farther)."""
 PLAIN_BOARDS = 512
 """Lists of up to this many boards are walked in plain Python (:meth:`CompactTable.walk_plain`):
 numpy and the compiled kernels take longer to load than that many walks."""
@@ -82,16 +68,24 @@ def path_of(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> s
     >>> path_of(TARGET, "/c")
     '/c/distances-11111-01111-00x11-00001-00000.bk3'
     """
-    name = "-".join(target.rows()).replace("*", "x")
-    return os.path.join(cache.cache_directory(cache_dir), f"distances-{name}.bk3")
+    return file_path(target, cache_dir, ".bk3")
+
+
+def check_draw(distance: object, count: object, seed: object) -> None:
+    """The arguments of a ``random_boards``: integers, ``seed`` non-negative or ``None``."""
+    for name, value in (("distance", distance), ("count", count)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"random_boards: {name} is an integer, got {value!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        from ..errors import BitknightsError
+
+        raise BitknightsError(f"a seed is a non-negative integer, got {seed!r}")
 
 
 class CompactTable:
     """A compact table in memory: ``code(black, blank)`` reads a board's code, checking
-    the payload block it lies in against its checksum the first time (``crcs``; ``None``:
-    a table built here, nothing to check); :meth:`codes` is the whole payload for the
-    kernels, every block checked; :meth:`walk`, :meth:`distances` and
-    :meth:`count_solutions` answer from it."""
+    its payload block against its checksum the first time (``crcs``; ``None``: built
+    here); :meth:`codes` is the whole payload for the kernels, every block checked."""
 
     def __init__(
         self,
@@ -102,14 +96,11 @@ class CompactTable:
         payload: bytes | memoryview,
         crcs: Sequence[int] | None = None,
     ) -> None:
-        self.path = path
-        self.target = target
+        self.path, self.target, self.unreachable = path, target, unreachable
         self.black_count = target.black.bit_count()
         self.max_distance = layers - 1
-        self.unreachable = unreachable
-        self._payload = payload
-        self._crcs = crcs
-        self._checked = bytearray(b"\1" if crcs is None else b"\0") * _blocks(len(payload))
+        self._payload, self._crcs = payload, crcs
+        self._checked = bytearray(b"\1" if crcs is None else b"\0") * block_count(len(payload))
         self._rank: Callable[[int, int], int] = ranker(self.black_count)
         self._codes: np.ndarray | None = None
         self._consts: tuple | None = None
@@ -129,8 +120,7 @@ class CompactTable:
         self._checked[block] = 1
 
     def codes(self) -> np.ndarray:
-        """The payload as a read-only ``uint8`` array for the kernels, every block checked
-        against its checksum first (once: about 15 ms for the classic target)."""
+        """The payload as a read-only ``uint8`` array, every block checked first (once)."""
         if self._codes is None:
             import numpy as np
 
@@ -141,53 +131,46 @@ class CompactTable:
         return self._codes
 
     def _kernel_tables(self) -> tuple:
-        """What every walk kernel takes after its own arguments: the target, the rank
-        and knight tables."""
+        """What every walk kernel takes after its own arguments."""
         if self._consts is None:
             import numpy as np
 
-            from ..coords import comb_count
-            from ..coords.arrays import POPCOUNT8, RANK_BYTE
-            from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+            from .layout import kernel_args
 
-            target = self.target
-            self._consts = (np.int64(target.black), np.int64(target.blank),
-                            np.int64(comb_count(self.black_count)), KNIGHT_NEIGHBORS,
-                            KNIGHT_COUNTS, RANK_BYTE, POPCOUNT8)  # fmt: skip
+            ncomb, _, nbr, cnt, _, rank_byte, popcount8 = kernel_args(self.black_count)
+            target = (np.int64(self.target.black), np.int64(self.target.blank))
+            self._consts = (*target, ncomb, nbr, cnt, rank_byte, popcount8)
         return self._consts
 
+    def _limit(self, cap: int | None) -> int:
+        return self.max_distance if cap is None else max(0, min(int(cap), self.max_distance))
+
     def walk(self, black: int, blank: int, cap: int | None = None) -> tuple[int, list[int]]:
-        """``(distance, blank squares along one optimal path)`` of the board (black mask,
-        blank square) with the target's knight counts, walked in a compiled kernel
-        (:func:`~bitknights.table.walk_kernels.walk`); the result code ``UNREACHABLE``
-        when it never reaches the target, ``OVER_LIMIT`` when it is more than ``cap``
-        moves away (:mod:`bitknights.results`; the path is then empty).  Raises
-        :class:`TableError` when the walk finds no next board."""
+        """``(distance, blank squares along one optimal path)`` of the board, walked in a
+        compiled kernel; ``UNREACHABLE`` when it never reaches the target, ``OVER_LIMIT``
+        beyond ``cap`` moves (:mod:`bitknights.results`; the path then empty)."""
         import numpy as np
 
         from .. import native
 
         far = self.max_distance
-        limit = far if cap is None else max(0, min(int(cap), far))
         path = np.empty(far + 1, dtype=np.int64)
         d = native.kernels("table").walk(
-            self.codes(), True, np.int64(black), np.int64(blank), np.int64(limit), np.int64(far),
-            *self._kernel_tables(), path,
+            self.codes(), True, np.int64(black), np.int64(blank), np.int64(self._limit(cap)),
+            np.int64(far), *self._kernel_tables(), path,
         )  # fmt: skip
         if d == INCONSISTENT:
             raise inconsistent(self.path)
         return int(d), path[: d + 1].tolist() if d >= 0 else []
 
     def walk_plain(self, black: int, blank: int, cap: int | None = None) -> tuple[int, list[int]]:
-        """:meth:`walk` in plain Python, the same path: for a few boards in a process
-        that has not loaded numpy and the kernels, which takes longer than a thousand
-        walks (about 0.1 ms each)."""
+        """:meth:`walk` in plain Python, the same path: for a few boards in a process that
+        has not loaded numpy and the kernels."""
         code, target = self.code, self.target
         c = code(black, blank)
         if c == LOST:
             return UNREACHABLE, []
-        far = self.max_distance
-        limit = far if cap is None else max(0, min(int(cap), far))
+        far, limit = self.max_distance, self._limit(cap)
         blanks = [blank]
         while black != target.black or blank != target.blank:
             if len(blanks) > limit:
@@ -207,10 +190,8 @@ class CompactTable:
 
     def distances(self, keys: np.ndarray | list[int], limit: int) -> np.ndarray | list[int]:
         """The exact distance of each board (packed keys), ``-1`` beyond ``limit`` or when
-        it never reaches the target (other knight counts included): a list for a list
-        (up to :data:`PLAIN_BOARDS` walked in plain Python), an ``int64`` array for an
-        array, walked in a compiled kernel on parallel threads.  Raises
-        :class:`TableError` when a walk finds no next board."""
+        it never reaches the target: a list for a list (up to :data:`PLAIN_BOARDS` walked
+        in plain Python), an ``int64`` array for an array (compiled, parallel)."""
         if isinstance(keys, list) and len(keys) <= PLAIN_BOARDS:
             steps = []
             for key in keys:
@@ -229,10 +210,8 @@ class CompactTable:
         out = np.empty(array.shape[0], dtype=np.int64)
         if not len(array):
             return [] if isinstance(keys, list) else out
-        tables = self._kernel_tables()
-        far = self.max_distance
-        fixed = (np.int64(self.black_count), np.int64(max(0, min(int(limit), far))),
-                 np.int64(far), *tables)  # fmt: skip
+        fixed = (np.int64(self.black_count), np.int64(self._limit(limit)),
+                 np.int64(self.max_distance), *self._kernel_tables())  # fmt: skip
         kernel, codes, piece = native.kernels("table").compact_distances, self.codes(), 256
         bad = parallel_blocks(
             lambda b0, b1: kernel(codes, array[b0 * piece : b1 * piece], *fixed,
@@ -245,73 +224,162 @@ class CompactTable:
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
-        from the target; the same ``seed`` gives the same boards.  By rejection: uniform
-        ranks, walked in a compiled batch, kept when their distance is right and they are
-        new.  The compact table does not say how many boards lie at each distance, so a
-        draw that has not found them all within :data:`RANDOM_DRAWS` ranks (a rare
-        distance, or more boards than lie there) raises :class:`TableError` naming the
-        distance table, which lists each distance's boards."""
+        from the target (reproducible with ``seed``), by rejection over uniform ranks.
+        Raises :class:`TableError` naming the distance table when :data:`RANDOM_DRAWS`
+        ranks did not hold them all (the compact table does not count each distance)."""
         import numpy as np
 
-        from .. import native
-        from ..board import Board
-        from ..coords import KEY_SHIFT, comb_count, pack
-        from ..coords.kernels import unrank_many
         from ..errors import BitknightsError
 
-        for name, value in (("distance", distance), ("count", count)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"random_boards: {name} is an integer, got {value!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise BitknightsError(f"a seed is a non-negative integer, got {seed!r}")
+        check_draw(distance, count, seed)
         if not 0 <= distance <= self.max_distance:
             raise BitknightsError(
                 f"no board lies {distance} moves from the target (the farthest lie "
                 f"{self.max_distance} away)"
             )
+        k = self.black_count
+
+        def hit(ranks: np.ndarray) -> np.ndarray:
+            blacks, blanks = unrank(ranks, k)
+            return np.asarray(self.distances(blacks | blanks << KEY_SHIFT, distance)) == distance
+
         rng = np.random.default_rng(seed)
-        states, k = NUM_SQUARES * comb_count(self.black_count), self.black_count
-        chosen: dict[int, None] = {}
-        draws = 0
-        while len(chosen) < count:
-            if draws >= RANDOM_DRAWS:
-                raise TableError(
-                    f"found {len(chosen)} of {count} boards {distance} moves from the target "
-                    f"in {draws:,} random draws from the compact table: boards that far are "
-                    "rare; `bitknights table build` makes the distance table, which lists them"
-                )
-            ranks = rng.integers(0, states, size=RANDOM_BATCH, dtype=np.int64)
-            blacks, blanks = unrank_many(ranks, k, kernel=native.kernels("table").unrank_many)
-            found = self.distances(blacks | blanks << KEY_SHIFT, distance) == distance
-            for r in ranks[found].tolist():
-                if r not in chosen:
-                    chosen[r] = None
-                    if len(chosen) == count:
-                        break
-            draws += RANDOM_BATCH
-        blacks, blanks = unrank_many(np.array(list(chosen), dtype=np.int64), k,
-                                     kernel=native.kernels("table").unrank_many)  # fmt: skip
-        return [Board.from_key(pack(int(b), int(s))) for b, s in zip(blacks, blanks)]
+        draws = draw_ranks(rng, state_count(k), count, RANDOM_BATCH, hit, RANDOM_DRAWS)
+        ranks = np.concatenate([np.empty(0, dtype=np.int64), *draws])
+        if len(ranks) < count:
+            raise TableError(
+                f"found {len(ranks)} of {count} boards {distance} moves from the target "
+                f"in {RANDOM_DRAWS:,} random draws from the compact table: boards that far are "
+                "rare; `bitknights table build` makes the distance table, which lists them"
+            )
+        return boards_of(ranks, k)
 
     def count_solutions(self, board: Board) -> int:
-        """How many distinct optimal move sequences lead from ``board`` to the target:
-        ``0`` when it never gets there (other knight counts included), ``1`` from the
-        target itself (over its shortest-path graph, :mod:`.path_graph`)."""
+        """How many distinct optimal move sequences lead from ``board`` to the target
+        (``0`` when it never gets there, ``1`` from the target itself)."""
         if board.black.bit_count() != self.black_count:
             return 0
         d = self.walk(board.black, board.blank)[0]
         return 0 if d < 0 else self.graph(board, d).total
 
     def graph(self, board: Board, depth: int) -> PathGraph:
-        """The shortest-path graph of ``board``, ``depth`` moves from the target
-        (:func:`~bitknights.table.path_graph.path_graph`)."""
-        from ..coords import comb_count, rank
-        from .path_graph import path_graph, table_edges
+        """The shortest-path graph of ``board``, ``depth`` moves from the target."""
+        return path_graph(self, board, depth)
 
-        k, target = self.black_count, self.target
-        start, end = rank(board.black, board.blank, k), rank(target.black, target.blank, k)
-        edges = table_edges(self.codes(), True, k)
-        return path_graph(start, depth, edges, comb_count(k), end, lambda: inconsistent(self.path))
+
+# path counts at or above this switch to Python ints (8 of them must not overflow int64)
+_INT64_SAFE = (1 << 63) // 8
+
+
+class PathGraph(Record):
+    """The shortest-path graph of a board (node 0; the target is the last node), a layer
+    per distance: ``succ[first[i]:first[i + 1]]``, the nodes one move nearer than node
+    ``i`` in the knight tables' order; ``blanks[i]``, node ``i``'s blank square;
+    ``total``, how many optimal move sequences there are."""
+
+    total: int
+    first: np.ndarray
+    succ: np.ndarray
+    blanks: np.ndarray
+
+
+def path_graph(table: TableFile | CompactTable, board: Board, depth: int) -> PathGraph:
+    """The graph of ``board``, ``depth`` moves from the target of ``table`` (its edges
+    from :func:`~bitknights.table.kernels.nearer_edges`).  Counts go forward a layer
+    at a time, ``int64`` while they cannot overflow, then Python integers.  Raises
+    :class:`TableError` when a board has no next board or the last layer is not the
+    target."""
+    import numpy as np
+
+    from .. import native
+    from ..coords import rank
+    from .layout import kernel_args
+    from .store import changed
+
+    compact = isinstance(table, CompactTable)
+    payload = table.codes() if compact else table.payload  # type: ignore[union-attr]
+    fail = inconsistent if compact else changed
+    k, target, kernel = table.black_count, table.target, native.kernels("table").graph_edges
+    fixed = kernel_args(k)
+    ncomb = int(fixed[0])
+    ranks = np.array([rank(board.black, board.blank, k)], dtype=np.int64)
+    counts: np.ndarray = np.ones(1, dtype=np.int64)
+    firsts, succs, blanks = [], [], [ranks // ncomb]
+    nodes = edges_so_far = 0
+    for step in range(depth, 0, -1):
+        src, dst = kernel(payload, compact, ranks, np.int64(step - 1), *fixed)
+        first = np.searchsorted(src, np.arange(len(ranks) + 1))
+        if (first[1:] == first[:-1]).any():
+            raise fail(table.path)  # a board with no next board
+        nxt, inverse = np.unique(dst, return_inverse=True)
+        # a board has at most 8 predecessors, so sums stay below 8 * max(counts)
+        if counts.dtype != object and int(counts.max()) >= _INT64_SAFE:
+            counts = counts.astype(object)
+        reached = np.zeros(len(nxt), dtype=counts.dtype)
+        np.add.at(reached, inverse, counts[src])
+        firsts.append(first[:-1] + edges_so_far)
+        succs.append(inverse + nodes + len(ranks))
+        nodes += len(ranks)
+        edges_so_far += len(src)
+        ranks, counts = nxt, reached
+        blanks.append(ranks // ncomb)
+    if ranks.tolist() != [rank(target.black, target.blank, k)]:
+        raise fail(table.path)
+    firsts.append(np.full(2, edges_so_far, dtype=np.int64))  # the target's, and the end
+    return PathGraph(
+        int(counts[0]),
+        np.concatenate(firsts).astype(np.int64),
+        np.concatenate(succs).astype(np.int64) if succs else np.zeros(0, dtype=np.int64),
+        np.concatenate(blanks).astype(np.int8),
+    )
+
+
+def unrank(ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(blacks, blanks)`` of many ranks of boards with ``k`` black knights (the table's
+    kernel: numba is not imported when it runs compiled ahead of time)."""
+    import numpy as np
+
+    from .. import native
+    from .layout import kernel_args
+
+    ranks = np.ascontiguousarray(ranks, dtype=np.int64)
+    blacks, blanks = np.empty_like(ranks), np.empty_like(ranks)
+    ncomb, _, _, _, binom, _, _ = kernel_args(k)
+    native.kernels("table").unrank_many(ranks, np.int64(k), ncomb, binom, blacks, blanks)
+    return blacks, blanks
+
+
+def boards_of(ranks: np.ndarray, k: int) -> list[Board]:
+    """The boards of ``ranks`` among boards with ``k`` black knights."""
+    from ..board import Board
+
+    blacks, blanks = unrank(ranks, k)
+    return [Board._make(b, s) for b, s in zip(blacks.tolist(), blanks.tolist())]  # valid
+
+
+def draw_ranks(
+    rng: np.random.Generator,
+    states: int,
+    count: int,
+    batch: int,
+    hit: Callable[[np.ndarray], np.ndarray],
+    most: int | None = None,
+) -> Iterator[np.ndarray]:
+    """Distinct ranks below ``states`` that ``hit`` marks, among uniform draws ``batch`` at
+    a time, in the order drawn: each batch's new ones, until there are ``count`` (or
+    ``most`` ranks were drawn)."""
+    import numpy as np
+
+    chosen = np.empty(0, dtype=np.int64)
+    draws = 0
+    while len(chosen) < count and (most is None or draws < most):
+        ranks = rng.integers(0, states, size=batch, dtype=np.int64)
+        draws += batch
+        hits = ranks[hit(ranks)]
+        hits = hits[np.sort(np.unique(hits, return_index=True)[1])]  # once, in order drawn
+        hits = hits[~np.isin(hits, chosen)][: count - len(chosen)]  # and not drawn before
+        chosen = np.concatenate([chosen, hits])
+        yield hits
 
 
 def inconsistent(path: str) -> TableError:
@@ -325,50 +393,27 @@ def _fail(path: str, problem: str) -> TableError:
     return TableError(f"compact distance table {path} {problem}; remove it and it is rebuilt")
 
 
-def _states(k: int) -> int:
-    return NUM_SQUARES * comb(NUM_SQUARES - 1, k)
-
-
-def _payload_size(states: int) -> int:
-    return -(-states // 4)
-
-
-def _blocks(size: int) -> int:
-    return -(-size // (1 << BLOCK_BITS))
-
-
-def _block_crcs(payload: bytes | memoryview) -> list[int]:
-    view = memoryview(payload)
-    step = 1 << BLOCK_BITS
-    return [zlib.crc32(view[i : i + step]) for i in range(0, len(view), step)]
-
-
 def _sizes(target: Board) -> tuple[int, int, int]:
     """``(state count, block count, header size)`` of the compact table of ``target``."""
-    states = _states(target.black.bit_count())
-    nblocks = -(-_payload_size(states) // (1 << BLOCK_BITS))
+    states = state_count(target.black.bit_count())
+    nblocks = block_count(-(-states // 4))
     return states, nblocks, 16 + _FIELDS.size + 4 * nblocks + 4
 
 
-def _open(target: Board, path: str) -> tuple[int, os.stat_result, int]:
-    """``(fd, fstat, header size)`` of the file at ``path``, opened as the cache layer
-    opens files (regular, trusted, the right size)."""
-    states, _, head_size = _sizes(target)
-    try:
-        fd, st = cache.open_cached(
-            path, "compact distance table", sizes=[head_size + _payload_size(states)]
-        )
-    except cache.UntrustedError:
-        raise
-    except cache.CacheError as e:
-        raise TableError(str(e)) from None
-    return fd, st, head_size
-
-
-def _fields(target: Board, path: str, head: bytes) -> tuple[int, int, bytes]:
-    """``(layer count, unreachable, block CRCs)`` of a checked header."""
+def _read(target: Board, path: str, payload: bool) -> tuple[bytes, os.stat_result, int, int]:
+    """``(bytes, fstat, layer count, unreachable)`` of the file at ``path``, opened as the
+    cache layer opens files (regular, trusted, the right size), its header checked: the
+    header alone, or the whole file (``payload``)."""
     states, nblocks, head_size = _sizes(target)
-    fields = cache.unpack_header(head[:head_size], MAGIC, FORMAT_VERSION,
+    size = head_size + -(-states // 4)
+    fd, st = open_file(path, "compact distance table", [size])
+    try:
+        data = cache.read_at(fd, size if payload else head_size, 0)
+    except OSError as e:
+        raise TableError(f"cannot read compact distance table {path}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    fields = cache.unpack_header(data[:head_size], MAGIC, FORMAT_VERSION,
                                  lambda p: _fail(path, p))  # fmt: skip
     if len(fields) != _FIELDS.size + 4 * nblocks:
         raise _fail(path, "has a header that does not fit this target")
@@ -377,77 +422,46 @@ def _fields(target: Board, path: str, head: bytes) -> tuple[int, int, bytes]:
         raise _fail(path, "has a header that does not fit this target")
     if not 0 < layers <= 256:
         raise _fail(path, "has a corrupt header")
-    return layers, unreachable, fields[_FIELDS.size :]
+    return data, st, layers, unreachable
 
 
 def check_header(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> None:
     """Check the compact table file of ``target`` as far as its header (kind, trust,
     size, header checksum, fields): what ``auto`` looks at before choosing it.  Raises as
     :func:`load` does."""
-    path = path_of(target, cache_dir)
-    fd, _, head_size = _open(target, path)
-    try:
-        _fields(target, path, cache.read_at(fd, head_size, 0))
-    except OSError as e:
-        raise TableError(f"cannot read compact distance table {path}: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
+    _read(target, path_of(target, cache_dir), False)
 
 
 def load(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> CompactTable:
-    """The compact table of ``target`` from the cache directory, read whole and checked:
-    a regular file that this user may trust (:mod:`bitknights.cache`), of the right size,
-    its header matching its checksum, and proved: a file not proved before in this
-    identity is compared with a fresh build (:func:`_prove`, announced), and one that
-    differs is replaced by that build (said once).  Each payload block is checked against
-    its checksum the first time a read touches it.  Raises ``FileNotFoundError`` when
-    there is none, :class:`TableError` (:class:`~bitknights.cache.UntrustedError` for the
-    trust rule) naming the problem otherwise."""
+    """The compact table of ``target`` from the cache directory, read whole: a regular
+    file this user may trust, of the right size, its header matching its checksum, and
+    proved (a file not proved before in this identity is compared with a fresh build,
+    announced, and replaced by it when they differ, said once).  Raises
+    ``FileNotFoundError`` when there is none, :class:`TableError` otherwise."""
     path = path_of(target, cache_dir)
-    fd, st, head_size = _open(target, path)
-    try:
-        data = cache.read_at(fd, head_size + _payload_size(_sizes(target)[0]), 0)
-    except OSError as e:
-        raise TableError(f"cannot read compact distance table {path}: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
-    layers, unreachable, crcs = _fields(target, path, data)
+    data, st, layers, unreachable = _read(target, path, True)
+    head_size = _sizes(target)[2]
     tag = f"{zlib.crc32(data[:head_size]):08x}"
-    if cache.proof(path, st, tag) != cache.EXACT:
-        return _prove(target, cache_dir, data[head_size:], layers, unreachable, st, tag)
-    return CompactTable(path, target, layers, unreachable, memoryview(data)[head_size:],
-                        cache.u32_array(crcs))  # fmt: skip
-
-
-def _prove(
-    target: Board,
-    cache_dir: str | os.PathLike[str] | None,
-    payload: bytes,
-    layers: int,
-    unreachable: int,
-    st: os.stat_result,
-    tag: str,
-) -> CompactTable:
-    """Compare a compact table read from a file not proved before (``payload`` and the
-    header's ``layers`` and ``unreachable``) with a fresh build: the file's table when they
-    agree (its proof recorded), else the fresh one, written over the file (said once)."""
+    payload = memoryview(data)[head_size:]
+    if cache.proof(path, st, tag) == cache.EXACT:
+        crcs = cache.u32_array(data[16 + _FIELDS.size : head_size - 4])
+        return CompactTable(path, target, layers, unreachable, payload, crcs)
     import time
 
     from .. import progress
 
-    path = path_of(target, cache_dir)
     progress.announce(f"proving the compact distance table {path}",
                       "once: it is new or changed; by building it afresh",
                       estimates.COMPACT_BUILD)  # fmt: skip
     t0 = time.perf_counter()
-    fresh, fresh_layers, fresh_unreachable = _fresh(target, "proving the compact table")
-    if (fresh, fresh_layers, fresh_unreachable) == (payload, layers, unreachable):
+    fresh = _fresh(target, "proving the compact table")
+    if fresh == (bytes(payload), layers, unreachable):
         progress.announce(f"proved: every code exact ({time.perf_counter() - t0:.1f} s)")
         cache.record_proof(path, st, tag, "compact distance table")
-        return CompactTable(path, target, layers, unreachable, payload)
+        return CompactTable(path, target, layers, unreachable, fresh[0])
     cache.warn_once(f"compact distance table {path} is not exact (a damaged or rewritten "
                     "file)", "replacing it with a fresh build")  # fmt: skip
-    return _save(target, cache_dir, fresh, fresh_layers, fresh_unreachable, quiet=None)
+    return _save(target, cache_dir, *fresh, quiet=None)
 
 
 def pack(dist: np.ndarray) -> np.ndarray:
@@ -469,9 +483,8 @@ def pack(dist: np.ndarray) -> np.ndarray:
 
 
 def _fresh(target: Board, what: str) -> tuple[bytes, int, int]:
-    """``(payload, layer count, unreachable)`` of the compact table of ``target``, computed
-    by the distance table's breadth-first search (68 MB while it runs), its progress bar
-    described as ``what``."""
+    """``(payload, layer count, unreachable)`` of the compact table of ``target``, by the
+    distance table's breadth-first search (its progress bar described as ``what``)."""
     from .builder import bfs_distances
 
     dist, layers = bfs_distances(target, quiet=True, what=what)
@@ -487,14 +500,14 @@ def _save(
     *,
     quiet: bool | None,
 ) -> CompactTable:
-    """Write a freshly built compact table atomically into the cache directory, its proof
-    recorded (the search that computed it is the proof), when the directory can take it
-    (else say it is kept in memory only); return it."""
+    """Write a freshly built compact table atomically, its proof recorded (the search
+    that computed it is the proof), when the directory can take it (else say it is kept
+    in memory only); return it."""
     path = path_of(target, cache_dir)
     k = target.black.bit_count()
-    fields = _FIELDS.pack(target.key, k, layers, _states(k), unreachable, BLOCK_BITS)
-    fields += cache.u32_bytes(_block_crcs(payload))
-    header = cache.pack_header(MAGIC, FORMAT_VERSION, fields)
+    fields = _FIELDS.pack(target.key, k, layers, state_count(k), unreachable, BLOCK_BITS)
+    header = cache.pack_header(MAGIC, FORMAT_VERSION,
+                               fields + cache.u32_bytes(block_checksums(payload)))  # fmt: skip
     try:
         written = cache.atomic_write(path, [header, payload], "compact distance table")
     except cache.CacheError as e:
@@ -510,9 +523,8 @@ def _save(
 def build(
     target: Board, cache_dir: str | os.PathLike[str] | None = None, *, quiet: bool | None = None
 ) -> CompactTable:
-    """Build the compact table of ``target`` (:func:`_fresh`), write it atomically into
-    the cache directory when that can take it (else keep it in memory only), and return
-    it."""
+    """Build the compact table of ``target``, write it atomically into the cache directory
+    when that can take it (else keep it in memory only), and return it."""
     return _save(target, cache_dir, *_fresh(target, "building the compact table"), quiet=quiet)
 
 

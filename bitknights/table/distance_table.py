@@ -1,28 +1,26 @@
-"""Exact answers from a loaded distance table (see :mod:`bitknights.table.store`).
-
-The table holds each board's exact distance (proved when it was loaded), so a distance is
-one read and an optimal path steps, move by move, to any neighbour one nearer (walked in
-plain Python by :mod:`.probe`); batches, counting and random boards run in numba kernels.
-"""
+"""Exact answers from a loaded, proved distance table (:mod:`bitknights.table.store`):
+single boards in plain Python (:mod:`.probe`), batches, counting and random boards in
+numba kernels."""
 
 from __future__ import annotations
+
+from itertools import accumulate
 
 import numpy as np
 
 from .. import native, progress
 from ..board import Board
 from ..coords import comb_count
-from ..coords import rank as board_rank
-from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
+from ..coords.arrays import POPCOUNT8, RANK_BYTE
 from ..errors import BitknightsError
 from ..solution import Hint
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from ..threads import parallel_blocks
 from . import probe
+from .compact import boards_of, check_draw, draw_ranks, path_graph
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable
 
     from .store import TableFile
 
@@ -31,18 +29,14 @@ _last: DistanceTable | None = None
 
 
 class DistanceTable:
-    """Exact distances to one target, from a verified table file.
-
-    Boards with another number of black knights than the target never reach it: their
-    distance is ``None``.
-    """
+    """Exact distances to one target, from a proved table file (boards with another
+    number of black knights than the target never reach it: distance ``None``)."""
 
     def __init__(self, file: TableFile) -> None:
         self.file = file
         self.target = file.target
         self.black_count = file.black_count
         self._ncomb = comb_count(file.black_count)
-        self._consts = (KNIGHT_NEIGHBORS, KNIGHT_COUNTS)
 
     def __repr__(self) -> str:
         """One line: the target, the boards and the farthest distance, and the file."""
@@ -52,10 +46,7 @@ class DistanceTable:
 
     @property
     def _payload(self) -> np.ndarray:
-        """The whole payload, read and checked on first use (numba code reads anywhere)."""
         return self.file.payload
-
-    # -- header facts -----------------------------------------------------------------
 
     @property
     def layers(self) -> list[int]:
@@ -64,42 +55,29 @@ class DistanceTable:
 
     @property
     def max_distance(self) -> int:
-        """The farthest any board is from the target."""
         return self.file.max_distance
 
     @property
     def state_count(self) -> int:
-        """The boards the table covers: ``25 * C(24, k)``."""
         return self.file.state_count
 
     def example(self) -> Board:
         """One board at :attr:`max_distance`."""
         return self.file.example()
 
-    # -- single boards ----------------------------------------------------------------
-
     def walk(self, board: Board, cap: int | None = None) -> tuple[int, list[int], int]:
-        """``(steps, blank squares along one optimal path, probes)``.  ``steps`` is the
-        exact distance, or the result code ``UNREACHABLE`` when the board cannot reach the
-        target, ``OVER_LIMIT`` when it is more than ``cap`` moves away (see
-        :mod:`bitknights.results`) (the path is then empty)."""
+        """:func:`.probe.walk`: ``(steps, blank squares along one optimal path, probes)``."""
         limit = self.max_distance if cap is None else min(int(cap), self.max_distance)
         return probe.walk(self.file, board.black, board.blank, limit)
 
     def distance(self, board: Board) -> int | None:
-        """The exact fewest moves from ``board`` to the target; ``None`` if unreachable
-        (``load_table().distance(Board("10110/01*11/10111/01001/00000"))`` is 7)."""
+        """The exact fewest moves from ``board`` to the target; ``None`` if unreachable."""
         return probe.distance(self.file, board)
 
     def path(self, board: Board) -> list[Board] | None:
         """One optimal path from ``board`` to the target (``board`` first), or ``None``."""
         steps, blanks, _ = self.walk(board)
-        if steps < 0:
-            return None
-        boards = [board]
-        for sq in blanks[1:]:
-            boards.append(boards[-1].play(sq))
-        return boards
+        return None if steps < 0 else list(accumulate(blanks[1:], Board.play, initial=board))
 
     def hints(self, board: Board) -> list[Hint]:
         """Every legal move of ``board`` with the board it makes and that board's distance;
@@ -108,26 +86,15 @@ class DistanceTable:
 
     def count_solutions(self, board: Board) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` when it cannot reach it, ``1`` for the target itself), over its
-        shortest-path graph (:mod:`.path_graph`)."""
-        from . import store
-        from .path_graph import path_graph, table_edges
+        (``0`` when it cannot reach it, ``1`` for the target itself)."""
 
         d = self.distance(board)
-        if d is None:
-            return 0
-        target = board_rank(self.target.black, self.target.blank)
-        edges = table_edges(self._payload, False, self.black_count)
-        return path_graph(board_rank(board.black, board.blank), d, edges, self._ncomb, target,
-                          lambda: store.changed(self.file.path)).total  # fmt: skip
-
-    # -- many boards ------------------------------------------------------------------
+        return 0 if d is None else path_graph(self.file, board, d).total
 
     def distances(self, boards: np.ndarray | list[Board], limit: int | None = None) -> np.ndarray:
-        """Exact distances of many boards, given as :class:`Board` objects or as an
-        ``int64`` array of keys (``Board.key``): an ``int64`` array, ``-1`` where a board
-        cannot reach the target or (with ``limit``) is more than ``limit`` moves away.
-        One probe a board, on parallel threads."""
+        """Exact distances of many boards (:class:`Board` objects or an ``int64`` array of
+        keys) as an ``int64`` array, ``-1`` where a board cannot reach the target or is
+        more than ``limit`` moves away; on parallel threads."""
         if isinstance(boards, np.ndarray):
             if boards.ndim != 1 or boards.dtype.kind not in "iu":
                 raise BitknightsError(
@@ -152,15 +119,10 @@ class DistanceTable:
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
-        from the target; the same ``seed`` gives the same boards.
+        from the target, reproducible with ``seed``: common distances by rejection over
+        uniform ranks, rare ones (or a large share of a layer) from the whole layer."""
 
-        Common distances are drawn by rejection (uniform ranks, kept when their distance is
-        right and they are new); rare ones, or a large share of a layer, from the list of
-        the whole layer, which takes a breadth-first search up to that distance.
-        """
-        for name, value in (("distance", distance), ("count", count)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"random_boards: {name} is an integer, got {value!r}")
+        check_draw(distance, count, seed)
         layers = self.file.layers
         if distance < 0 or distance >= len(layers) or layers[distance] < count:
             have = layers[distance] if 0 <= distance < len(layers) else 0
@@ -168,8 +130,6 @@ class DistanceTable:
                 f"asked for {count} board{'s' if count != 1 else ''} at distance {distance}, "
                 f"but only {have} {'board lies' if have == 1 else 'boards lie'} at that distance"
             )
-        if seed is not None and (not isinstance(seed, int) or seed < 0):
-            raise BitknightsError(f"a seed is a non-negative integer, got {seed!r}")
         if count <= 0:
             return []
         rng = np.random.default_rng(seed)
@@ -178,42 +138,17 @@ class DistanceTable:
         with progress.bar(count, "boards", f"drawing boards {distance} moves away",
                           unit_scale=True) as shown:  # fmt: skip
             if size / self.state_count >= 1e-3 and count <= size // 2:
-                pieces: Iterable[np.ndarray] = self._sample_by_rejection(rng, distance, count)
+                batch = int(min(1 << 22, max(1 << 12, 2 * count * self.state_count // size)))
+                hit = lambda ranks: self._payload[ranks] == distance  # noqa: E731
+                pieces: Iterable[np.ndarray] = draw_ranks(rng, self.state_count, count, batch, hit)
             else:
                 layer = np.flatnonzero(self._payload == distance)
                 ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]
                 pieces = (ranks[lo : lo + _PIECE] for lo in range(0, count, _PIECE))
             for piece in pieces:
-                boards += self._boards(piece)
+                boards += boards_of(piece, self.black_count)
                 shown.update(len(piece))
         return boards
-
-    def _boards(self, ranks: np.ndarray) -> list[Board]:
-        """The boards of these ranks."""
-        ranks = np.ascontiguousarray(ranks, dtype=np.int64)
-        blacks, blanks = np.empty_like(ranks), np.empty_like(ranks)
-        unrank = native.kernels("table").unrank_many  # (not coords.kernels: no numba import)
-        unrank(ranks, np.int64(self.black_count), np.int64(self._ncomb), BINOM, blacks, blanks)
-        return [Board._make(b, s) for b, s in zip(blacks.tolist(), blanks.tolist())]  # valid
-
-    def _sample_by_rejection(
-        self, rng: np.random.Generator, distance: int, count: int
-    ) -> Iterator[np.ndarray]:
-        """The first ``count`` distinct ranks at ``distance`` among uniform draws, in the
-        order drawn, a batch of draws at a time."""
-        layers = self.file.layers
-        chosen = np.empty(0, dtype=np.int64)
-        batch = int(min(1 << 22, max(1 << 12, 2 * count * self.state_count // layers[distance])))
-        while len(chosen) < count:
-            ranks = rng.integers(0, self.state_count, size=batch, dtype=np.int64)
-            hits = ranks[self._payload[ranks] == distance]
-            order = np.argsort(hits, kind="stable")
-            first = np.ones(len(hits), dtype=bool)
-            first[1:] = hits[order[1:]] != hits[order[:-1]]
-            hits = hits[np.sort(order[first])]  # each rank once, in the order drawn
-            hits = hits[~np.isin(hits, chosen)][: count - len(chosen)]  # and not drawn before
-            chosen = np.concatenate([chosen, hits])
-            yield hits
 
 
 __all__ = ["DistanceTable", "Hint"]

@@ -1,10 +1,6 @@
-"""Answers read straight from a table file's bytes: distances, optimal paths.
-
-A file comes here only through :func:`bitknights.table.store.load`, which proves the
-table exact first, so a byte read is the board's exact distance (each 4 KiB block still
-checked against its checksum).  Plain Python (:func:`distances`, :func:`walk`,
-:func:`distance`: a small batch answers before numpy could import) or numpy
-(:func:`distances_array`: big batches without numba).
+"""Answers read straight from a proved table file's bytes (:func:`.store.load`):
+distances and optimal paths in plain Python (a small batch answers before numpy could
+import), or with numpy (:func:`distances_array`: big batches without numba).
 """
 
 from __future__ import annotations
@@ -23,19 +19,13 @@ if TYPE_CHECKING:
     from ..board import Board
     from .store import TableFile
 
-BULK_FROM = 512
-"""Batches of at least this many boards read what they need in one pass in file order,
-each 4 KiB block once and none kept: they touch a large share of the table's blocks, and
-keeping each in memory costs a fresh page of memory a block."""
-
-RANKER_FROM = 64
-"""Batches of at least this many boards rank with :func:`bitknights.coords.ranker` (its
-tables cost about 2 ms once; a rank then costs a fifth)."""
+BULK_FROM = 512  # batches this large read their blocks in one pass (TableFile.bytes_at)
+RANKER_FROM = 64  # batches this large rank with coords.ranker (2 ms once, then a fifth)
 
 
 def _valid(black: int, blank: int, k: int) -> bool:
     """A board of the table: the blank on the board, not under a knight, ``k`` black
-    knights (a board with other knight counts never reaches the target: no read needed)."""
+    knights (other boards never reach the target: no read needed)."""
     return blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
 
 
@@ -87,11 +77,10 @@ def distances_array(table: TableFile, keys: np.ndarray, limit: int) -> np.ndarra
 
 
 def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[int], int]:
-    """``(steps, blank squares along one optimal path, probes)`` for the board (black
-    mask, blank square): ``steps`` is its exact distance, or the result code
-    ``UNREACHABLE`` when it cannot reach the target, ``OVER_LIMIT`` when it is more than
-    ``cap`` moves away (see :mod:`bitknights.results`; the path is then empty).  Each step
-    goes to the first neighbour, in knight-move order, one nearer."""
+    """``(steps, blank squares along one optimal path, probes)`` for the board: ``steps``
+    is its exact distance, or ``UNREACHABLE``, or ``OVER_LIMIT`` beyond ``cap`` moves
+    (:mod:`bitknights.results`; the path then empty).  Each step goes to the first
+    neighbour one nearer, in knight-move order."""
     if not _valid(black, blank, table.black_count):
         return UNREACHABLE, [], 0
     rank_of = _rank_of(table, 1)

@@ -1,12 +1,11 @@
 """Every optimal solution of a board read from a table, streamed.
 
 :func:`table_paths` lists them depth first over the board's shortest-path graph
-(:mod:`.path_graph`, from the distance table or the compact table: the same paths in the
-same order; :mod:`.solution_kernels`), one board per depth on a stack, so memory stays
-bounded whatever the count (up to 1,944,639 for a board 39 moves away).  They come a
-chunk at a time (``int8`` arrays, one path of the blank's squares a row, the start's
-first), in lexicographic order of the squares the knights jump from (``a5`` first).
-:func:`moves_of_chunks` makes moves of them, :class:`LineWriter` lines of text.
+(:func:`.compact.path_graph`, from either table: the same paths in the same order), so
+memory stays bounded whatever the count.  They come a chunk at a time (``int8`` arrays,
+one path of the blank's squares a row, the start's first), in lexicographic order of the
+squares the knights jump from.  :func:`moves_of_chunks` makes moves of them,
+:class:`LineWriter` lines of text.
 """
 
 from __future__ import annotations
@@ -15,11 +14,10 @@ from itertools import count
 
 from .. import native
 from ..board import Board, Move
-from ..coords import comb_count
 from ..squares import NUM_SQUARES
-from . import solution_layout as K
-from .compact import CompactTable
-from .store import TableFile, changed
+from . import layout as K
+from .compact import CompactTable, path_graph
+from .store import TableFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,7 +26,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .distance_table import DistanceTable
-    from .path_graph import PathGraph
 
 CHUNKS = (1, 256, 16384)
 """Paths per chunk: the first chunk holds one path (it shows at once), then they grow."""
@@ -37,8 +34,7 @@ LINES_BYTES = 4 << 20
 
 
 def chunk_sizes(limit: int | None) -> Iterator[int]:
-    """Sizes of successive chunks (:data:`CHUNKS`, the last repeating), none above
-    ``limit``."""
+    """Sizes of successive chunks (:data:`CHUNKS`, the last repeating), none above ``limit``."""
     for n in count():
         size = CHUNKS[min(n, len(CHUNKS) - 1)]
         yield size if limit is None else max(1, min(size, limit))
@@ -47,33 +43,24 @@ def chunk_sizes(limit: int | None) -> Iterator[int]:
 def table_paths(
     board: Board, table: DistanceTable | TableFile | CompactTable, *, limit: int | None = None
 ) -> TablePaths:
-    """Every optimal path of ``board`` read from ``table``, the distance table (or its
-    file) or the compact table (the first ``limit`` when given), as chunks: a
-    :class:`TablePaths`."""
+    """Every optimal path of ``board`` (the first ``limit``) read from either table."""
     if not isinstance(table, (TableFile, CompactTable)):
         table = table.file
     return TablePaths(board, table, limit)
 
 
 class TablePaths:
-    """Chunks of every optimal path of a board read from a table (iterate it; nothing
-    when the board never reaches the target), or the same as lines of text
-    (:meth:`lines`).  The first path comes at once, walked straight down the table in
-    plain Python (it is the first of them all, and shows before numpy and the kernels
-    have loaded); then the board's shortest-path graph is built (:mod:`.path_graph`;
-    about 0.2 s for the farthest boards), which gives :attr:`count`, and the rest come
-    from a compiled walk over it
-    (:func:`~bitknights.table.solution_kernels.optimal_lines`).  Raises
-    :class:`TableError` when a walk finds no next board."""
+    """Chunks of every optimal path of a board read from a table (iterate it), or the same
+    as lines of text (:meth:`lines`).  The first path is walked in plain Python (it shows
+    before numpy and the kernels have loaded); then the shortest-path graph gives
+    :attr:`count` (once built) and a compiled walk over it the rest."""
 
     def __init__(
         self, board: Board, table: TableFile | CompactTable, limit: int | None = None
     ) -> None:
         self.board, self.table, self.limit = board, table, limit
         self.count: int | None = None
-        """How many paths there are in all, once the graph is built."""
-        self.depth = -1
-        """Moves a path, once the first is walked."""
+        self.depth = -1  # moves a path, once the first is walked
 
     def __iter__(self) -> Iterator[np.ndarray]:
         import numpy as np
@@ -102,7 +89,7 @@ class TablePaths:
             return
         import numpy as np
 
-        graph = _graph(table, board, depth)
+        graph = path_graph(table, board, depth)
         self.count = graph.total
         kernels = native.kernels("table")
         bfirst, bend, label_at, labels, bblank = kernels.branch_graph(
@@ -140,36 +127,20 @@ class TablePaths:
 
 
 def _walk(table: TableFile | CompactTable, board: Board) -> tuple[int, list[int]]:
-    """``(distance, the first optimal path)`` in plain Python: each step to the first
-    neighbour one nearer in the knight tables' order, as the graph's first path goes; a
+    """``(distance, the first optimal path)`` in plain Python (the graph's first path); a
     negative distance for a board that never reaches the target."""
     if isinstance(table, CompactTable):
         return table.walk_plain(board.black, board.blank)
     from . import probe
 
-    steps, blanks, _ = probe.walk(table, board.black, board.blank, table.max_distance)
-    return steps, blanks
+    return probe.walk(table, board.black, board.blank, table.max_distance)[:2]
 
 
-def _graph(table: TableFile | CompactTable, board: Board, depth: int) -> PathGraph:
-    if isinstance(table, CompactTable):
-        return table.graph(board, depth)
-    from ..coords import rank
-    from .path_graph import path_graph, table_edges
-
-    k, target = table.black_count, table.target
-    start, end = rank(board.black, board.blank, k), rank(target.black, target.blank, k)
-    edges = table_edges(table.payload, False, k)
-    return path_graph(start, depth, edges, comb_count(k), end, lambda: changed(table.path))
-
-
-_MOVES = [Move(f, t) for f in range(NUM_SQUARES) for t in range(NUM_SQUARES)]
-"""``_MOVES[from * 25 + to]``: every move, made once."""
+_MOVES = [Move(f, t) for f in range(NUM_SQUARES) for t in range(NUM_SQUARES)]  # [from * 25 + to]
 
 
 def moves_of(path: np.ndarray | list[int]) -> tuple[Move, ...]:
-    """The moves of a path given as the blank's squares (the start's first): at each step
-    the knight on the next square jumps into the blank.
+    """The moves of a path given as the blank's squares (the start's first).
 
     >>> [str(m) for m in moves_of([7, 4, 13])]
     ['e5-c4', 'd3-e5']
@@ -179,8 +150,7 @@ def moves_of(path: np.ndarray | list[int]) -> tuple[Move, ...]:
 
 
 def check_limit(limit: object) -> None:
-    """A ``limit`` is ``None`` or a non-negative integer (``TypeError``,
-    :class:`~bitknights.errors.BitknightsError` otherwise)."""
+    """A ``limit`` is ``None`` or a non-negative integer."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
         raise TypeError(f"limit is an integer or None, got {limit!r}")
     if limit is not None and limit < 0:
@@ -190,8 +160,8 @@ def check_limit(limit: object) -> None:
 
 
 def moves_of_chunks(chunks: Iterable[np.ndarray]) -> Iterator[tuple[Move, ...]]:
-    """The move sequences of chunks of paths, a tuple of moves a path (the moves are
-    made once, :data:`_MOVES`, so millions of sequences cost little)."""
+    """The move sequences of chunks of paths, a tuple of moves a path (each move made
+    once, so millions of sequences cost little)."""
     import numpy as np
 
     moves = _MOVES.__getitem__
@@ -202,11 +172,9 @@ def moves_of_chunks(chunks: Iterable[np.ndarray]) -> Iterator[tuple[Move, ...]]:
 
 
 class LineWriter:
-    """Paths as lines of text: a text line is the moves (``e5-c4``) separated by spaces;
-    a JSON line (``json``) an object of its ``moves`` and its ``index``, counted from 0
-    over the lines written.  One line in plain Python (:meth:`line`), many in a
-    compiled kernel into one large buffer (:meth:`lines`,
-    :func:`~bitknights.table.solution_kernels.format_paths`)."""
+    """Paths as lines of text: the moves (``e5-c4``) separated by spaces, or (``json``)
+    an object of its ``moves`` and its ``index``, counted from 0 over the lines written.
+    One line in plain Python (:meth:`line`), many in a compiled kernel (:meth:`lines`)."""
 
     def __init__(self, json: bool = False) -> None:
         self.json = json
@@ -259,8 +227,7 @@ class LineWriter:
         self, chunks: Iterable[np.ndarray]
     ) -> Iterator[tuple[bytes | memoryview, int, int]]:
         """``(bytes, paths, moves a path)`` for every chunk of paths, a buffer at a time
-        (reused: write it out before asking for the next).  A table's listing
-        (:class:`TablePaths`) writes its lines itself, without chunks of paths between."""
+        (reused: write it out before asking for the next)."""
         if isinstance(chunks, TablePaths):
             for data, rows in chunks.lines(self):
                 yield data, rows, chunks.depth

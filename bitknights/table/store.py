@@ -22,16 +22,11 @@ File layout (little-endian), one file per target in the cache directory::
     payload          byte r: the exact distance of the board of rank r
                      (:func:`~bitknights.coords.rank`), or 255 if it cannot reach
 
-One byte a board (68 MB for 12 black knights) makes every answer one read.
-
 Opening a table checks its header (magic, version, checksum, target, counts, the file's
-size and kind, who may write it: :mod:`bitknights.cache`) and a cheap sanity check of a
-few payload blocks (:func:`_check_sane`), so a relabelled or shifted table is refused.
-A 4 KiB payload block is read with ``pread`` and checked against its CRC-32 the first
-time a lookup touches it; code that reads most of the table checks all of it at once
-(:attr:`TableFile.payload`, :meth:`TableFile.verify`).  The file is read, not mapped:
-another process truncating it is an error, never a crash.  A file that fails any check
-raises :class:`TableError` saying what is wrong, and is never used.
+size and kind, who may write it) and a few payload blocks (:func:`_check_sane`); loading
+it proves it exact once per file identity (:func:`load`).  A payload block is checked
+against its CRC-32 the first time a read touches it.  The file is read, not mapped:
+another process truncating it is an error, never a crash.
 """
 
 from __future__ import annotations
@@ -58,11 +53,11 @@ MAGIC = b"BKNTABLE"
 FORMAT_VERSION = 5
 CACHE_ENV = cache.CACHE_ENV
 BLOCK_BITS = 12
-"""Payload blocks of 4 KiB, each checked on first use: a judge's file touches about a
-hundred, a few hundred KiB."""
+"""Payload blocks of 4 KiB, each checked on first use (both tables)."""
 
 _FIELDS = struct.Struct("<QIIQQQI")  # target, k, layer count, states, unreachable, example, bits
 _MAX_LAYERS = 256
+_READ_CHUNK = 1 << 22  # bytes read (and checked) at a time: a multiple of the block size
 
 
 class TableError(cache.CacheError):
@@ -85,6 +80,12 @@ def default_cache_dir() -> Path:
     return Path(cache.cache_directory())
 
 
+def file_path(target: Board, cache_dir: str | os.PathLike[str] | None, suffix: str) -> str:
+    """The table file of ``target`` with ``suffix`` in the cache directory (a string)."""
+    name = "-".join(target.rows()).replace("*", "x")
+    return os.path.join(cache.cache_directory(cache_dir), f"distances-{name}{suffix}")
+
+
 def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """Where the table of ``target`` lives.
 
@@ -94,91 +95,80 @@ def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -
     """
     from pathlib import Path
 
-    return Path(_table_file(target, cache_dir))
+    return Path(file_path(target, cache_dir, ".bkt"))
 
 
-def _table_file(target: Board, cache_dir: str | os.PathLike[str] | None) -> str:
-    """:func:`table_path` as a string (no pathlib: the classic path does without)."""
-    name = "-".join(target.rows()).replace("*", "x")
-    return os.path.join(cache.cache_directory(cache_dir), f"distances-{name}.bkt")
+def block_count(size: int) -> int:
+    """Blocks that hold ``size`` bytes."""
+    return -(-size // (1 << BLOCK_BITS))
 
 
-def payload_size(state_count: int) -> int:
-    """Bytes that hold ``state_count`` boards: one each."""
-    return state_count
-
-
-def block_count(size: int, bits: int = BLOCK_BITS) -> int:
-    """Blocks of ``2**bits`` bytes that hold ``size`` bytes."""
-    return -(-size // (1 << bits))
-
-
-def block_checksums(payload: bytes | memoryview | np.ndarray, bits: int = BLOCK_BITS) -> list[int]:
+def block_checksums(payload: bytes | memoryview | np.ndarray) -> list[int]:
     """CRC-32 of each block of the payload, as stored in the header."""
     view = memoryview(payload).cast("B")  # type: ignore[arg-type]
-    step = 1 << bits
+    step = 1 << BLOCK_BITS
     return [zlib.crc32(view[i : i + step]) for i in range(0, len(view), step)]
 
 
+def open_file(path: str, what: str, sizes: list[int] | None = None) -> tuple[int, os.stat_result]:
+    """:func:`bitknights.cache.open_cached`, its errors as :class:`TableError` (the trust
+    rule's as :class:`UntrustedTableError`); ``FileNotFoundError`` passes."""
+    try:
+        return cache.open_cached(path, what, sizes=sizes)
+    except cache.UntrustedError as e:
+        raise UntrustedTableError(str(e)) from None
+    except TableError:
+        raise
+    except cache.CacheError as e:
+        raise TableError(str(e)) from None
+
+
 def unrank(rank: int, black_count: int) -> Board:
-    """The board of ``rank`` among boards with ``black_count`` black knights (pure
-    Python; see :mod:`bitknights.coords`)."""
+    """The board of ``rank`` among boards with ``black_count`` black knights."""
     return Board.from_key(coords.pack(*coords.unrank(rank, black_count)))
-
-
-class _LazyPayload:
-    """The payload as a sequence of ints: ``data[rank]`` reads and checks the rank's
-    block on first use (pure Python, no numpy)."""
-
-    __slots__ = ("_blocks", "_file")
-
-    def __init__(self, file: TableFile) -> None:
-        self._file = file
-        self._blocks: list[bytes | memoryview | None] = [None] * len(file._crcs)
-
-    def __getitem__(self, rank: int) -> int:
-        block = self._blocks[rank >> BLOCK_BITS]
-        if block is None:
-            block = self._blocks[rank >> BLOCK_BITS] = self._file._block(rank >> BLOCK_BITS)
-        return block[rank & ((1 << BLOCK_BITS) - 1)]
-
-    def __len__(self) -> int:
-        return self._file.state_count
 
 
 class TableFile:
     """An open table: header fields (checked), and the payload, read and checked block by
-    block as lookups touch it (:attr:`data`) or all at once (:attr:`payload`).  Any read
+    block as lookups touch it (``data[rank]``) or all at once (:attr:`payload`).  Any read
     that finds a bad block raises :class:`TableError`; nothing unchecked is returned."""
 
     def __init__(self, path: str, fd: int, fields: dict, offset: int) -> None:
         self.path = path
-        """The file (a path string)."""
         self.target: Board = fields["target"]
         self.black_count: int = fields["black_count"]
         self.state_count: int = fields["state_count"]
         self.layers: tuple[int, ...] = fields["layers"]
         self.unreachable: int = fields["unreachable"]
         self.example_rank: int = fields["example_rank"]
-        self.tag: str = fields["tag"]
-        """The header's checksum, which names this table's contents in its proof record."""
-        self._fd = fd
-        self._offset = offset
+        self.tag: str = fields["tag"]  # the header's checksum: names the contents' proof
+        self._fd, self._offset = fd, offset
         self._crcs: Sequence[int] = fields["crcs"]
         self._full: np.ndarray | None = None
-        self.data = _LazyPayload(self)
+        self._blocks: list[bytes | memoryview | None] = [None] * len(self._crcs)
+        self.data = self
 
     def __del__(self) -> None:
         with contextlib.suppress(OSError, AttributeError):
             os.close(self._fd)
 
+    def __getitem__(self, rank: int) -> int:
+        """The payload's byte of ``rank``, its block read and checked on first use."""
+        b = rank >> BLOCK_BITS
+        block = self._blocks[b]
+        if block is None:
+            block = self._blocks[b] = self._block(b)
+        return block[rank & ((1 << BLOCK_BITS) - 1)]
+
+    def __len__(self) -> int:
+        return self.state_count
+
     @property
     def max_distance(self) -> int:
-        """The farthest any board is from the target."""
         return len(self.layers) - 1
 
     def example(self) -> Board:
-        """The board at :attr:`max_distance` the header names (pure Python, no numba)."""
+        """The board at :attr:`max_distance` the header names."""
         return unrank(self.example_rank, self.black_count)
 
     def _corrupt(self, i: int) -> TableError:
@@ -196,28 +186,24 @@ class TableFile:
         return data
 
     def bytes_at(self, ranks: list[int]) -> list[int]:
-        """``payload[r]`` for each rank, reading each block they fall in once, in file
-        order, checked against its checksum; blocks already read are used, and the ones
-        read here are not kept (for large batches: a kept block costs a fresh page of
-        memory, more than reading it)."""
-        order = sorted(range(len(ranks)), key=ranks.__getitem__)
+        """``payload[r]`` for each rank, reading each block once, in file order; blocks
+        read here are not kept (a kept block costs a fresh page, more than reading it)."""
         out = [0] * len(ranks)
-        cached, mask = self.data._blocks, (1 << BLOCK_BITS) - 1
+        cached, mask = self._blocks, (1 << BLOCK_BITS) - 1
         current = -1
         block: bytes | memoryview = b""
-        for j in order:
+        for j in sorted(range(len(ranks)), key=ranks.__getitem__):
             r = ranks[j]
-            b = r >> BLOCK_BITS
-            if b != current:
-                current = b
-                block = cached[b] or self._block(b)
+            if r >> BLOCK_BITS != current:
+                current = r >> BLOCK_BITS
+                block = cached[current] or self._block(current)
             out[j] = block[r & mask]
         return out
 
     @property
     def payload(self) -> np.ndarray:
         """The whole payload as a read-only ``uint8`` array, read and checked in full on
-        first use (about 60 ms for the classic table; a progress bar if it takes long)."""
+        first use (a progress bar if it takes long)."""
         if self._full is None:
             import numpy as np
 
@@ -228,25 +214,19 @@ class TableFile:
             with progress.bar(len(full), "B", "reading the distance table", unit_scale=True,
                               unit_divisor=1024) as shown:  # fmt: skip
                 for lo in range(0, len(full), _READ_CHUNK):
-                    self._read_checked(view[lo : lo + _READ_CHUNK], lo)
-                    shown.update(min(_READ_CHUNK, len(full) - lo))
+                    into, done = view[lo : lo + _READ_CHUNK], 0
+                    while done < len(into):
+                        n = os.preadv(self._fd, [into[done:]], self._offset + lo + done)
+                        if n <= 0:
+                            raise _fail(self.path, "was truncated while in use")
+                        done += n
+                    for i, crc in enumerate(block_checksums(into), lo >> BLOCK_BITS):
+                        if crc != self._crcs[i]:
+                            raise self._corrupt(i)
+                    shown.update(len(into))
             full.setflags(write=False)
             self._full = full
         return self._full
-
-    def _read_checked(self, into: memoryview, at: int) -> None:
-        """Fill ``into`` with the payload's bytes from ``at`` (a multiple of the block
-        size) and check their blocks."""
-        done = 0
-        while done < len(into):
-            n = os.preadv(self._fd, [into[done:]], self._offset + at + done)
-            if n <= 0:
-                raise _fail(self.path, "was truncated while in use")
-            done += n
-        first = at >> BLOCK_BITS
-        for i, crc in enumerate(block_checksums(into), first):
-            if crc != self._crcs[i]:
-                raise self._corrupt(i)
 
     def verify(self) -> None:
         """Read and check the whole payload now (raises :class:`TableError`)."""
@@ -263,31 +243,9 @@ class TableFile:
         blocks = ranks >> BLOCK_BITS
         for b in np.unique(blocks).tolist():
             hit = blocks == b
-            block = self.data._blocks[b] or self._block(b)
-            self.data._blocks[b] = block
+            block = self._blocks[b] = self._blocks[b] or self._block(b)
             out[hit] = np.frombuffer(block, dtype=np.uint8)[ranks[hit] & ((1 << BLOCK_BITS) - 1)]
         return out
-
-
-def _header(
-    target: Board,
-    state_count: int,
-    layers: list[int],
-    unreachable: int,
-    example_rank: int,
-    crcs: list[int],
-) -> bytes:
-    fields = _FIELDS.pack(
-        target.key,
-        target.black.bit_count(),
-        len(layers),
-        state_count,
-        unreachable,
-        example_rank,
-        BLOCK_BITS,
-    )
-    fields += struct.pack(f"<{len(layers)}Q{len(crcs)}I", *layers, *crcs)
-    return cache.pack_header(MAGIC, FORMAT_VERSION, fields)
 
 
 def write(
@@ -298,20 +256,22 @@ def write(
     unreachable: int,
     example_rank: int,
 ) -> None:
-    """Write a table file atomically (:func:`bitknights.cache.atomic_write`): readers see
-    the old file or the new, never half."""
+    """Write a table file atomically (:func:`bitknights.cache.atomic_write`), its proof
+    recorded: the breadth-first search that computed it is the proof."""
     import numpy as np
 
-    from ..coords import state_count
-
-    count = state_count(target.black.bit_count())
+    k = target.black.bit_count()
+    count = coords.state_count(k)
     data = np.ascontiguousarray(payload, dtype=np.uint8)
-    if data.shape != (payload_size(count),):
-        raise ValueError(f"payload has {data.size} bytes, expected {payload_size(count)}")
-    header = _header(target, count, layers, unreachable, example_rank, block_checksums(data))
+    if data.shape != (count,):
+        raise ValueError(f"payload has {data.size} bytes, expected {count}")
+    crcs = block_checksums(data)
+    fields = _FIELDS.pack(target.key, k, len(layers), count, unreachable, example_rank,
+                          BLOCK_BITS) + struct.pack(f"<{len(layers)}Q{len(crcs)}I", *layers,
+                                                    *crcs)  # fmt: skip
+    header = cache.pack_header(MAGIC, FORMAT_VERSION, fields)
     written = cache.atomic_write(path, [header, data.data], "distance table")
-    _loaded.clear()  # the open table may be this file's old version (its key need not be path)
-    # the breadth-first search that computed it is the proof
+    _loaded.clear()  # the open table may be this file's old version
     cache.record_proof(path, written, f"{zlib.crc32(header):08x}", "distance table")
 
 
@@ -325,11 +285,11 @@ def _parse_header(
     path: str | os.PathLike[str], head: bytes, target: Board | None
 ) -> tuple[dict, int]:
     """The header's fields and its size; raises :class:`TableError` naming the problem."""
-    fields_raw = cache.unpack_header(head, MAGIC, FORMAT_VERSION, lambda p: _fail(path, p))
+    raw = cache.unpack_header(head, MAGIC, FORMAT_VERSION, lambda p: _fail(path, p))
     size = cache.header_size(head) or 0
-    if len(fields_raw) < _FIELDS.size:
+    if len(raw) < _FIELDS.size:
         raise _fail(path, "has a corrupt header")
-    key, k, nlayers, count, unreachable, example, bits = _FIELDS.unpack_from(fields_raw)
+    key, k, nlayers, count, unreachable, example, bits = _FIELDS.unpack_from(raw)
     if bits != BLOCK_BITS or not 0 < nlayers <= _MAX_LAYERS:
         raise _fail(path, "has a corrupt header")
     try:
@@ -337,28 +297,24 @@ def _parse_header(
     except BitknightsError:
         raise _fail(path, "has a corrupt header (bad target)") from None
     if target is not None and file_target != target:
-        raise _fail(
-            path,
-            f"was built for target {'/'.join(file_target.rows())}, not {'/'.join(target.rows())}",
-        )
+        built, wanted = "/".join(file_target.rows()), "/".join(target.rows())
+        raise _fail(path, f"was built for target {built}, not {wanted}")
     if k != file_target.black.bit_count() or count != NUM_SQUARES * comb(NUM_SQUARES - 1, k):
         raise _fail(path, "has a corrupt header (inconsistent counts)")
-    nblocks = block_count(count)
-    if len(fields_raw) != _FIELDS.size + 8 * nlayers + 4 * nblocks:
+    if len(raw) != _FIELDS.size + 8 * nlayers + 4 * block_count(count):
         raise _fail(path, "has a corrupt header")
-    layers = struct.unpack_from(f"<{nlayers}Q", fields_raw, _FIELDS.size)
-    crcs = cache.u32_array(fields_raw[_FIELDS.size + 8 * nlayers :])
+    layers = struct.unpack_from(f"<{nlayers}Q", raw, _FIELDS.size)
     if sum(layers) + unreachable != count or not 0 <= example < count:
         raise _fail(path, "has a corrupt header (inconsistent counts)")
     fields = {
         "target": file_target,
         "black_count": k,
         "state_count": count,
-        "payload_size": payload_size(count),
+        "payload_size": count,
         "layers": tuple(layers),
         "unreachable": unreachable,
         "example_rank": example,
-        "crcs": crcs,
+        "crcs": cache.u32_array(raw[_FIELDS.size + 8 * nlayers :]),
         "tag": f"{zlib.crc32(head[:size]):08x}",
     }
     return fields, size
@@ -372,19 +328,13 @@ def _open(
 ) -> tuple[int, dict, int, os.stat_result]:
     """Open and check the header and size: ``(fd, fields, header size, fstat)``."""
     try:
-        fd, st = cache.open_cached(path, "distance table")
+        fd, st = open_file(os.fspath(path), "distance table")
     except FileNotFoundError:
         raise _missing(path) from None
-    except cache.UntrustedError as e:
-        raise UntrustedTableError(str(e)) from None
-    except TableError:
-        raise
-    except cache.CacheError as e:
-        raise TableError(str(e)) from None
     try:
-        head = cache.read_at(fd, min(st.st_size, _HEAD_MAX), 0)
-        fields, size = _parse_header(path, head, target)
-        expected = size + fields["payload_size"]
+        fields, size = _parse_header(path, cache.read_at(fd, min(st.st_size, _HEAD_MAX), 0),
+                                     target)  # fmt: skip
+        expected = size + fields["state_count"]
         if st.st_size != expected:
             what = "is truncated" if st.st_size < expected else "is too long"
             raise _fail(path, f"{what} ({st.st_size} bytes, expected {expected})")
@@ -398,43 +348,41 @@ def _open(
 
 
 def _check_sane(table: TableFile) -> None:
-    """Cheap whole-file sanity, run by :func:`load` (a few blocks, about 50 µs): what
-    every breadth-first distance table satisfies and a table built for another target,
-    relabelled or shifted does not.  The target's byte is 0 and each of its neighbours'
-    is 1; the header's layer counts start with 1 and the target's neighbour count, and
-    none is 0; the header's example board really is at the farthest distance.
-    Raises :class:`TableError` naming the first thing wrong."""
-    target, data, k = table.target, table.data, table.black_count
-    layers = table.layers
+    """Cheap whole-file sanity, run at open (a few blocks, about 50 µs), which a table
+    built for another target, relabelled or shifted fails: the target's byte is 0 and its
+    neighbours' 1; the layer counts start with 1 and the target's neighbour count, none 0;
+    the example board is at the farthest distance.  Raises :class:`TableError`."""
+    target, k, layers = table.target, table.black_count, table.layers
     black, blank = target.black, target.blank
     neighbours = [
         (black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black, n)
         for n in KNIGHT_TARGETS[blank]
     ]
-    d = data[coords.rank(black, blank, k)]
+    d = table[coords.rank(black, blank, k)]
     if d != 0:
         raise _fail(table.path, f"is inconsistent (it puts its own target {d} moves away)")
     for nb, n in neighbours:
-        d = data[coords.rank(nb, n, k)]
+        d = table[coords.rank(nb, n, k)]
         if d != 1:
             raise _fail(
                 table.path, f"is inconsistent (it puts a neighbour of its target {d} moves away)"
             )
     if layers[0] != 1 or len(layers) < 2 or layers[1] != len(neighbours) or 0 in layers:
         raise _fail(table.path, "is inconsistent (its layer counts do not fit its target)")
-    d = data[table.example_rank]
-    if d != table.max_distance:
+    d, far = table[table.example_rank], table.max_distance
+    if d != far:
         raise _fail(
-            table.path,
-            f"is inconsistent (its farthest example is {d} moves away, not {table.max_distance})",
+            table.path, f"is inconsistent (its farthest example is {d} moves away, not {far})"
         )
 
 
-def _prove(table: TableFile, st: os.stat_result, tag: str, why: str) -> None:
-    """Prove ``table`` exact (:mod:`.verify`: every board against its neighbours, and the
-    header's counts against the payload's), said on a terminal, and record the verdict;
-    raise :class:`TableError` naming the first wrong board and the fix when it is not."""
+def _prove(table: TableFile, st: os.stat_result, why: str) -> None:
+    """Prove ``table`` exact (:mod:`.verify`, and the header's counts against the
+    payload's), said on a terminal, and record the verdict; raise :class:`TableError`
+    naming the first wrong board when it is not."""
     import time
+
+    import numpy as np
 
     from .. import estimates, progress
     from .verify import first_inconsistency
@@ -442,9 +390,11 @@ def _prove(table: TableFile, st: os.stat_result, tag: str, why: str) -> None:
     progress.announce(f"proving the distance table {table.path}", why, estimates.TABLE_PROOF)
     t0 = time.perf_counter()
     bad = first_inconsistency(table.payload, table.target)  # reads and checksums it all
-    verdict = "counts" if bad is None and not _counts_fit(table) else cache.EXACT
+    counts, n = np.bincount(table.payload, minlength=256).tolist(), len(table.layers)
+    fit = tuple(counts[:n]) == table.layers and not any(counts[n:255])
+    verdict = cache.EXACT if fit and counts[255] == table.unreachable else "counts"
     verdict = verdict if bad is None else f"board:{bad}"
-    cache.record_proof(table.path, st, tag, "distance table", verdict)
+    cache.record_proof(table.path, st, table.tag, "distance table", verdict)
     _refuse(table, verdict)
     progress.announce(f"proved: every distance exact ({time.perf_counter() - t0:.1f} s)")
 
@@ -460,30 +410,16 @@ def _refuse(table: TableFile, verdict: str) -> None:
     raise _fail(table.path, f"is not exact ({problem}: a damaged or rewritten file)")
 
 
-def _counts_fit(table: TableFile) -> bool:
-    """Whether the header's layer and unreachable counts are those of the payload."""
-    import numpy as np
-
-    counts = np.bincount(table.payload, minlength=256).tolist()
-    n = len(table.layers)
-    return (
-        tuple(counts[:n]) == table.layers
-        and not any(counts[n:255])
-        and counts[255] == table.unreachable
-    )
-
-
 def read_header(path: str | os.PathLike[str], target: Board | None = None) -> dict:
-    """The header fields of a table file, checked (magic, version, header checksum,
-    target, counts, file size and kind, trust) without reading the payload."""
+    """The header fields of a table file, checked as far as :func:`load` does without
+    reading the payload."""
     fd, fields, _, _ = _open(path, target)
     os.close(fd)
     return fields
 
 
 def changed(path: str | os.PathLike[str]) -> TableError:
-    """The error for a proved table whose bytes no longer make sense to a running process
-    (the file was changed under it)."""
+    """The error for a proved table whose bytes no longer make sense (changed under us)."""
     return TableError(f"distance table {path} changed while in use; run again")
 
 
@@ -497,8 +433,6 @@ def _missing(path: str | os.PathLike[str]) -> TableError:
     )
 
 
-_READ_CHUNK = 1 << 22  # bytes read (and checked) at a time: a multiple of the block size
-
 # path -> (identity, TableFile): a file is opened, checked and its proof looked up once per
 # process unless it changes on disk.
 _loaded: dict[str, tuple[tuple[int, ...], TableFile]] = {}
@@ -507,11 +441,10 @@ _loaded: dict[str, tuple[tuple[int, ...], TableFile]] = {}
 def load(
     target: Board, cache_dir: str | os.PathLike[str] | None = None, *, reprove: bool = False
 ) -> TableFile:
-    """The table of ``target``, its header checked as in :func:`read_header`, proved exact
-    (once per file identity, remembered: :mod:`bitknights.cache`; ``reprove``: now,
-    whatever the record says); its payload is checked block by block as it is read.
+    """The table of ``target``, its header checked, proved exact (once per file identity,
+    remembered: :mod:`bitknights.cache`; ``reprove``: now, whatever the record says).
     Raises :class:`TableError` when there is none, it is unusable or not exact."""
-    path = _table_file(target, cache_dir)
+    path = file_path(target, cache_dir, ".bkt")
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -523,10 +456,9 @@ def load(
     if hit is not None and hit[0] == stamp and not reprove:
         return hit[1]
     table, st = open_unproved(target, cache_dir)
-    tag = table.tag
-    verdict = None if reprove else cache.proof(path, st, tag)
+    verdict = None if reprove else cache.proof(path, st, table.tag)
     if verdict is None:
-        _prove(table, st, tag, "" if reprove else "once: it is new or changed")
+        _prove(table, st, "" if reprove else "once: it is new or changed")
     else:
         _refuse(table, verdict)
     _loaded.clear()  # keep at most one table alive through this cache
@@ -539,7 +471,7 @@ def open_unproved(
 ) -> tuple[TableFile, os.stat_result]:
     """The table file of ``target`` and its ``fstat``, checked as far as its header and
     :func:`_check_sane` go, *not proved*: what :func:`load` proves (and tests forge)."""
-    path = _table_file(target, cache_dir)
+    path = file_path(target, cache_dir, ".bkt")
     fd, fields, size, st = _open(path, target)
     table = TableFile(path, fd, fields, size)
     _check_sane(table)
@@ -547,11 +479,8 @@ def open_unproved(
 
 
 def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-    """Whether a usable table of ``target`` is present (header and sanity checked, once
-    per process per file version, as :func:`load` does).  A file that is there but
-    unusable (not trusted, corrupt, of an older format, built for another target) is
-    said once per process on standard error:
-    ``auto`` then answers by search, slower than the user expects."""
+    """Whether a usable table of ``target`` is present (as :func:`load` finds it).  A file
+    there but unusable is said once per process: ``auto`` then answers by search."""
     try:
         load(target, cache_dir)
     except MissingTableError:

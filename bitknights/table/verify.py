@@ -11,8 +11,7 @@ check needs no trust at all: a table ``f`` is the exact distance to the target i
 Proof: from (2) and (1), following neighbours one nearer reaches the target in ``f(b)``
 moves, so the true distance is at most ``f(b)``; by (3) ``f`` drops by at most one a move,
 so the true distance is at least ``f(b)``.  The check visits every board and its
-neighbours once (a few seconds on two cores, in threads over blocks of ranks; the kernel
-is :func:`bitknights.table.kernels._consistent_block`, compiled ahead of time).
+neighbours once, in threads over blocks of ranks.
 """
 
 from __future__ import annotations
@@ -21,9 +20,8 @@ import numpy as np
 
 from .. import native, progress
 from ..coords import comb_count, rank
-from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from ..threads import ordered_map
+from .layout import kernel_args
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,9 +39,7 @@ def first_inconsistency(
     ncomb = comb_count(k)
     goal = rank(target.black, target.blank)
     jobs = [(b, lo, min(lo + BLOCK, ncomb)) for b in range(25) for lo in range(0, ncomb, BLOCK)]
-    consts = (np.int64(ncomb), np.int64(k), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, BINOM, RANK_BYTE,
-              POPCOUNT8)  # fmt: skip
-    check = native.kernels("table").consistent_block
+    check, consts = native.kernels("table").consistent_block, kernel_args(k)
 
     def run(job: tuple[int, int, int]) -> int:
         return int(check(dist, np.int64(goal), *map(np.int64, job), *consts))
@@ -54,6 +50,3 @@ def first_inconsistency(
                 return bad
             shown.update(job[2] - job[1])
     return None
-
-
-__all__ = ["first_inconsistency"]
