@@ -21,8 +21,7 @@ from bitknights import TARGET  # noqa: E402
 
 @pytest.fixture(scope="session")
 def table_dir(tmp_path_factory):
-    """A cache directory holding the classic distance table, built once per test session
-    (with pytest-xdist, once for all its workers: the first builds, the others wait)."""
+    """The classic distance table's cache directory, built once per session (all workers)."""
     from bitknights.table import ensure
 
     root = tmp_path_factory.getbasetemp()
@@ -72,8 +71,7 @@ def ball11() -> dict[str, int]:
 
 @pytest.fixture(scope="session")
 def classic_compact(table_dir):
-    """The classic compact table in memory, packed from the distance table (as a build
-    packs its breadth-first distances)."""
+    """The classic compact table in memory, packed from the distance table."""
     from bitknights.table import compact, load_table
 
     full = load_table(TARGET, cache_dir=table_dir)

@@ -270,3 +270,65 @@ __all__ = [
     "steps_with",
     "write_compact",
 ]
+
+
+def one_line_error(r, status=2) -> str:
+    """The error line of a run that failed with ``status``: one line, nothing on stdout."""
+    assert r.returncode == status, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == "", r.stdout
+    assert r.stderr.startswith("bitknights: error: ") and r.stderr.count("\n") == 1, r.stderr
+    return r.stderr
+
+
+def batch_file(path: Path, boards) -> Path:
+    """``boards`` written at ``path`` as a batch (their count, then each board)."""
+    path.write_text(f"{len(boards)}\n" + "".join(f"{Board(b)}\n" for b in boards))
+    return path
+
+
+def target_file(path: Path, target) -> Path:
+    path.write_text(f"{Board(target)}\n")
+    return path
+
+
+def by_distance(ball: dict[str, int]) -> dict[int, list[str]]:
+    """The boards of a naive ``ball`` grouped by distance, in the ball's order."""
+    out: dict[int, list[str]] = {}
+    for text, d in ball.items():
+        out.setdefault(d, []).append(text)
+    return out
+
+
+def brute_counts(ball: dict[str, int]):
+    """``paths(text)``: how many optimal move sequences a board of a naive ``ball`` has."""
+    import functools
+
+    import naive
+
+    @functools.cache
+    def paths(text: str) -> int:
+        d = ball[text]
+        return (
+            1 if d == 0 else sum(paths(n) for n in naive.neighbours(text) if ball.get(n) == d - 1)
+        )
+
+    return paths
+
+
+def forge_patterns(path, tables, target=TARGET) -> None:
+    """Write pattern ``tables`` with every checksum right but no proof record (a forger's)."""
+    from bitknights.engines import pdb
+
+    pdb._save(str(path), target, tables)
+    Path(f"{path}.proof").unlink()
+
+
+def relaxed_neighbours(mask: int):
+    """The masks one knight's jump from ``mask`` onto a free square (other colours ignored)."""
+    from bitknights.squares import KNIGHT_NEIGHBORS
+
+    for s in range(25):
+        if mask >> s & 1:
+            for t in KNIGHT_NEIGHBORS[s]:
+                if t >= 0 and not mask >> int(t) & 1:
+                    yield mask ^ (1 << s) ^ (1 << int(t))

@@ -76,8 +76,7 @@ def test_random_walks_against_ida_up_to_distance_22():
 
 
 def test_first_meeting_equals_best_meeting_of_the_layer(monkeypatch):
-    """The stopping rule: finishing the layer and measuring every meeting never finds a
-    shorter path than the first meeting."""
+    """Finishing the layer and measuring every meeting finds no shorter path than the first."""
     found = deep_walks(TARGET, 120, 14, 28, seed=13)
     for b, s in found:
         monkeypatch.setattr(_bidir_search, "_FULL_LAYER", 1)
@@ -141,9 +140,7 @@ def test_stop_flag_and_timeout(monkeypatch):
 
 
 def test_timeout_does_not_wait_for_the_ball_to_grow(monkeypatch):
-    """A layer of the target's ball can take seconds: a search that must wait for one
-    (growing it, or reading while another thread grows it) still stops on time.  The
-    growth here blocks until released, so without that the calls below would hang."""
+    """A search waiting for the target's ball to grow (blocked here) still stops on time."""
     import threading
 
     kernels = _bidir_search._kernels()
@@ -216,10 +213,7 @@ def test_threads_share_a_growing_ball():
 
 @pytest.mark.slow
 def test_deep_random_boards_are_consistent():
-    """Deep boards (uniform random ones reach 30 and more) cannot be checked by another
-    engine here, so check the Bellman property instead: every neighbour is one move
-    nearer or farther, and some neighbour is nearer.  With the replayed path (an upper
-    bound) this pins each distance exactly."""
+    """Deep boards: every neighbour one nearer or farther, some nearer (Bellman)."""
     rng = random.Random(22)
     boards = [random_board(rng) for _ in range(150)]
     dist = steps_with("bidir", keys_of(boards), TARGET, None)

@@ -1,6 +1,4 @@
-"""The compact distance table and the engine that walks it: exact against the naive BFS
-and the distance table, refused when damaged or forged, chosen by ``auto`` for far boards
-without a distance table."""
+"""The compact table and its engine: exact, refused when damaged, chosen for far boards."""
 
 from __future__ import annotations
 
@@ -21,12 +19,14 @@ from bitknights.service import DistanceService, far
 from bitknights.table import compact
 from helpers import (
     SMALL,
+    by_distance,
     forge_compact,
     random_walk,
     run_bitknights,
     run_python,
     solve_with,
     steps_with,
+    target_file,
 )
 
 FAR = Board("00000/11000/10101/*1100/11111")  # 39 moves from the classic target
@@ -50,8 +50,7 @@ def replayed(board, blanks):
 def test_every_board_of_a_small_target_walks_to_its_exact_distance(
     tmp_path, small_ball, fresh, monkeypatch
 ):
-    """Against the naive BFS: every board's walk, compiled and in plain Python (the same
-    path, replayed to the target), and batches walked both ways."""
+    """Every board's walk, compiled and plain, and batches both ways: the naive BFS's."""
     table = compact.build(SMALL, tmp_path)
     assert compact.load(SMALL, tmp_path).max_distance == max(small_ball.values())
     for i, (text, d) in enumerate(small_ball.items()):
@@ -95,9 +94,7 @@ def every_distance(full, per_distance):
 
 
 def test_the_compact_table_agrees_with_the_distance_table_at_every_distance(classic_pair):
-    """Boards at every distance, 0 to 39: the same distances, one board at a time
-    (compiled and plain: the same path as the distance table's, replayed) and in
-    batches under several limits."""
+    """Boards at 0..39: walks (the table's paths) and batches equal the distance table's."""
     full, table = classic_pair
     boards = every_distance(full, 8)
     want = [full.distance(b) for b in boards]
@@ -146,8 +143,7 @@ def test_the_classic_table_agrees_with_the_distance_table(tmp_path, table_dir, f
 
 
 def _shift_codes(table, path, ranks):
-    """Rewrite the codes of ``ranks`` one on (mod 3), every checksum recomputed (what
-    someone with write access could do)."""
+    """Shift the codes of ``ranks`` one on (mod 3), every checksum recomputed."""
     k = table.black_count
     forge_compact(path, table.target, {r: (table.code(*unrank(r, k)) + 1) % 3 for r in ranks})
 
@@ -256,11 +252,9 @@ def test_the_deep_data_files_lie_where_their_names_say(table_dir):
 
 
 def test_a_few_boards_are_walked_without_numpy(tmp_path, fresh):
-    """A judge-sized input answered from the compact table walks in plain Python: the
-    process imports neither numpy nor numba (they take longer to load than the walks)."""
+    """A judge-sized input from the compact table imports neither numpy nor numba."""
     compact.build(SMALL, tmp_path)
-    target = tmp_path / "target.txt"
-    target.write_text("\n".join(SMALL.rows()) + "\n")
+    target = target_file(tmp_path / "target.txt", SMALL)
     boards = ["10000/00000/00000/00000/0001*", "00000/01000/1*000/00000/00000"]
     code = (
         "import sys; from bitknights import cli; "
@@ -275,27 +269,22 @@ def test_a_few_boards_are_walked_without_numpy(tmp_path, fresh):
 
 
 def test_random_boards_from_the_compact_table(tmp_path, small_ball, fresh, monkeypatch):
-    """Drawn uniformly by rejection: distinct, exactly that far (the naive BFS), the same
-    for the same seed, a whole layer when asked; a draw that runs out says so, naming the
-    distance table; the command line draws from it without the distance table."""
+    """Random boards by rejection: exact, seeded, whole layers, a clear error, the CLI."""
     table = compact.build(SMALL, tmp_path)
-    by_distance: dict[int, set[str]] = {}
-    for text, d in small_ball.items():
-        by_distance.setdefault(d, set()).add(text)
-    for d in (0, 1, 7, 12, max(by_distance)):
-        count = min(20, len(by_distance[d]))
+    layers = by_distance(small_ball)
+    for d in (0, 1, 7, 12, max(layers)):
+        count = min(20, len(layers[d]))
         boards = table.random_boards(d, count, seed=d)
-        assert len(set(boards)) == count and {b.compact for b in boards} <= by_distance[d]
+        assert len(set(boards)) == count and {b.compact for b in boards} <= set(layers[d])
         assert table.random_boards(d, count, seed=d) == boards
-    every = table.random_boards(3, len(by_distance[3]), seed=1)
-    assert {b.compact for b in every} == by_distance[3]
+    every = table.random_boards(3, len(layers[3]), seed=1)
+    assert {b.compact for b in every} == set(layers[3])
     monkeypatch.setattr(compact, "RANDOM_DRAWS", compact.RANDOM_BATCH)
     with pytest.raises(BitknightsError, match="distance table, which lists them"):
-        table.random_boards(3, len(by_distance[3]) + 1, seed=1)
+        table.random_boards(3, len(layers[3]) + 1, seed=1)
     with pytest.raises(BitknightsError, match="no board lies"):
-        table.random_boards(max(by_distance) + 1, 1)
-    target = tmp_path / "target.txt"
-    target.write_text("\n".join(SMALL.rows()) + "\n")
+        table.random_boards(max(layers) + 1, 1)
+    target = target_file(tmp_path / "target.txt", SMALL)
     r = run_bitknights(["random", "--distance", "9", "--count", "4", "--seed", "2", "--format",
                         "json", "--target", target], cache_dir=tmp_path)  # fmt: skip
     assert r.returncode == 0, r.stderr

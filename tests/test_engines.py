@@ -1,5 +1,4 @@
-"""The engine contract: every engine keeps it, result codes are distinct, and ``auto``
-follows what the engines declare."""
+"""The engine contract: every engine keeps it, and ``auto`` follows what engines declare."""
 
 import inspect
 import json
@@ -15,7 +14,7 @@ from bitknights.engines import ENGINES, Engine, get_engine
 from bitknights.engines.options import Capabilities, SolveOptions
 from bitknights.results import Result, Status
 from bitknights.solution import Solution
-from helpers import checked_by, random_walk, solve_with, steps_with
+from helpers import by_distance, checked_by, random_walk, solve_with, steps_with
 
 NEAR = Board("10110/01*11/10111/01001/00000")  # 7 moves from the target
 FAR = Board("01011/110*1/01110/01010/00100")  # 18 moves from the target
@@ -56,14 +55,11 @@ def test_search_engines_answer_through_the_contract(name):
 
 @pytest.mark.parametrize("name", ["ida", "bidir"])
 def test_boards_of_every_distance_to_11_and_their_limits(name, ball11):
-    """Hundreds of boards at every distance 0..11 (naive BFS), and 400 more at 9..11,
-    with limits at the distance and just below (over_limit)."""
+    """Boards at every distance 0..11 (naive BFS), limits at the distance and just below."""
     rng = random.Random(11)
-    by_distance: dict[int, list[str]] = {}
-    for text, d in ball11.items():
-        by_distance.setdefault(d, []).append(text)
-    sample = [t for ts in by_distance.values() for t in rng.sample(ts, min(60, len(ts)))]
-    sample += rng.sample([t for d in (9, 10, 11) for t in by_distance[d]], 400)
+    layers = by_distance(ball11)
+    sample = [t for ts in layers.values() for t in rng.sample(ts, min(60, len(ts)))]
+    sample += rng.sample([t for d in (9, 10, 11) for t in layers[d]], 400)
     for text in sample:
         b, d = Board(text), ball11[text]
         for limit in (15, None, d):

@@ -1,6 +1,4 @@
-"""Files forged with every checksum recomputed (issue 19): the distance table, the pattern
-databases and the shipped ball.  Each case ends in the right answer or a one-line error,
-never a wrong answer with exit status 0, through the command line and the Python API."""
+"""Files forged with every checksum recomputed (issue 19): never a wrong answer."""
 
 from __future__ import annotations
 
@@ -25,15 +23,19 @@ from bitknights.table import store
 from helpers import (
     SAMPLE,
     Ran,
+    batch_file,
     cache_env,
     copy_table,
     forge,
+    forge_patterns,
+    one_line_error,
     random_walk,
     rewrite_header,
     run_bitknights,
     run_python,
     solve_with,
     steps_with,
+    target_file,
 )
 
 CLI = [sys.executable, "-m", "bitknights"]
@@ -51,40 +53,14 @@ def run(args, cache_dir=None, *, env=None, input="") -> Ran:
     return run_bitknights(args, input, cache_dir=cache_dir, env=env)
 
 
-def run_installed(site: Path, args, env) -> subprocess.CompletedProcess:
-    """``bitknights ARGS`` in a process of its own that imports the installed copy at
-    ``site`` (its own shipped files)."""
-    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True,
-                          timeout=LIMIT, env={**os.environ, **env, "PYTHONPATH": str(site)},
-                          cwd=site)  # fmt: skip
-
-
-def one_line_error(r, status=2) -> str:
-    assert r.returncode == status, (r.returncode, r.stdout, r.stderr)
-    assert r.stdout == "", r.stdout
-    assert r.stderr.startswith("bitknights: error: ") and r.stderr.count("\n") == 1, r.stderr
-    return r.stderr
-
-
 def one_warning(r) -> str:
-    """The single line a refused file is said with (answers still on standard output;
-    ``play`` also says where its distances come from)."""
+    """The one warning line that says a refused file."""
     lines = r.stderr.splitlines()
     warnings = [line for line in lines if line.startswith("bitknights: warning: ")]
     assert len(warnings) == 1 and "error" not in r.stderr and "Traceback" not in r.stderr, r.stderr
     if "play" not in r.args:
         assert lines == warnings, r.stderr
     return warnings[0]
-
-
-def batch_file(path: Path, boards: list[Board]) -> Path:
-    path.write_text(f"{len(boards)}\n" + "".join(str(b) + "\n" for b in boards))
-    return path
-
-
-def target_file(path: Path, target: Board) -> Path:
-    path.write_text(str(target) + "\n")
-    return path
 
 
 def exact(boards: list[Board], target: Board = TARGET, limit: int | None = None) -> list[int]:
@@ -111,8 +87,7 @@ def cache_dir(tmp_path) -> Path:
 @pytest.mark.parametrize("target", [OTHER, OTHER_CENTRE], ids=["other", "other-centre"])
 def test_a_table_built_for_another_target_is_refused_everywhere(target, table_dir, cache_dir,
                                                                   tmp_path):  # fmt: skip
-    """Issue 19, point 3: the classic table placed as ``target``'s, its header's target
-    rewritten, passed `table info` and answered 100/100 boards wrong."""
+    """Issue 19, point 3: the classic table with another target in its header."""
     path = copy_table(table_dir, cache_dir, target)
     rewrite_header(path, 16, "<Q", target.key)
     assert store.read_header(path, target)["target"] == target  # the header alone passes
@@ -165,8 +140,7 @@ def test_layer_counts_that_do_not_fit_the_target_are_refused(table_dir, cache_di
 
 
 def test_a_shifted_table_is_refused_at_open(table_dir, cache_dir):
-    """Every byte moved one rank on, written with the project's own writer (every
-    checksum right)."""
+    """Every byte moved one rank on, every checksum right."""
     file = store.load(TARGET, table_dir)
     store.write(store.table_path(TARGET, cache_dir), TARGET, np.roll(file.payload, 1),
                 list(file.layers), file.unreachable, file.example_rank)  # fmt: skip
@@ -197,9 +171,7 @@ def genuine() -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.fixture
 def patterns(genuine, cache_dir, monkeypatch):
-    """``(white, black, path)``: the genuine tables and where their cache file goes in
-    this test's cache directory.  The process forgets its tables, and a rebuild is the
-    genuine tables, at once (the builder is tested in test_pdb.py)."""
+    """``(white, black, path)``: the genuine tables (a rebuild returns them), fresh cache."""
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(cache_dir))
     white, black = genuine
     built = {TARGET.white: white, TARGET.black: black}
@@ -210,13 +182,6 @@ def patterns(genuine, cache_dir, monkeypatch):
 
 
 SEVEN = "10110/01*11/10111/01001/00000"  # the sample's first board, 7 moves away
-
-
-def _forge_patterns(path: Path, tables: tuple[np.ndarray, np.ndarray]) -> None:
-    """Write ``tables`` as the pattern file with every checksum right, as someone with
-    write access would: the project's writer, without the proof record it leaves."""
-    pdb._save(str(path), TARGET, tables)
-    Path(f"{path}.proof").unlink()
 
 
 def _plus(table: np.ndarray, at_least: int, by: int) -> np.ndarray:
@@ -252,10 +217,9 @@ FORGED_PATTERNS = {
 
 @pytest.mark.parametrize("shape", FORGED_PATTERNS)
 def test_forged_pattern_databases_are_never_used_only_rebuilt(shape, patterns, capfd):
-    """A pattern file is used only once proved (its build records the proof); a forged one
-    is treated as absent, so it can only cost the rebuild that replaces it, said once."""
+    """A forged pattern file is never read, only rebuilt, said once."""
     white, black, path = patterns
-    _forge_patterns(path, FORGED_PATTERNS[shape](white, black))
+    forge_patterns(path, FORGED_PATTERNS[shape](white, black))
     assert pdb.cached_pattern_tables(TARGET.key) is None  # never read for a bound
     cache._warned.clear()
     for board in (Board(SEVEN), random_walk(TARGET, 11, random.Random(0))):
@@ -270,7 +234,7 @@ def test_forged_pattern_databases_are_never_used_only_rebuilt(shape, patterns, c
 
 def test_forged_pattern_databases_answer_right_on_the_command_line(patterns, tmp_path):
     white, black, path = patterns
-    _forge_patterns(path, FORGED_PATTERNS["overstated by 2"](white, black))
+    forge_patterns(path, FORGED_PATTERNS["overstated by 2"](white, black))
     boards = walks(TARGET, 8, 3, (6, 20))
     batch = batch_file(tmp_path / "boards.txt", boards)
     r = run(["solve", "--engine", "ida", "--max-depth", "25", batch])
@@ -292,14 +256,10 @@ FIX = {"mode 0666": "fix it with `chmod go-w {}`", "directory 0777": "fix it wit
 
 @pytest.fixture(params=UNTRUSTED)
 def untrusted(request, patterns):
-    """A pattern file holding forged tables (overstated by 2) that the trust rule refuses:
-    writable by others, in a
-    directory others may write, or another user's.  Yields ``(path, how, what the warning
-    names)``; afterwards the file must be as it was (nothing written over it) and
-    nothing else in its directory."""
+    """A forged pattern file refused as untrusted: ``(path, how, named)``; never written."""
     how = request.param
     white, black, path = patterns
-    _forge_patterns(path, FORGED_PATTERNS["overstated by 2"](white, black))
+    forge_patterns(path, FORGED_PATTERNS["overstated by 2"](white, black))
     if how == "mode 0666":
         path.chmod(0o666)
     elif how == "another owner":
@@ -334,10 +294,7 @@ SURFACES = {
 @pytest.mark.parametrize("surface", [*SURFACES, "api"])
 def test_untrusted_pattern_databases_are_refused_said_once_and_done_without(surface,
                                                                             untrusted):  # fmt: skip
-    """Issue 19, point 9: an untrusted pattern file was fatal in `check`, `solve
-    --max-depth 25`, `play`'s hint and `bk.solve(engine="ida", max_depth=None)`.  Now it
-    follows the table's rule: refused, said once, and answered without (the databases
-    built in memory when needed, nothing written there)."""
+    """Issue 19, point 9: untrusted pattern files are refused, said once, done without."""
     env = {"BITKNIGHTS_CACHE_DIR": str(untrusted[0].parent)}
     if surface == "api":
         code = f"import bitknights as bk; print(bk.solve({SEVEN!r}, engine='ida', max_depth=None).steps)"
@@ -434,8 +391,7 @@ FORGED_BALLS = {
 
 
 def test_the_shipped_ball_is_covered_by_checksums_byte_for_byte():
-    """Issue 19, point 5: one flipped bit anywhere, header included, and the file is
-    refused (before, the radius, target and count were outside every checksum)."""
+    """Issue 19, point 5: one flipped bit anywhere, header included, and the ball is refused."""
     data = SHIPPED.read_bytes()
     assert mitm.read_ball(data).radius == mitm.RADIUS
     rng = random.Random(7)
@@ -492,49 +448,58 @@ def test_a_forged_ball_answers_right_through_the_api(tmp_path, monkeypatch, caps
         assert [-1 if s.steps is None else s.steps for s in got] == want, name
 
 
-def _installed_copy(tmp_path: Path) -> Path:
-    """A copy of the package to forge its shipped file in (what someone who may write the
-    installation could do); commands run from there import it."""
-    root = tmp_path / "site"
-    shutil.copytree(Path(bk.__file__).parent, root / "bitknights",
+@pytest.fixture
+def installed(tmp_path):
+    """``(ball, solve)``: the shipped ball's path in a copy of the package, and ``solve(*args)``
+    runs ``bitknights solve ARGS`` in a new process importing that copy, no cache."""
+    site = tmp_path / "site"
+    shutil.copytree(Path(bk.__file__).parent, site / "bitknights",
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    return root
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache")}
+
+    def solve(*args) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [*CLI, "solve", *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=LIMIT,
+            env={**env, "PYTHONPATH": str(site)},
+            cwd=site,
+        )
+
+    return site / "bitknights" / "data" / "classic-ball.bkb", solve
 
 
 @pytest.mark.parametrize("name", ["radius 11", "distances shifted", "previous format"])
-def test_a_forged_ball_answers_right_through_the_command_line(name, tmp_path):
+def test_a_forged_ball_answers_right_through_the_command_line(name, tmp_path, installed):
     boards, want = _far_boards()
     batch = batch_file(tmp_path / "far.txt", boards)
-    site = _installed_copy(tmp_path)
-    ball = site / "bitknights" / "data" / "classic-ball.bkb"
+    ball, solve = installed
     ball.write_bytes(FORGED_BALLS[name][0]())
-    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache")}
     for args in ([SAMPLE], [batch], ["--engine", "mitm", batch]):
-        r = run_installed(site, ["solve", *args], env)
+        r = solve(*args)
         expected = SAMPLE_ANSWER if args == [SAMPLE] else "".join(f"{d}\n" for d in want)
         assert (r.returncode, r.stdout) == (0, expected), r.stderr
         line = one_warning(r)
         assert f"shipped ball {ball}" in line and FORGED_BALLS[name][1] in line
 
 
-@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "directory", "huge", "missing"])
-def test_odd_files_at_the_ball_path_are_refused_at_once(kind, tmp_path):
-    """A symlink to /dev/zero ate memory and a FIFO hung: now each is refused before a
-    byte is read, said once, and the ball computed."""
-    site = _installed_copy(tmp_path)
-    ball = site / "bitknights" / "data" / "classic-ball.bkb"
+ODD_FILES = {
+    "dev-zero": lambda p: p.symlink_to("/dev/zero"),
+    "fifo": os.mkfifo,
+    "directory": Path.mkdir,
+    "huge": lambda p: p.touch() or os.truncate(p, 1 << 32),  # sparse: 4 GiB that take no disk
+    "missing": lambda p: None,
+}
+
+
+@pytest.mark.parametrize("kind", ODD_FILES)
+def test_odd_files_at_the_ball_path_are_refused_at_once(kind, installed):
+    """/dev/zero, a FIFO, a directory, a huge file: refused unread, said once, computed."""
+    ball, solve = installed
     ball.unlink()
-    if kind == "dev-zero":
-        ball.symlink_to("/dev/zero")
-    elif kind == "fifo":
-        os.mkfifo(ball)
-    elif kind == "directory":
-        ball.mkdir()
-    elif kind == "huge":
-        with open(ball, "wb") as f:
-            f.truncate(1 << 32)  # sparse: 4 GiB that take no disk
-    env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache")}
-    r = run_installed(site, ["solve", SAMPLE], env)
+    ODD_FILES[kind](ball)
+    r = solve(SAMPLE)
     assert (r.returncode, r.stdout) == (0, SAMPLE_ANSWER), r.stderr
     line = one_warning(r)
     assert str(ball) in line and line.endswith("computing it instead")

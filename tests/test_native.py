@@ -1,5 +1,4 @@
-"""The ahead-of-time compiled IDA* kernels: built here from the current sources, they must
-agree with the JIT kernels node for node, release the GIL, and be refused when stale."""
+"""The ahead-of-time compiled kernels: equal to the JIT's, GIL-free, refused when stale."""
 
 import importlib.machinery
 import random
@@ -10,27 +9,43 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import naive
 import terminal
 from bitknights import SAMPLE, TARGET, Board, native
 from bitknights.engines import _ida_kernels, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import NO_BUDGET, STOPPED
-from helpers import SMALL, checked_by, random_walk, run_python, solve_with, steps_with
+from helpers import (
+    SMALL,
+    brute_counts,
+    checked_by,
+    random_walk,
+    relaxed_neighbours,
+    run_python,
+    solve_with,
+    steps_with,
+)
 
 
 @pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
-    """The compiled IDA* kernels: the installed extension when it is current (a regular
-    install compiled it from these sources), else a fresh build."""
-    return _compiled("ida", tmp_path_factory)
+def natives(tmp_path_factory):
+    """The compiled kernels by key: the installed extension when current, else a fresh build."""
+    out = {}
+    for key in native.EXTENSIONS:
+        out[key] = native.load(key) or native.load_from(
+            native.build(tmp_path_factory.mktemp(key), key), key
+        )
+        assert out[key] is not None and native.is_native(out[key])
+    return out
+
+
+@pytest.fixture(scope="module")
+def compiled(natives):
+    return natives["ida"]
 
 
 @pytest.mark.slow
 def test_a_fresh_build_is_current_and_agrees_with_jit(tmp_path):
-    """``native.build`` from the sources here (what ``pip install`` and ``python -m
-    bitknights.native`` run) gives an extension that loads as current and searches as
-    the JIT kernels do."""
+    """``native.build`` gives an extension that loads as current and searches as the JIT."""
     module = native.load_from(native.build(tmp_path), "ida")
     assert module is not None and native.is_native(module)
     args = (*_args(random_walk(TARGET, 20, random.Random(3)), 15, False), NO_BUDGET)
@@ -75,8 +90,7 @@ def test_batch_agrees_with_naive_bfs(compiled, ball8):
 
 
 def test_kernel_releases_the_gil(compiled):
-    """A timer thread can raise the stop flag while the kernel runs: were the GIL held,
-    the search (seconds long) would run to its end instead of returning STOPPED."""
+    """A timer raises the stop flag while the kernel runs: STOPPED, so the GIL was released."""
     board = Board("00000/10001/1*010/01101/11111")  # far from the target
     path = np.zeros(202, np.int64)
     with StopFlag().arm(0.05) as stop:
@@ -98,10 +112,7 @@ def test_stale_or_foreign_extensions_are_refused(compiled, tmp_path, monkeypatch
     "args, key, answers", [("'ida'", "ida", "7 -1"), ("'bidir', '--exact'", "bidir", "7 18")]
 )
 def test_installed_kernels_run_without_numba(args, key, answers, tmp_path):
-    """The installed package (here: outside the source tree) carries current extensions:
-    the classic IDA* batch and an exact bidirectional one never import numba.  Fails when
-    the install could not compile them (no C compiler): the engines then work, but start
-    0.6 s (IDA*) to half a minute (bidirectional, cold cache) slower."""
+    """The installed package's extensions: IDA* and exact bidir batches never import numba."""
     code = (
         "import sys; from bitknights import cli, native; "
         f"status = cli.main(['solve', '--engine', {args}]); "
@@ -115,8 +126,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _checkout(tmp_path, edit=None) -> Path:
-    """A copy of this source tree as a fresh clone has it: no compiled or cached kernels
-    (``edit``: a module, relative to the package, to change by a comment)."""
+    """A copy of this tree as a fresh clone has it (``edit``: a module to touch)."""
     dst = tmp_path / "checkout"
     skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.nbi", "*.nbc")
     shutil.copytree(ROOT / "bitknights", dst / "bitknights", ignore=skip)
@@ -129,9 +139,7 @@ def _checkout(tmp_path, edit=None) -> Path:
 
 
 def test_python_in_a_checkout_runs_the_installed_kernels_of_its_sources(tmp_path):
-    """Python started in a checkout imports the checkout (no extensions there), yet runs
-    the installed copy's compiled kernels, compiled from the same sources: exact IDA* and
-    bidirectional searches never import numba."""
+    """Python in a checkout runs the installed copy's kernels of the same sources, no numba."""
     checkout = _checkout(tmp_path)
     code = (
         "import sys, bitknights as bk; from bitknights import native; "
@@ -150,9 +158,7 @@ def test_python_in_a_checkout_runs_the_installed_kernels_of_its_sources(tmp_path
 
 @pytest.mark.slow
 def test_a_jit_compile_is_announced_on_a_terminal_with_its_reason_and_fix(tmp_path):
-    """A checkout whose IDA* kernels were edited matches no compiled extension: they
-    compile just in time, and a terminal is told so in one line (what, how long, why, the
-    fix) before the answer; the next process loads them from numba's cache, silently."""
+    """Edited kernels compile just in time, said once on a terminal; then cached, silently."""
     checkout = _checkout(tmp_path, edit="engines/_ida_kernels.py")
     code = "import bitknights as bk; print(bk.solve(bk.read_batch(bk.SAMPLE)[0]).steps)"
     env = {native.ENV: "1", "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
@@ -209,30 +215,11 @@ def test_switch_turns_the_extension_off(monkeypatch):
 # missing or stale) against its JIT twin and the naive BFS --------------------------------
 
 
-def _compiled(key, tmp_path_factory):
-    module = native.load(key)
-    if module is None:
-        module = native.load_from(native.build(tmp_path_factory.mktemp(key), key), key)
-    assert module is not None and native.is_native(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def table_native(tmp_path_factory):
-    return _compiled("table", tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def bidir_native(tmp_path_factory):
-    return _compiled("bidir", tmp_path_factory)
-
-
-def _both(monkeypatch, key, compiled, run):
-    """``run(name, module)`` with every caller of ``native.kernels(key)`` given the compiled
-    ``module``, then its JIT twins: the compiled run's result, which the JIT's equals."""
+def _both(monkeypatch, natives, key, run):
+    """``run(name, module)`` with the compiled module, then the JIT's: equal; that result."""
     out = {}
     real = native.kernels
-    for name, module in (("native", compiled), ("jit", native._jit(key))):
+    for name, module in (("native", natives[key]), ("jit", native._jit(key))):
         with monkeypatch.context() as m:
             m.setattr(native, "kernels", lambda w, mod=module: mod if w == key else real(w))
             out[name] = run(name, module)
@@ -240,8 +227,8 @@ def _both(monkeypatch, key, compiled, run):
     return out["native"]
 
 
-def test_every_extension_exports_what_its_jit_twin_has(table_native, bidir_native, compiled):
-    for key, module in (("table", table_native), ("bidir", bidir_native), ("ida", compiled)):
+def test_every_extension_exports_what_its_jit_twin_has(natives):
+    for key, module in natives.items():
         for name in native._signatures(key):
             assert callable(getattr(module, name)), (key, name)
             assert callable(getattr(native._jit(key), name)), (key, name)
@@ -249,11 +236,9 @@ def test_every_extension_exports_what_its_jit_twin_has(table_native, bidir_nativ
 
 @pytest.mark.parametrize("list_max", [0, 1 << 18])
 def test_table_build_agrees_with_jit_and_naive(
-    table_native, small_ball, monkeypatch, tmp_path, capsys, list_max
+    natives, small_ball, monkeypatch, tmp_path, capsys, list_max
 ):
-    """The whole build of a small target, by the compiled and the JIT kernels (with
-    ``list_max=0`` every layer is a threaded push or pull over blocks), equals the naive
-    BFS; so do batch distances, solution counts and random boards from the table."""
+    """A small target's build, compiled and JIT (``list_max=0``: blocks), equals the naive BFS."""
     from bitknights.table import build
     from bitknights.table import builder as bfs
 
@@ -275,23 +260,11 @@ def test_table_build_agrees_with_jit_and_naive(
         randoms = [b.compact for b in t.random_boards(widest, 5, seed=2)]
         return dist.tolist(), layers, counts, randoms, t.file.example_rank
 
-    counts = _both(monkeypatch, "table", table_native, run)[2]
-    memo = {}
-
-    def paths(text):  # optimal move sequences, by brute force over the naive ball
-        if text not in memo:
-            d = small_ball[text]
-            memo[text] = (
-                1
-                if d == 0
-                else sum(paths(n) for n in naive.neighbours(text) if small_ball.get(n) == d - 1)
-            )
-        return memo[text]
-
-    assert counts == [paths(s) for s in sample[:40]]
+    counts = _both(monkeypatch, natives, "table", run)[2]
+    assert counts == list(map(brute_counts(small_ball), sample[:40]))
 
 
-def test_rank_kernels_agree_with_jit(table_native, monkeypatch):
+def test_rank_kernels_agree_with_jit(natives, monkeypatch):
     from bitknights.coords import kernels as R
     from bitknights.coords import state_count
 
@@ -304,13 +277,11 @@ def test_rank_kernels_agree_with_jit(table_native, monkeypatch):
         assert back.tolist() == ranks.tolist()
         return blacks.tolist(), blanks.tolist()
 
-    _both(monkeypatch, "table", table_native, run)
+    _both(monkeypatch, natives, "table", run)
 
 
-def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch):
-    """Whole searches by the compiled and the JIT bidirectional kernels (fresh balls):
-    the same distances, node counts and paths; the distances equal the naive BFS's and
-    every path replays."""
+def test_bidir_kernels_agree_with_jit_and_naive(natives, ball8, monkeypatch):
+    """Bidirectional searches, compiled and JIT: the same steps, nodes, paths; naive distances."""
     from bitknights.engines import _bidir_search, bidir
 
     rng = random.Random(8)
@@ -327,17 +298,15 @@ def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch
         bidir.clear_cache()
         return steps, [(s.steps, s.nodes, [x.key for x in s.boards]) for s in sols]
 
-    for board, s in zip(boards[:40], _both(monkeypatch, "bidir", bidir_native, run)[0]):
+    for board, s in zip(boards[:40], _both(monkeypatch, natives, "bidir", run)[0]):
         assert s == ball8["".join(board.rows())], board
 
 
 @pytest.mark.slow
 def test_pattern_database_build_agrees_with_jit_and_naive(compiled):
-    """The compiled and JIT layer kernels build the same tables (the classic target's,
-    in full), and a small one equals a plain BFS over the relaxed moves."""
+    """Compiled and JIT pattern databases are equal; a small one equals a plain relaxed BFS."""
     from bitknights.coords import pattern_rank
     from bitknights.engines import _pdb_kernels, pdb
-    from bitknights.squares import KNIGHT_NEIGHBORS as N
 
     for mask in (TARGET.white, TARGET.black):
         k = mask.bit_count()
@@ -346,24 +315,17 @@ def test_pattern_database_build_agrees_with_jit_and_naive(compiled):
         assert (a == b).all()
     small = 0b10011  # three knights
     got = pdb.build_tables(small, 3, kernel=compiled.pdb_layer)
-    seen, frontier, d = {small: 0}, [small], 0
+    seen, frontier = {small: 0}, {small}
     while frontier:
-        d, nxt = d + 1, []
-        for m in frontier:
-            for s in (s for s in range(25) if m >> s & 1):
-                for t in (t for t in N[s].tolist() if t >= 0 and not m >> t & 1):
-                    y = m ^ (1 << s) ^ (1 << t)
-                    if y not in seen:
-                        seen[y] = d
-                        nxt.append(y)
-        frontier = nxt
+        layer = {y for m in frontier for y in relaxed_neighbours(m)} - seen.keys()
+        seen.update(dict.fromkeys(layer, seen[next(iter(frontier))] + 1))
+        frontier = layer
     assert len(seen) == got.size
     assert all(got[pattern_rank(m)] == v for m, v in seen.items())
 
 
-def test_table_verify_kernel_agrees_with_jit(table_native, monkeypatch, tmp_path):
-    """The consistency proof of `table verify`, compiled and JIT: a real table passes, a
-    table with one forged byte (checksums recomputed) is caught at the same board."""
+def test_table_verify_kernel_agrees_with_jit(natives, monkeypatch, tmp_path):
+    """The proof, compiled and JIT: a real table passes, a forged byte is caught."""
     from bitknights.coords import rank
     from bitknights.table import build, store
     from bitknights.table.verify import first_inconsistency
@@ -377,14 +339,13 @@ def test_table_verify_kernel_agrees_with_jit(table_native, monkeypatch, tmp_path
         store._loaded.clear()
         return first_inconsistency(store.open_unproved(SMALL, tmp_path)[0].payload, SMALL)
 
-    assert _both(monkeypatch, "table", table_native, run) is None
+    assert _both(monkeypatch, natives, "table", run) is None
     forge(path, rank(board.black, board.blank), 9)
-    assert _both(monkeypatch, "table", table_native, run) is not None
+    assert _both(monkeypatch, natives, "table", run) is not None
 
 
 def test_fingerprints_cover_what_the_kernels_import_and_nothing_else():
-    """An edit to a module no kernel imports (the pattern databases' driver, the engines'
-    Python helpers) must not send users to the JIT; an edit to one they do import must."""
+    """Fingerprints cover the modules the kernels import, and nothing else."""
     for key, ext in native.EXTENSIONS.items():
         sources = set(ext.sources)
         assert {"squares.py", "results.py", "coords/kernels.py"} <= sources, key
@@ -396,9 +357,7 @@ def test_fingerprints_cover_what_the_kernels_import_and_nothing_else():
 
 
 def test_the_import_pattern_reads_what_a_parse_of_every_module_finds():
-    """Fingerprints follow the imports a pattern reads from each module: the same as a
-    full parse (top-level ``from`` imports only, relative or ``bitknights.``), for every
-    module of the package."""
+    """The import pattern finds what a full parse of every module finds."""
     import ast
 
     root = Path(native.__file__).parent
@@ -426,10 +385,8 @@ def test_the_import_pattern_reads_what_a_parse_of_every_module_finds():
         assert native._top_level_imports(name) == parsed(name), name
 
 
-def test_walk_and_listing_kernels_agree_with_jit(table_native, small_ball, monkeypatch, tmp_path):
-    """The compact table's walks and batches, the path graphs of both tables, the
-    listing as paths and as lines, compiled and JIT: the same, and the distances the
-    naive BFS's."""
+def test_walk_and_listing_kernels_agree_with_jit(natives, small_ball, monkeypatch, tmp_path):
+    """Compact walks, batches, path graphs and listings, compiled and JIT: the same, exact."""
     from bitknights.table import build, compact, solutions
 
     rng = random.Random(6)
@@ -456,4 +413,4 @@ def test_walk_and_listing_kernels_agree_with_jit(table_native, small_ball, monke
         text = bytes(solutions.LineWriter().lines(np.array(listed[0], dtype=np.int8)))
         return walks, batch, counts, listed, text
 
-    _both(monkeypatch, "table", table_native, run)
+    _both(monkeypatch, natives, "table", run)

@@ -13,8 +13,7 @@ from bitknights.coords.kernels import pattern_rank as kernel_rank
 from bitknights.engines import ida, pdb
 from bitknights.engines.ida import IdaEngine
 from bitknights.engines.pdb import pattern_bound, pattern_tables
-from bitknights.squares import KNIGHT_NEIGHBORS
-from helpers import random_board, random_walk, solve_with
+from helpers import random_board, random_walk, relaxed_neighbours, solve_with
 
 
 def mask_rank(mask):
@@ -43,14 +42,6 @@ def test_rank_is_a_bijection_on_small_cases():
     # colex order: the smallest masks rank first
     assert mask_rank((1 << 12) - 1) == 0
     assert mask_rank(((1 << 12) - 1) << 13) == comb(25, 12) - 1
-
-
-def relaxed_neighbours(mask):
-    for s in range(25):
-        if mask >> s & 1:
-            for t in KNIGHT_NEIGHBORS[s]:
-                if t >= 0 and not mask >> int(t) & 1:
-                    yield mask ^ (1 << s) ^ (1 << int(t))
 
 
 @pytest.mark.parametrize("colour", ["white", "black"])
@@ -143,16 +134,14 @@ def test_cache_file_is_checked(tmp_path, monkeypatch):
 
 
 def _forge(path, tables):
-    """Write ``tables`` as a pattern database with every checksum right (what someone
-    with write access to the cache could do: no proof record)."""
+    """Write ``tables`` with every checksum right but no proof record (a forger's file)."""
     pdb._save(path, TARGET, tables)
     Path(f"{path}.proof").unlink()
 
 
 @pytest.mark.slow
 def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
-    """Scaled or shifted tables pass every checksum but have no proof: they are never read,
-    only rebuilt, and IDA* stays optimal (issue 15, S4)."""
+    """Forged tables (checksums right, no proof) are never read, only rebuilt (issue 15, S4)."""
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
     white, black = pattern_tables(TARGET.key)
     path = Path(pdb._cache_path(TARGET))

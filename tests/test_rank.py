@@ -1,5 +1,4 @@
-"""The coordinates: the perfect ranking of boards (blank square x black set among the
-other 24) and of one colour's pattern, in plain Python, numpy and numba."""
+"""The perfect ranking of boards and of one colour's pattern: Python, numpy, numba."""
 
 import itertools
 import math
@@ -16,8 +15,7 @@ from helpers import random_board
 
 
 def colex_rank(black: int, blank: int, k: int) -> int:
-    """Independent reference: squeeze out the blank by listing squares, then the
-    combinatorial number system over the positions of the black squares."""
+    """Independent reference: squeeze out the blank, then the combinatorial number system."""
     others = [sq for sq in range(25) if sq != blank]
     positions = [i for i, sq in enumerate(others) if black >> sq & 1]
     assert len(positions) == k
@@ -126,8 +124,7 @@ def test_numpy_ranks_and_popcount_match_plain_python():
 
 
 def test_pattern_ranks_are_a_bijection_in_every_flavour():
-    """One colour's 25-bit masks: colex ranks 0..C(25, k)-1, plain Python equal to the
-    kernel's, and unranking inverts both."""
+    """One colour's masks: colex ranks 0..C(25, k)-1, Python = kernel, unrank inverts."""
     for k in (0, 1, 2, 3, 23, 24, 25):
         masks = [sum(1 << sq for sq in c) for c in itertools.combinations(range(25), k)]
         ranks = [C.pattern_rank(m) for m in masks]

@@ -1,5 +1,4 @@
-"""The plain-Python meet-in-the-middle engine: its shipped ball, exact answers against the
-naive BFS and the other engines, paths, and when ``auto`` chooses it."""
+"""The plain-Python meet-in-the-middle engine: its ball, exact answers, and ``auto``."""
 
 import random
 import zlib
@@ -11,7 +10,15 @@ import pytest
 from bitknights import SAMPLE, TARGET, Board, api, read_batch
 from bitknights.engines import mitm
 from bitknights.engines.mitm import AUTO_BOARDS as MITM_AUTO_BOARDS
-from helpers import checked_by, random_board, random_walk, run_python, solve_with, steps_with
+from helpers import (
+    by_distance,
+    checked_by,
+    random_board,
+    random_walk,
+    run_python,
+    solve_with,
+    steps_with,
+)
 
 checked = partial(checked_by, engine="mitm")
 
@@ -35,9 +42,7 @@ def test_shipped_ball_is_the_computed_one(monkeypatch):
 
 
 def test_a_ball_with_other_distances_is_refused():
-    """A payload that passes every structural check but is not the shipped ball (a board
-    9 moves away and one 10 away given each other's distance: the keys in order, as many
-    at each distance): refused all the same."""
+    """A ball with a 9 and a 10 swapped (every structural check passes) is refused."""
     built = mitm.build_ball(TARGET)
     dists = bytearray(built.dists)
     at9, at10 = dists.index(9), dists.index(10)
@@ -79,13 +84,9 @@ def test_damaged_ball_file_is_never_used(tmp_path, monkeypatch):
 
 
 def test_every_distance_against_naive_bfs(ball11):
-    """Boards at every distance 0..11 (naive BFS), with limits below, at and above their
-    distance; boards outside the naive ball are farther than 11."""
+    """Boards at every distance 0..11 under limits below, at and above; outside: over 11."""
     rng = random.Random(14)
-    by_distance: dict[int, list[str]] = {}
-    for text, d in ball11.items():
-        by_distance.setdefault(d, []).append(text)
-    sample = [t for ts in by_distance.values() for t in rng.sample(ts, min(40, len(ts)))]
+    sample = [t for ts in by_distance(ball11).values() for t in rng.sample(ts, min(40, len(ts)))]
     keys = [Board(t).key for t in sample]
     dists = [ball11[t] for t in sample]
     for limit in (0, 3, 10, 11, 15):
@@ -103,8 +104,7 @@ def test_every_distance_against_naive_bfs(ball11):
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_agrees_with_ida_and_bidir_up_to_the_classic_limit(seed):
-    """Far boards (12-15 and beyond) where the naive BFS cannot go: the three engines
-    agree for every limit up to 16, on the classic target and another."""
+    """Far boards: mitm, IDA* and bidir agree under every limit to 16, on two targets."""
     rng = random.Random(seed)
     target = TARGET if seed == 1 else random_walk(TARGET, 30, rng)
     boards = [random_walk(target, rng.randrange(8, 120), rng) for _ in range(40)]
@@ -142,8 +142,7 @@ def test_auto_chooses_it_only_for_small_classic_count_batches():
 
 
 def test_command_line_without_table(tmp_path):
-    """No table, nothing cached: the sample is answered by meeting in the middle, and
-    --engine mitm answers a batch too long for the small-input path the same way."""
+    """No table: the sample by mitm, and a batch past the small-input path too."""
     env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": str(tmp_path / "nb")}
     sample = tmp_path / "sample.txt"
     sample.write_text(SAMPLE)
@@ -164,9 +163,7 @@ def test_command_line_without_table(tmp_path):
 
 
 def test_every_distance_against_the_table(table_dir):
-    """Boards drawn at every distance up to 19 (the distance table's), under limits on
-    both sides of the ball's radius and of each parity: the distances, and paths
-    replayed."""
+    """Boards at every distance to 19 under limits around the radius: distances and paths."""
     from bitknights.table import load_table
 
     table = load_table(TARGET, cache_dir=table_dir)

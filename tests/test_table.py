@@ -6,14 +6,12 @@ import random
 import re
 import struct
 import sys
-from functools import cache
 
 import numpy as np
 import pytest
 
 import bitknights
 import helpers
-import naive
 from bitknights import SAMPLE, TARGET, BitknightsError, Board
 from bitknights.api import choose_engine
 from bitknights.coords import state_count, unrank
@@ -23,6 +21,7 @@ from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, store
 from helpers import (
     SMALL,
+    brute_counts,
     cache_env,
     copy_table,
     forge,
@@ -87,22 +86,17 @@ def test_bipartite_parity_and_reachability(classic):
     assert ((d & 1) == colour[blanks] ^ square_color(TARGET.blank)).all()
 
 
-def test_agrees_with_ida_on_random_boards(classic):
-    rnd = random.Random(4)
-    # IDA* takes up to seconds beyond 24 moves: keep to boards it solves quickly
-    walks = (random_walk(TARGET, rnd.randrange(10, 40), rnd) for _ in range(200))
-    boards = [b for b in walks if classic.distance(b) <= 22][:20]
-    boards += [b for b in (random_board(rnd) for _ in range(60)) if classic.distance(b) <= 22][:8]
+@pytest.mark.parametrize("engine", ["ida", "bidir"])
+def test_agrees_with_search_on_random_boards(classic, engine):
+    rnd = random.Random(4 if engine == "ida" else 8)
+    if engine == "ida":  # IDA* takes up to seconds beyond 24 moves: boards it solves quickly
+        walks = (random_walk(TARGET, rnd.randrange(10, 40), rnd) for _ in range(200))
+        boards = [b for b in walks if classic.distance(b) <= 22][:20]
+        boards += [b for b in map(random_board, [rnd] * 60) if classic.distance(b) <= 22][:8]
+    else:
+        boards = [random_board(rnd) for _ in range(8)]
     for b in boards:
-        s = solve_with("ida", b, TARGET, None)
-        assert classic.distance(b) == s.steps
-
-
-def test_agrees_with_bidir_on_random_boards(classic):
-    rnd = random.Random(8)
-    for _ in range(8):
-        b = random_board(rnd)
-        s = solve_with("bidir", b, TARGET, None)
+        s = solve_with(engine, b, TARGET, None)
         assert classic.distance(b) == s.steps
         s.verify()
 
@@ -126,8 +120,7 @@ def test_small_target_against_naive(tmp_path, small_ball):
 
 
 def test_contradictions_in_the_table_are_reported(tmp_path, small_ball):
-    """A table with a board that finds no nearer neighbour, or reaches 0 off the target, is
-    refused before it answers (at open, or by its proof)."""
+    """A board with no nearer neighbour, or 0 off the target, is refused before answering."""
     from bitknights.coords import rank
 
     t = build(SMALL, cache_dir=tmp_path, quiet=True)
@@ -146,8 +139,7 @@ def test_contradictions_in_the_table_are_reported(tmp_path, small_ball):
 
 @pytest.mark.slow
 def test_whole_table_layers_and_lookups_agree(classic):
-    """Every payload byte is a distance the header's layer counts account for, and the
-    numpy lookup equals the numba one on random boards."""
+    """Layer counts account for every byte; the numpy lookup equals the numba one."""
     from bitknights.coords.kernels import unrank_many
     from bitknights.table import probe
 
@@ -202,17 +194,6 @@ def test_hints_agree_with_naive_and_ida(classic, ball11):
         for h in classic.hints(b):
             assert h.distance == solve_with("ida", h.board, TARGET, None).steps
     assert not any(h.optimal for h in classic.hints(TARGET))
-
-
-def brute_counts(ball):
-    @cache
-    def paths(text: str) -> int:
-        d = ball[text]
-        if d == 0:
-            return 1
-        return sum(paths(n) for n in naive.neighbours(text) if ball.get(n) == d - 1)
-
-    return paths
 
 
 def test_count_solutions_against_brute_force(classic, ball11):
@@ -361,9 +342,7 @@ def test_cache_dir_resolution(monkeypatch, tmp_path):
      (None, ""), (" /x", "/home/u")],
 )  # fmt: skip
 def test_default_cache_dir_is_platformdirs(monkeypatch, xdg, home):
-    """The user cache directory is platformdirs' on every platform; on Linux it is computed
-    without importing platformdirs (13 ms), by the XDG rule, for the usual environments,
-    and asked of platformdirs for the rest."""
+    """The cache directory is platformdirs'; on Linux the usual cases skip importing it."""
     import platformdirs
 
     from bitknights import cache
@@ -449,8 +428,7 @@ def test_corrupt_files_are_never_used(name, table_dir, tmp_path, capsys):
 
 
 def test_a_table_of_an_older_format_is_said_and_searched_around(table_dir, tmp_path):
-    """After an upgrade that changes the file format, `solve` still answers (by search)
-    and says once why, and how to rebuild."""
+    """A table of an older format: answered by search, said once with the fix."""
     rewrite_header(copy_table(table_dir, tmp_path), 8, "<I", store.FORMAT_VERSION - 1)
     r = run_bitknights(["solve"], SAMPLE, cache_dir=tmp_path)
     assert r.returncode == 0 and r.stdout == "7\n-1\n"
@@ -460,9 +438,7 @@ def test_a_table_of_an_older_format_is_said_and_searched_around(table_dir, tmp_p
 
 @pytest.mark.parametrize("offset", [-5_000_000, -1, 0])
 def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tmp_path):
-    """Payload blocks are checked when a lookup first touches them: the board whose byte
-    is flipped gets an error from every path (pure Python, numpy, numba, whole-file
-    check), never an answer; boards in other blocks are still answered."""
+    """A flipped payload byte: an error from every lookup path, never an answer."""
     path = copy_table(table_dir, tmp_path)
     header = path.stat().st_size - STATES
     rank = offset % STATES
@@ -496,18 +472,17 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
     assert info.returncode == 1 and "payload checksum mismatch" in info.stdout
 
 
-def test_other_target_file_is_refused(table_dir, tmp_path):
-    copy_table(table_dir, tmp_path, SMALL)
-    with pytest.raises(store.TableError, match="built for target 11111/01111/00"):
-        store.load(SMALL, tmp_path)
-    assert not store.available(SMALL, tmp_path)
+REFUSED = {SMALL: "built for target 11111/01111/00", TARGET: "inconsistent"}
 
 
-def test_stale_state_count_is_refused(table_dir, tmp_path):
-    path = copy_table(table_dir, tmp_path)
-    rewrite_header(path, 32, "<Q", STATES + 1)
-    with pytest.raises(store.TableError, match="inconsistent"):
-        store.load(TARGET, tmp_path)
+@pytest.mark.parametrize("target", REFUSED)
+def test_a_foreign_or_stale_table_is_refused(table_dir, tmp_path, target):
+    path = copy_table(table_dir, tmp_path, target)
+    if target == TARGET:  # a stale state count
+        rewrite_header(path, 32, "<Q", STATES + 1)
+    with pytest.raises(store.TableError, match=REFUSED[target]):
+        store.load(target, tmp_path)
+    assert not store.available(target, tmp_path)
 
 
 @pytest.fixture
@@ -546,9 +521,7 @@ def test_failed_write_leaves_old_file(tmp_path, small_table, monkeypatch):
 
 
 def test_progress_lines(tmp_path, capsys):
-    """``quiet=False``: the build's bar (what, the boards reached, the distance searched)
-    even off a terminal; ``verbose`` adds the search's log, a line per distance in the
-    words its legend explains; ``quiet=True``: nothing at all."""
+    """The build's bar even off a terminal; ``verbose``: the per-distance log; quiet: nothing."""
     from bitknights.table.builder import LOG_LEGEND, build_table
 
     build(SMALL, cache_dir=tmp_path, quiet=False)

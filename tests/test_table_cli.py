@@ -9,7 +9,7 @@ import pytest
 
 from bitknights import TARGET, Board, read_batch
 from bitknights.table import build, load_table, store
-from helpers import cache_env, random_board, run_bitknights, run_python
+from helpers import cache_env, one_line_error, random_board, run_bitknights, run_python, target_file
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -18,15 +18,13 @@ SMALL = "11000\n00000\n00*00\n00000\n00000\n"
 
 
 def run(args, cache_dir, stdin=""):
-    """``bitknights ARGS`` in this process, ``$BITKNIGHTS_CACHE_DIR`` naming ``cache_dir``
-    (``None``: unset)."""
+    """``bitknights ARGS`` in process, ``$BITKNIGHTS_CACHE_DIR`` = ``cache_dir`` (or unset)."""
     return run_bitknights(args, stdin, env={store.CACHE_ENV: cache_dir and str(cache_dir)})
 
 
 def assert_usage_error(r, *words):
-    assert r.returncode == 2, (r.stdout, r.stderr)
-    assert r.stderr.startswith("bitknights: error: ") and "Traceback" not in r.stderr, r.stderr
-    assert all(w in r.stderr for w in words), r.stderr
+    err = one_line_error(r)
+    assert all(w in err for w in words), err
 
 
 def test_info(table_dir, tmp_path):
@@ -138,10 +136,8 @@ def test_solve_without_table(tmp_path):
 
 
 def test_counting_without_the_table_builds_the_compact_table(tmp_path):
-    """--count-solutions without a distance table counts from the compact table, built
-    once when needed: the same counts as the distance table's (a small target's)."""
-    target = tmp_path / "target.txt"
-    target.write_text(SMALL)
+    """--count-solutions without a distance table builds the compact table: the same counts."""
+    target = target_file(tmp_path / "target.txt", SMALL)
     boards = ["10000/00000/00000/00000/0001*", "00000/01000/1*000/00000/00000"]
     batch = f"{len(boards)}\n" + "".join(b.replace("/", "\n") + "\n" for b in boards)
     table = build(Board(SMALL), cache_dir=tmp_path / "full", quiet=True)
@@ -169,8 +165,7 @@ def test_hint_without_table_answers_by_search(tmp_path, table_dir):
 
 
 def test_build_other_target_and_corruption(tmp_path):
-    target = tmp_path / "target.txt"
-    target.write_text(SMALL)
+    target = target_file(tmp_path / "target.txt", SMALL)
     cache = tmp_path / "cache"
     r = run(["table", "build", "--target", str(target), "--cache-dir", str(cache)], None)
     assert r.returncode == 0, r.stderr
@@ -204,8 +199,7 @@ _NO_NUMPY_PROBE = (
 @pytest.mark.parametrize("engine", ["auto", "table"])
 @pytest.mark.parametrize("from_file", [True, False])
 def test_small_batches_are_answered_without_numpy(table_dir, tmp_path, engine, from_file):
-    """With a table, a small count-only batch never imports numpy, from a file or from
-    standard input, and the answers equal the table's."""
+    """With a table, a small count-only batch never imports numpy; the table's answers."""
     rng = random.Random(9)
     boards = [random_board(rng) for _ in range(300)]
     text = f"{len(boards)}\n" + "".join(f"{b}\n" for b in boards)
