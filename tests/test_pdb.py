@@ -13,7 +13,7 @@ from bitknights.coords.kernels import pattern_rank as kernel_rank
 from bitknights.engines import ida, pdb
 from bitknights.engines.ida import IdaEngine
 from bitknights.engines.pdb import pattern_bound, pattern_tables
-from helpers import random_board, random_walk, relaxed_neighbours, solve_with
+from helpers import forge_patterns, random_board, random_walk, relaxed_neighbours, solve_with
 
 
 def mask_rank(mask):
@@ -133,12 +133,6 @@ def test_cache_file_is_checked(tmp_path, monkeypatch):
         pdb._TABLES.clear()
 
 
-def _forge(path, tables):
-    """Write ``tables`` with every checksum right but no proof record (a forger's file)."""
-    pdb._save(path, TARGET, tables)
-    Path(f"{path}.proof").unlink()
-
-
 @pytest.mark.slow
 def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
     """Forged tables (checksums right, no proof) are never read, only rebuilt (issue 15, S4)."""
@@ -149,7 +143,7 @@ def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
     start = random_walk(TARGET, 30, rng)
     expected = solve_with(IdaEngine(use_pdb=False), start, TARGET, None).steps
     for forged in ((white * 2, black * 2), (white + 1, black), (white, np.minimum(black, 1))):
-        _forge(path, forged)
+        forge_patterns(path, forged)
         assert pdb._load(path, TARGET) is None
         pdb._TABLES.clear()
         try:

@@ -20,6 +20,7 @@ from helpers import (
     copy_table,
     forge,
     forge_compact,
+    forge_patterns,
     one_line_error,
     run_bitknights,
     write_compact,
@@ -344,8 +345,7 @@ def test_unproved_pattern_databases_are_rebuilt_not_used(tmp_path, monkeypatch, 
     assert pdb.cached_pattern_tables(TARGET.key, tmp_path) is not None
     pdb._TABLES.clear()
     forged = (np.where(white >= 2, white + 2, white).astype(np.uint8), black)
-    pdb._save(path.as_posix(), TARGET, forged)
-    Path(f"{path}.proof").unlink()  # as a forger who rewrote the file would leave it
+    forge_patterns(path, forged)
     pdb._TABLES.clear()
     assert pdb.cached_pattern_tables(TARGET.key, tmp_path) is None
     again = pdb.pattern_tables(TARGET.key, tmp_path)
