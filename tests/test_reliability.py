@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bitknights import TARGET, Board
 from bitknights.table import store
-from helpers import SAMPLE, cache_env, many_and_few, run_python, solve_with
+from helpers import SAMPLE, cache_env, many_and_few, one_line_error, run_python, solve_with
 
 ENV = {k: v for k, v in os.environ.items() if k not in ("BITKNIGHTS_CACHE_DIR", "XDG_CACHE_HOME")}
 
@@ -73,9 +73,9 @@ def test_missing_cache_directory_is_created(tmp_path):
     env = {**ENV, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "not" / "yet")}
     r = run(["table", "info"], env)
     assert r.returncode == 1 and "Traceback" not in r.stderr + r.stdout
-    r = run(["solve", "--engine", "table", str(SAMPLE)], env)
-    assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith("bitknights: error: ") and "bitknights table build" in r.stderr
+    assert "bitknights table build" in one_line_error(
+        run(["solve", "--engine", "table", str(SAMPLE)], env)
+    )
     r = run(["table", "build", "--quiet"], env)
     assert r.returncode == 0, r.stderr
     r = run(["solve", "--engine", "table", str(SAMPLE)], env)
@@ -88,9 +88,8 @@ def test_unwritable_cache_location(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     env = {**ENV, "BITKNIGHTS_CACHE_DIR": str(blocker / "sub")}
-    r = run(["table", "build", "--quiet"], env)
-    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1
-    assert r.stderr.startswith(f"bitknights: error: cannot use cache directory {blocker / 'sub'}")
+    err = one_line_error(run(["table", "build", "--quiet"], env))
+    assert err.startswith(f"bitknights: error: cannot use cache directory {blocker / 'sub'}")
     r = run(["solve", str(SAMPLE)], env)
     assert (r.returncode, r.stdout) == (0, "7\n-1\n")
     code = (

@@ -25,6 +25,7 @@ from helpers import (
     cache_env,
     copy_table,
     forge,
+    one_line_error,
     random_board,
     random_walk,
     rewrite_header,
@@ -253,26 +254,23 @@ def test_random_boards_too_many(classic):
 
 
 def test_table_engine(table_dir, ball11):
-    def engine(board, target, max_depth):
-        return solve_with("table", board, target, max_depth)
-
     rnd = random.Random(10)
     with cache_env(table_dir):
         for text in rnd.sample(sorted(ball11), 100):
             b = Board(text)
             d = ball11[text]
-            s = engine(b, TARGET, 15)
+            s = solve_with("table", b, TARGET, 15)
             assert s.steps == d and s.status == "solved" and s.engine == "table"
             assert s.nodes >= d + 1
             s.verify()
             if d > 0:
-                over = engine(b, TARGET, d - 1)
+                over = solve_with("table", b, TARGET, d - 1)
                 assert over.steps is None and over.status == "over_limit" and over.boards == []
         far = random_walk(TARGET, 40, rnd)
-        s = engine(far, TARGET, None)
+        s = solve_with("table", far, TARGET, None)
         assert s.steps == solve_with("ida", far, TARGET, None).steps
         s.verify()
-        other = engine(Board("11111/11111/11*11/00001/00000"), TARGET, None)
+        other = solve_with("table", Board("11111/11111/11*11/00001/00000"), TARGET, None)
         assert other.status == "unreachable" and other.steps is None
         keys = keys_of(rnd.sample(sorted(ball11), 500))
         want = [ball11[Board.from_key(int(k)).compact] for k in keys]
@@ -466,8 +464,7 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
         load_table(TARGET, cache_dir=tmp_path).distance(board)
     batch = "1\n" + str(board) + "\n"
     done = run_bitknights(["solve", "--cache-dir", tmp_path], batch)
-    assert done.returncode == 2 and done.stdout == ""
-    assert "payload checksum mismatch" in done.stderr
+    assert "payload checksum mismatch" in one_line_error(done)
     info = run_bitknights(["table", "info", "--cache-dir", tmp_path])
     assert info.returncode == 1 and "payload checksum mismatch" in info.stdout
 
