@@ -332,3 +332,10 @@ def relaxed_neighbours(mask: int):
             for t in KNIGHT_NEIGHBORS[s]:
                 if t >= 0 and not mask >> int(t) & 1:
                     yield mask ^ (1 << s) ^ (1 << int(t))
+
+
+def keys_of(boards):
+    """The keys of ``boards`` (boards or their texts) as an int64 array."""
+    import numpy as np
+
+    return np.array([Board(b).key for b in boards], dtype=np.int64)

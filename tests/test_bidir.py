@@ -12,13 +12,9 @@ from bitknights import TARGET, Board, api, solve
 from bitknights.engines import ENGINES, _bidir_search, bidir
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
-from helpers import checked_by, random_board, random_walk, run_bitknights, solve_with, steps_with
+from helpers import checked_by, keys_of, random_board, random_walk, solve_with, steps_with
 
 checked = partial(checked_by, engine="bidir")
-
-
-def keys_of(boards):
-    return np.array([b.key for b in boards], dtype=np.int64)
 
 
 def test_classic_sample_and_registry(monkeypatch):
@@ -242,10 +238,10 @@ def test_cli_engine_bidir(tmp_path):
     batch = tmp_path / "b.txt"
     batch.write_text(bitknights.SAMPLE)
     run = ["solve", "--engine", "bidir", "--quiet"]
-    out = run_bitknights([*run, batch])
+    out = helpers.run_bitknights([*run, batch])
     assert (out.returncode, out.stdout.split()) == (0, ["7", "-1"])
-    out = run_bitknights([*run, "--exact", batch])
+    out = helpers.run_bitknights([*run, "--exact", batch])
     assert (out.returncode, out.stdout.split()) == (0, ["7", "18"])
-    out = run_bitknights([*run, "--exact", "--format", "json", "--path", batch])
+    out = helpers.run_bitknights([*run, "--exact", "--format", "json", "--path", batch])
     assert out.returncode == 0 and '"engine":"bidir"' in out.stdout.replace(" ", "")
     assert '"steps":18' in out.stdout

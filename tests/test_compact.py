@@ -164,8 +164,7 @@ def test_files_that_fail_their_checks_are_rebuilt_or_refused(tmp_path, fresh, mo
     built = compact.build(SMALL, tmp_path)
     path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
     good = path.read_bytes()
-    # a flipped byte without its checksum, or every code shifted with the checksums
-    # recomputed: the file changed, so it is proved against a fresh build, which replaces it
+    # a flipped byte, or every code shifted (checksums right): proved, rebuilt, replaced
     bad = bytearray(good)
     bad[-5] ^= 1
     every = range(state_count(2))

@@ -211,8 +211,7 @@ def test_switch_turns_the_extension_off(monkeypatch):
         native.load.cache_clear()
 
 
-# -- every other compiled kernel: the installed extension (or a fresh build when it is
-# missing or stale) against its JIT twin and the naive BFS --------------------------------
+# -- every compiled kernel against its JIT twin and the naive BFS ---------------------------
 
 
 def _both(monkeypatch, natives, key, run):

@@ -154,8 +154,7 @@ def test_a_copied_table_is_proved_once_then_remembered_until_it_changes(table_di
     store.load(TARGET, path.parent)
     assert len(proofs) == 1
     assert Path(f"{path}.proof").read_text().endswith(" exact\n")
-    # a new process reads the record; a write (as far as the identity can tell) and a
-    # chmod (the change time moves) are proved again
+    # a new process reads the record; a write or a chmod (the change time moves): proved again
     changes = [lambda: None, lambda: os.utime(path), lambda: path.chmod(0o600)]
     for times, change in enumerate(changes, 1):
         change()

@@ -31,8 +31,7 @@ def test_shipped_ball_is_the_computed_one(monkeypatch):
     assert shipped.radius == built.radius == mitm.RADIUS
     assert shipped.keys == built.keys and shipped.dists == built.dists
     assert mitm.read_ball(mitm.ball_bytes(built)).keys == built.keys
-    # the checksum the fast path trusts is the computed ball's; the checks it spares
-    # hold for it
+    # the checksum the fast path trusts is the computed ball's, which passes what it spares
     assert zlib.crc32(built.payload()) == mitm.SHIPPED_CRC
     assert list(built.keys) == sorted(built.keys)
     assert tuple(built.dists.count(d) for d in range(mitm.RADIUS + 1)) == mitm.CLASSIC_LAYERS

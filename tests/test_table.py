@@ -25,6 +25,7 @@ from helpers import (
     cache_env,
     copy_table,
     forge,
+    keys_of,
     one_line_error,
     random_board,
     random_walk,
@@ -35,10 +36,6 @@ from helpers import (
 )
 
 STATES = 25 * math.comb(24, 12)
-
-
-def keys_of(texts):
-    return np.array([Board(t).key for t in texts], dtype=np.int64)
 
 
 # -- layers, facts ----------------------------------------------------------------------
