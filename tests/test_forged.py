@@ -42,11 +42,10 @@ from helpers import (
 CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 300  # seconds; a hang fails the test instead of stalling the suite
 SAMPLE_ANSWER = "7\n-1\n"
+# other targets with the classic knight counts: the blank elsewhere, or in the centre too
+# (then the header's layer counts fit it: only the bytes tell)
 OTHER = Board("10111/01010/0*111/00011/01000")
-"""Another target with the classic knight counts, its blank on a square with fewer jumps."""
 OTHER_CENTRE = Board("10111/01110/00*10/00011/01001")
-"""Another target with the classic knight counts and the blank in the centre, as the
-classic target's (so the header's layer counts fit it: only the bytes tell)."""
 
 
 def run(args, cache_dir=None, *, env=None, input="") -> Ran:
