@@ -3,6 +3,7 @@
 import random
 import zlib
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,8 +25,7 @@ checked = partial(checked_by, engine="mitm")
 
 
 def test_shipped_ball_is_the_computed_one(monkeypatch):
-    with open(mitm.BALL_FILE, "rb") as f:
-        shipped = mitm.read_ball(f.read())
+    shipped = mitm.read_ball(Path(mitm.BALL_FILE).read_bytes())
     built = mitm.build_ball(TARGET)
     assert shipped.target_key == TARGET.key
     assert shipped.radius == built.radius == mitm.RADIUS
@@ -60,15 +60,12 @@ def test_ball_matches_naive_bfs(ball8):
 
 
 def test_damaged_ball_file_is_never_used(tmp_path, monkeypatch):
-    with open(mitm.BALL_FILE, "rb") as f:
-        data = bytearray(f.read())
-    good = mitm.read_ball(bytes(data))
-    # a flipped byte anywhere in the payload, a cut, a bad magic, another count
-    wrong_count = bytearray(data)
-    wrong_count[20] ^= 1
-    bad = [bytes(data[:-100]), b"XXXXXXXX" + bytes(data[8:]), bytes(wrong_count)]
-    for pos in (40, len(data) // 2, len(data) - 1):
-        bad.append(bytes(data[:pos]) + bytes([data[pos] ^ 0x10]) + bytes(data[pos + 1 :]))
+    data = Path(mitm.BALL_FILE).read_bytes()
+    good = mitm.read_ball(data)
+    # a cut, a bad magic, another count, a flipped byte anywhere in the payload
+    bad = [data[:-100], b"XXXXXXXX" + data[8:]]
+    for pos, bit in ((20, 1), (40, 0x10), (len(data) // 2, 0x10), (len(data) - 1, 0x10)):
+        bad.append(data[:pos] + bytes([data[pos] ^ bit]) + data[pos + 1 :])
     for damaged in bad:
         with pytest.raises(mitm.BallError):
             mitm.read_ball(damaged)
