@@ -3,6 +3,7 @@
 import inspect
 import json
 import random
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -129,18 +130,10 @@ def test_status_is_an_enum_and_records_stay_the_same():
         Solution(TARGET, TARGET, None, status="lost")
 
 
-class _Fake:
+def _fake(name, *, lookup=False, deep=False, numpy_depth=-1, plain=(-1, 0), ready=True, **kw):
     """An engine declaring chosen capabilities (for the policy, which reads nothing else)."""
-
-    def __init__(self, name, *, lookup=False, deep=False, numpy_depth=-1, plain=(-1, 0),
-                 ready=True, from_depth=0):  # fmt: skip
-        self.name = name
-        self.capabilities = Capabilities(lookup, deep, numpy_depth, False, *plain,
-                                         from_depth=from_depth)  # fmt: skip
-        self._ready = ready
-
-    def ready(self, target, cache_dir=None):
-        return self._ready
+    caps = Capabilities(lookup, deep, numpy_depth, False, *plain, **kw)
+    return SimpleNamespace(name=name, capabilities=caps, ready=lambda target, cache_dir=None: ready)
 
 
 def test_auto_asks_the_lookup_engine_about_the_cache_dir(tmp_path):
@@ -153,11 +146,11 @@ def test_auto_asks_the_lookup_engine_about_the_cache_dir(tmp_path):
 
 def test_choose_engine_follows_the_capabilities(monkeypatch):
     fakes = {
-        "ida": _Fake("ida"),
-        "bidir": _Fake("bidir", deep=True, numpy_depth=9),
-        "mitm": _Fake("mitm", plain=(8, 100)),
-        "table": _Fake("table", lookup=True, deep=True, numpy_depth=200, ready=False),
-        "compact": _Fake("compact", lookup=True, deep=True, ready=False, from_depth=21),
+        "ida": _fake("ida"),
+        "bidir": _fake("bidir", deep=True, numpy_depth=9),
+        "mitm": _fake("mitm", plain=(8, 100)),
+        "table": _fake("table", lookup=True, deep=True, numpy_depth=200, ready=False),
+        "compact": _fake("compact", lookup=True, deep=True, ready=False, from_depth=21),
     }
     monkeypatch.setattr(service_module, "get_engine", fakes.__getitem__)
     assert api.choose_engine("auto", 15) == "ida"
@@ -168,14 +161,14 @@ def test_choose_engine_follows_the_capabilities(monkeypatch):
     assert api.choose_engine("auto", 8, counts_only=True, boards=101) == "bidir"
     assert api.choose_engine("auto", 9, counts_only=True, boards=1) == "bidir"
     assert api.choose_engine("auto", 8, boards=1) == "ida"  # paths wanted
-    fakes["ida"] = _Fake("ida", deep=True, numpy_depth=12)  # now first in every rule
+    fakes["ida"] = _fake("ida", deep=True, numpy_depth=12)  # now first in every rule
     assert api.choose_engine("auto", None) == "ida"
     assert api.choose_engine("auto", 10, counts_only=True) == "ida"
-    fakes["compact"] = _Fake("compact", lookup=True, ready=True, from_depth=21)
+    fakes["compact"] = _fake("compact", lookup=True, ready=True, from_depth=21)
     assert api.choose_engine("auto", None) == "compact"
     assert api.choose_engine("auto", 21, counts_only=True) == "compact"
     assert api.choose_engine("auto", 20) == "ida"  # below its depth: not worth loading
-    fakes["table"] = _Fake("table", lookup=True, ready=True)
+    fakes["table"] = _fake("table", lookup=True, ready=True)
     assert api.choose_engine("auto", 15) == "table"
     assert api.choose_engine("auto", None) == "table"  # listed first
     assert api.choose_engine("auto", None, counts_only=True) == "table"
