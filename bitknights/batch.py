@@ -28,7 +28,7 @@ from .board import (
     looks_like_board,
     parse_row,
 )
-from .errors import BoardError, InputError
+from .errors import BoardError, InputError, plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ class BatchReader:
                     f"board {k + 1} is cut short: expected row {r + 1} of 5, "
                     "found the end of the input",
                 )
-            raise InputError(last_line + 1, f"expected {_boards(self.count)}, found {k}")
+            raise InputError(last_line + 1, f"expected {plural(self.count, 'board')}, found {k}")
 
     def _rows(
         self, first: int, block: bytes, done: int, total: int
@@ -288,7 +288,7 @@ class BatchReader:
             g = done + len(rows)
             if g >= total:
                 err = InputError(
-                    no, f"unexpected content after the {_boards(self.count)}: {_show(row)}"
+                    no, f"unexpected content after the {plural(self.count, 'board')}: {_show(row)}"
                 )
                 break
             text = _utf8(no, row)
@@ -307,10 +307,6 @@ def _long_line(line: int) -> InputError:
 
 def _misaligned(problem: str) -> bool:
     return problem.startswith("expected ") or "is cut short" in problem or "one blank" in problem
-
-
-def _boards(n: int) -> str:
-    return "1 board" if n == 1 else f"{n} boards"
 
 
 def _utf8(line: int, data: bytes) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from .board import TARGET, Board, Move, as_board, never_reaches
-from .errors import BitknightsError, BoardError
+from .errors import BitknightsError, BoardError, plural
 from .solution import Hint
 
 TYPE_CHECKING = False
@@ -54,15 +54,10 @@ class Game:
         cache_dir: str | os.PathLike[str] | None = None,
         answers: DistanceService | None = None,
     ) -> None:
-        from .service import service
+        from .service import answering
 
-        target = as_board(target)
-        if answers is None:
-            answers = service(target, cache_dir=cache_dir)
-        elif answers.target != target:
-            raise GameError("the distance service answers for another target")
-        self.answers = answers
-        self.target = target
+        self.target = target = as_board(target)
+        self.answers = answering(target, cache_dir, answers, GameError)
         self._rng = random.Random(seed)
         if board is None:
             board = self._fresh(DEFAULT_DISTANCE if distance is None else distance)
@@ -88,7 +83,7 @@ class Game:
         made = len(self._history)
         shown = " ".join(map(str, self._history[-6:]))
         more = "... " if made > 6 else ""
-        moves = f"{made} move{'s' * (made != 1)}" + (f" ({more}{shown})" if made else "")
+        moves = plural(made, "move") + (f" ({more}{shown})" if made else "")
         return f"<Game {'/'.join(self.board.rows())} after {moves}, {len(self._redo)} to redo>"
 
     @property

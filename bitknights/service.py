@@ -680,4 +680,19 @@ def service(
     return found
 
 
+def answering(
+    target: Board,
+    cache_dir: str | os.PathLike[str] | None,
+    answers: DistanceService | None,
+    error: type[BitknightsError] = BitknightsError,
+) -> DistanceService:
+    """``answers``, else the process's service for ``target``; ``error`` when ``answers``
+    answers for another target."""
+    if answers is None:
+        return service(target, cache_dir=cache_dir)
+    if answers.target != target:
+        raise error("the distance service answers for another target")
+    return answers
+
+
 __all__ = ["DEFAULT_MAX_DEPTH", "ENGINE_CHOICES", "MAX_TIMEOUT", "DistanceService", "service"]

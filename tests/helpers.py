@@ -192,6 +192,11 @@ def run_bitknights(
     return Ran(argv, status, out.getvalue(), err.getvalue())
 
 
+def run(args, cache_dir=None, stdin: str | bytes = b"", **kw) -> Ran:
+    """:func:`run_bitknights` with ``cache_dir`` second and ``stdin`` third."""
+    return run_bitknights(args, stdin, cache_dir=cache_dir, **kw)
+
+
 def run_python(
     code: str, *args: str, env: dict[str, str | None] | None = None, **kw
 ) -> subprocess.CompletedProcess:
@@ -203,6 +208,29 @@ def run_python(
         full.pop(k, None) if v is None else full.__setitem__(k, v)
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                           env=full, timeout=300, **kw)  # fmt: skip
+
+
+def script(name, *args, cwd=None) -> str:
+    """The standard output of ``python scripts/NAME ARGS`` (which must succeed)."""
+    path = Path(__file__).parent.parent / "scripts" / name
+    r = subprocess.run([sys.executable, str(path), *map(str, args)], capture_output=True,
+                       text=True, timeout=600, cwd=cwd)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def replay(start: str, moves, target: str | None = None) -> int:
+    """Replay ``moves`` from ``start`` with the naive reference, each legal and ending on
+    ``target`` (default: the classic one); returns the length."""
+    import naive
+
+    board = start
+    for m in moves:
+        nxt = [n for n in naive.neighbours(board) if n.index("*") == m.from_square]
+        assert board.index("*") == m.to_square and len(nxt) == 1, (start, moves)
+        board = nxt[0]
+    assert board == (target or naive.TARGET), (start, moves)
+    return len(moves)
 
 
 def checked_by(sol, start, target=TARGET, *, engine):
@@ -258,9 +286,12 @@ __all__ = [
     "checked_by",
     "copy_table",
     "record_proof",
+    "replay",
     "rewrite_header",
+    "run",
     "run_bitknights",
     "run_python",
+    "script",
     "cache_env",
     "forge",
     "many_and_few",

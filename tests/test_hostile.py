@@ -14,16 +14,11 @@ import pytest
 
 from bitknights import TARGET
 from bitknights.table import store
-from helpers import SAMPLE, Ran, copy_table, forge, record_proof, run_bitknights, run_python
+from helpers import SAMPLE, copy_table, forge, record_proof, run, run_python
 
 CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 120  # seconds; a hang fails the test instead of stalling the suite
 SAMPLE_ANSWER = "7\n-1\n"
-
-
-def run(args, cache=None, *, env=None) -> Ran:
-    """``bitknights ARGS`` in this process, ``$BITKNIGHTS_CACHE_DIR`` naming ``cache``."""
-    return run_bitknights(args, cache_dir=cache, env=env)
 
 
 def one_line_error(r, status=2) -> str:

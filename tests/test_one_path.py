@@ -14,16 +14,12 @@ import bitknights as bk
 from bitknights import TARGET, Board
 from bitknights.errors import BitknightsError
 from bitknights.service import DistanceService
-from helpers import run_bitknights, solve_with
+from helpers import run, solve_with
 
 LIMIT = 120  # seconds any wait may take
 NEAR = Board("10110/01*11/10111/01001/00000")  # 7 moves from the target
 FAR = Board("01011/110*1/01110/01010/00100")  # 18 moves
 SAMPLE = f"2\n{NEAR}\n{FAR}\n"
-
-
-def run(args, cache, stdin="", env=None):
-    return run_bitknights(args, stdin, cache_dir=cache, env=env)
 
 
 def refused(r, *words):

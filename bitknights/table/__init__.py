@@ -161,7 +161,7 @@ def optimal_solutions(
     sequences, from the table only: :class:`TableError` without one)."""
     import warnings
 
-    from ..optimal import optimal_solutions as one
+    from ..api import optimal_solutions as one
 
     warnings.warn("bitknights.table.optimal_solutions is deprecated: use "
                   "bitknights.optimal_solutions(..., engine='table')", DeprecationWarning,
