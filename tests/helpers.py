@@ -192,6 +192,16 @@ def run_bitknights(
     return Ran(argv, status, out.getvalue(), err.getvalue())
 
 
+def one_line_error(r, status: int = 2, *words: str) -> str:
+    """The error line of a refused run (a :class:`Ran` or a finished process): exit
+    ``status``, nothing on standard output, one line on standard error holding ``words``."""
+    assert r.returncode == status, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout in ("", b""), r.stdout
+    assert r.stderr.startswith("bitknights: error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert all(w in r.stderr for w in words), (words, r.stderr)
+    return r.stderr
+
+
 def run(args, cache_dir=None, stdin: str | bytes = b"", **kw) -> Ran:
     """:func:`run_bitknights` with ``cache_dir`` second and ``stdin`` third."""
     return run_bitknights(args, stdin, cache_dir=cache_dir, **kw)
@@ -295,6 +305,7 @@ __all__ = [
     "cache_env",
     "forge",
     "many_and_few",
+    "one_line_error",
     "random_board",
     "random_walk",
     "solve_with",
