@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import io
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from .board import (
     Board,
@@ -32,11 +32,13 @@ from .errors import BoardError, InputError, plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO
+    from typing import Any, BinaryIO, TypeVar
 
     import numpy as np
 
     from .solution import Solution
+
+    K = TypeVar("K")
 
 ROWS = 5  # rows a board
 WIDTH = 5  # cells a row
@@ -188,18 +190,20 @@ class BatchReader:
         """The boards as ``int64`` arrays of packed keys, checked as they come."""
         import numpy as np
 
-        try:
-            for runs in self._runs():
-                keys = [_pack(*run) for run in runs]
-                yield keys[0] if len(keys) == 1 else np.concatenate(keys)
-        except InputError as e:
-            raise self._explained(e) from None
+        def pack(runs: list[Run]) -> np.ndarray:
+            keys = [_pack(*run) for run in runs]
+            return keys[0] if len(keys) == 1 else np.concatenate(keys)
+
+        return self._keys(pack)
 
     def key_lists(self) -> Iterator[list[int]]:
         """:meth:`chunks` as lists of ints, without numpy (a few µs a board)."""
+        return self._keys(lambda runs: [key for run in runs for key in _pack_list(*run)])
+
+    def _keys(self, pack: Callable[[list[Run]], K]) -> Iterator[K]:
         try:
             for runs in self._runs():
-                yield [key for run in runs for key in _pack_list(*run)]
+                yield pack(runs)
         except InputError as e:
             raise self._explained(e) from None
 

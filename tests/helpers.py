@@ -157,15 +157,12 @@ class Ran(NamedTuple):
 def run_bitknights(
     args, stdin: str | bytes = b"", *, env=None, cache_dir=None, text=True, closed=()
 ) -> Ran:
-    """``bitknights ARGS`` run in this process (:func:`bitknights.cli.main`), as a
-    subprocess with pipes would run it: standard input holding ``stdin``, standard output
-    and error captured (``text``: decoded as UTF-8, else bytes), no terminal, and the
-    environment variables this process's with ``env`` over them (``None``: unset);
-    ``cache_dir``: ``$BITKNIGHTS_CACHE_DIR``; ``closed``: the names of the streams that
-    are closed (``None``, as ``2>&-`` leaves ``sys.stderr``).  As in a new process, the distance services
-    start afresh (nothing learnt by earlier runs) and what a process says once (a warning
-    about a refused file, that solutions come by search) is said again.  Whatever
-    ``main`` raises is a bug and is raised here."""
+    """``bitknights ARGS`` run in this process as a subprocess with pipes would run it:
+    ``stdin`` on standard input, the output captured (``text``: decoded, else bytes), the
+    environment this process's with ``env`` over it (``None``: unset), ``cache_dir`` as
+    ``$BITKNIGHTS_CACHE_DIR``, the streams named in ``closed`` closed.  As in a new
+    process, the services start afresh and what is said once is said again; whatever
+    ``main`` raises is raised here."""
     from bitknights import cache, cli, service
 
     cache._warned.clear()
@@ -265,27 +262,24 @@ def many_and_few(test, *strategies, many: int = 400, few: int = 50):
     return pytest.mark.slow(made[0]), made[1]
 
 
-def _engine(engine):
+def _call(engine, method: str, *args, max_depth, stop, **options):
+    """``engine.METHOD(*args, SolveOptions(max_depth=..., **options), stop)`` (a name or an
+    engine object): the engine contract, called as the distance service calls it."""
     from bitknights.engines import get_engine
+    from bitknights.engines.options import SolveOptions
 
-    return get_engine(engine) if isinstance(engine, str) else engine
+    found = get_engine(engine) if isinstance(engine, str) else engine
+    return getattr(found, method)(*args, SolveOptions(max_depth=max_depth, **options), stop)
 
 
 def solve_with(engine, board, target=TARGET, max_depth=15, stop=None, **options):
-    """``engine.solve`` (a name or an engine object) under ``SolveOptions(max_depth=...,
-    **options)``: the engine contract, called as the distance service calls it."""
-    from bitknights.engines.options import SolveOptions
-
-    opts = SolveOptions(max_depth=max_depth, **options)
-    return _engine(engine).solve(board, target, opts, stop)
+    """``engine.solve`` under ``SolveOptions(max_depth=..., **options)``."""
+    return _call(engine, "solve", board, target, max_depth=max_depth, stop=stop, **options)
 
 
 def steps_with(engine, keys, target=TARGET, max_depth=15, stop=None, **options):
-    """``engine.steps_many`` (a name or an engine object) as :func:`solve_with` calls solve."""
-    from bitknights.engines.options import SolveOptions
-
-    opts = SolveOptions(max_depth=max_depth, **options)
-    return _engine(engine).steps_many(keys, target, opts, stop)
+    """``engine.steps_many`` as :func:`solve_with` calls solve."""
+    return _call(engine, "steps_many", keys, target, max_depth=max_depth, stop=stop, **options)
 
 
 __all__ = [
