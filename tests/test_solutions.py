@@ -45,6 +45,14 @@ def pairs(sequence) -> list[tuple[int, int]]:
     return [(m.from_square, m.to_square) for m in sequence]
 
 
+def naive_agrees(got, start: str, ball: dict[str, int], target: str = naive.TARGET) -> int:
+    """Each sequence of ``got`` replayed from ``start`` (as long as the ball says) and the
+    list exactly the naive reference's; returns how many."""
+    assert all(replay(start, seq, target) == ball[start] for seq in got)
+    assert [pairs(s) for s in got] == naive_solutions(start, ball)
+    return len(got)
+
+
 def test_every_sequence_against_the_naive_enumeration(table_dir, ball11):
     """Boards up to 11 moves away: exactly the naive reference's list, as long as
     count_solutions says."""
@@ -57,10 +65,7 @@ def test_every_sequence_against_the_naive_enumeration(table_dir, ball11):
         for i in rng.choice(len(by_distance[d]), size=min(6, len(by_distance[d])), replace=False):
             start = by_distance[d][i]
             got = list(optimal_solutions(start, cache_dir=table_dir))
-            for seq in got:
-                assert replay(start, seq) == d
-            assert [pairs(s) for s in got] == naive_solutions(start, ball11)
-            assert len(got) == table.count_solutions(Board(start))
+            assert naive_agrees(got, start, ball11) == table.count_solutions(Board(start))
 
 
 def test_the_7th_guest_board(classic, table_dir):
@@ -127,9 +132,7 @@ def test_search_on_another_target(tmp_path, small_ball):
     far = [b for b, d in small_ball.items() if d >= 14][:8]
     for b in far:
         got = list(api.optimal_solutions(b, target=SMALL, cache_dir=tmp_path))
-        for seq in got:
-            assert replay(b, seq, SMALL.compact) == small_ball[b]
-        assert [pairs(s) for s in got] == naive_solutions(b, small_ball)
+        naive_agrees(got, b, small_ball, SMALL.compact)
 
 
 def test_small_target_against_naive(tmp_path, small_ball):
@@ -138,9 +141,8 @@ def test_small_target_against_naive(tmp_path, small_ball):
     boards = list(small_ball)
     for i in rng.choice(len(boards), size=60, replace=False):
         b = boards[i]
-        got = [pairs(s) for s in optimal_solutions(b, target=SMALL, cache_dir=tmp_path)]
-        assert got == naive_solutions(b, small_ball)
-        assert len(got) == table.count_solutions(Board(b))
+        got = list(optimal_solutions(b, target=SMALL, cache_dir=tmp_path))
+        assert naive_agrees(got, b, small_ball, SMALL.compact) == table.count_solutions(Board(b))
 
 
 def forged_cases(small_ball, start):
