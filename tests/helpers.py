@@ -226,6 +226,17 @@ def script(name, *args, cwd=None) -> str:
     return r.stdout
 
 
+def load_script(name: str):
+    """``scripts/NAME.py`` imported as a module (its ``main`` not run)."""
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def replay(start: str, moves, target: str | None = None) -> int:
     """Replay ``moves`` from ``start`` with the naive reference, each legal and ending on
     ``target`` (default: the classic one); returns the length."""
@@ -298,6 +309,7 @@ __all__ = [
     "script",
     "cache_env",
     "forge",
+    "load_script",
     "many_and_few",
     "one_line_error",
     "random_board",
