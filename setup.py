@@ -1,9 +1,7 @@
-"""Everything is in pyproject.toml except one build step: compiling the numba kernels
-ahead of time (``bitknights/native.py``: IDA* and the pattern databases, the
-bidirectional search, the heuristic lab's IDA*, the distance table).  It is optional: if
-numba.pycc or a C compiler is missing, or a compile fails, the install goes on and those
-kernels run just in time (CI checks that they were built: ``python -m bitknights.native
---check``).
+"""Everything is in pyproject.toml except compiling the numba kernels ahead of time
+(``bitknights/native.py``).  It is optional: if numba.pycc or a C compiler is missing, or
+a compile fails, the install goes on and those kernels run just in time (CI checks:
+``python -m bitknights.native --check``).
 """
 
 import os

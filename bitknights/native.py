@@ -1,22 +1,12 @@
-"""Every numba kernel a user can reach, compiled ahead of time at ``pip install``.
+"""Every numba kernel a user can reach, compiled ahead of time at ``pip install``
+(``setup.py``) with ``numba.pycc`` into the extensions :data:`EXTENSIONS` lists; without a
+compiler the same sources run just in time.
 
-Compiling just in time costs 0.6 s to half a minute, more than most answers need, so
-``pip install`` also compiles the kernel modules (the same sources) with
-``numba.pycc`` into extensions (``setup.py``; without a compiler the kernels run just
-in time): ``engines/_ida_native`` (IDA*, the pattern-database build),
-``engines/_bidir_native``, ``engines/_lab_native`` (the lab's IDA*, every optimal
-solution by search) and ``table/_table_native`` (the table's build, batches, counting,
-walks, solution listing, ranking).  pycc cannot compile ``prange``: parallel kernels are
-``nogil`` kernels over blocks driven by Python threads
-(:func:`bitknights.threads.parallel_blocks`).
-
-An extension records a fingerprint of every source it was compiled from (its kernel
-modules and the bitknights modules they import at top level: :func:`kernel_sources`);
-:func:`kernels` uses it only when that matches the sources beside it (from an installed
-copy when Python imported a checkout), else the JIT module runs and a terminal is told
-why.  ``BITKNIGHTS_NATIVE=0`` turns every extension off; ``python -m bitknights.native``
-rebuilds in place.  The build relies on pycc's internals, so ``pyproject.toml`` pins
-numba's version range.
+An extension records a fingerprint of every source it was compiled from
+(:func:`kernel_sources`); :func:`kernels` uses it only when that matches the sources
+beside it (or an installed copy's, when Python imported a checkout), else the JIT module
+runs and a terminal is told why.  ``BITKNIGHTS_NATIVE=0`` turns every extension off;
+``python -m bitknights.native`` rebuilds in place.
 """
 
 from __future__ import annotations
@@ -43,20 +33,23 @@ _ROOT = Path(__file__).resolve().parent  # the bitknights package
 
 @dataclass(frozen=True)
 class Extension:
-    """One ahead-of-time module, ``bitknights/<package>/<name>``, exporting the kernels
-    :func:`_signatures` lists for ``key``; ``kernels`` (dotted, under ``bitknights``) is
-    the JIT module that stands in for it and ``modules`` every kernel module it compiles
-    (their sources, and those they import, are fingerprinted); ``what`` and
-    ``jit_seconds`` tell a user what compiles, and for how long, when it must run just
-    in time."""
+    """One ahead-of-time module, ``bitknights/<package>/_<key>_native``, compiled from the
+    kernel ``modules`` (the first stands in for it just in time) and exporting the kernels
+    :func:`_signatures` lists for ``key``; ``what`` and ``jit_seconds`` tell a user what
+    compiles just in time, and for how long."""
 
     key: str
-    package: str
-    name: str
-    kernels: str
     modules: tuple[str, ...]
-    what: str = ""
-    jit_seconds: float = 0
+    what: str
+    jit_seconds: float
+
+    @property
+    def package(self) -> str:
+        return self.modules[0].split(".")[0]
+
+    @property
+    def name(self) -> str:
+        return f"_{self.key}_native"
 
     @property
     def dotted(self) -> str:
@@ -64,29 +57,17 @@ class Extension:
 
     @property
     def sources(self) -> tuple[str, ...]:
-        """The files fingerprinted, relative to the package (:func:`kernel_sources`)."""
         return kernel_sources(self.modules)
 
 
-EXTENSIONS = {
-    "ida": Extension(
-        "ida", "engines", "_ida_native", "engines._ida_kernels",
-        ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5,
-    ),
-    "bidir": Extension(
-        "bidir", "engines", "_bidir_native", "engines._bidir_kernels",
-        ("engines._bidir_kernels",), "bidirectional search", 20,
-    ),
-    "table": Extension(
-        "table", "table", "_table_native", "table.kernels",
-        ("table.kernels", "coords.kernels", "table.walk_kernels", "table.solution_kernels"),
-        "distance table", 10,
-    ),
-    "lab": Extension(
-        "lab", "engines", "_lab_native", "engines._lab_kernels",
-        ("engines._lab_kernels",), "the heuristic lab's IDA*", 8,
-    ),
-}  # fmt: skip
+_ALL = (
+    Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5),
+    Extension("bidir", ("engines._bidir_kernels",), "bidirectional search", 20),
+    Extension("table", ("table.kernels", "coords.kernels", "table.walk_kernels",
+                        "table.solution_kernels"), "distance table", 10),
+    Extension("lab", ("engines._lab_kernels",), "the heuristic lab's IDA*", 8),
+)  # fmt: skip
+EXTENSIONS = {e.key: e for e in _ALL}
 
 
 def _module_file(dotted: str) -> str | None:
@@ -100,11 +81,8 @@ def _module_file(dotted: str) -> str | None:
 
 def _top_level_imports(name: str) -> set[str]:
     """The bitknights modules (dotted, under ``bitknights``) that the module in file
-    ``name`` imports at its top level: what its compiled code can read constants from.
-    Imports inside functions and under ``if TYPE_CHECKING`` (indented) do not reach a
-    kernel.  The ``from ... import ...`` statements at the start of a line are read with
-    a pattern, not by parsing the module (a twentieth of the time, and every process
-    that loads kernels does it; a test holds it equal to a parse of every module)."""
+    ``name`` imports at its top level (indented imports do not reach a kernel), read with
+    a pattern: a twentieth of a parse's time (a test holds them equal)."""
     import re
 
     package = name.rsplit("/", 1)[0].replace("/", ".") if "/" in name else ""
@@ -129,8 +107,7 @@ def _top_level_imports(name: str) -> set[str]:
 
 @cache
 def _from_imports() -> re.Pattern[str]:
-    """``from DOTS MODULE import NAMES`` at the start of a line (NAMES in parentheses may
-    run over several lines)."""
+    """``from DOTS MODULE import NAMES`` at the start of a line."""
     import re
 
     return re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
@@ -139,8 +116,7 @@ def _from_imports() -> re.Pattern[str]:
 @cache
 def kernel_sources(modules: tuple[str, ...]) -> tuple[str, ...]:
     """The files (relative to the package, sorted) of ``modules`` and of every bitknights
-    module they import at their top level, transitively: an edit to any of them can
-    change what compiles, and nothing else can.
+    module they import at their top level, transitively: what can change what compiles.
 
     >>> kernel_sources(("engines._bidir_kernels",))[:3]
     ('coords/__init__.py', 'coords/arrays.py', 'coords/kernels.py')
@@ -161,8 +137,8 @@ def _ext(which: str | Extension) -> Extension:
 
 
 def source_fingerprint(which: str | Extension = "ida") -> int:
-    """A 63-bit digest of the sources an extension is compiled from (BLAKE2b, from its own
-    module: ``hashlib`` would load OpenSSL, a few milliseconds of every deep request)."""
+    """A 63-bit digest of the sources an extension is compiled from (BLAKE2b from
+    ``_blake2``: ``hashlib`` would load OpenSSL)."""
     from _blake2 import blake2b
 
     h = blake2b(digest_size=8)
@@ -206,7 +182,6 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         side = t.Tuple((table, i8, vec, i8))
         ball = (table, i8, vec, i8)
         return {
-            "new_ball": (bd.new_ball, side(i8)),
             "fresh_side": (bd.fresh_side, side(i8)),
             "grow_target": (bd.grow_target, side(*ball, i8, nbr, ro_vec)),
             "search": (bd.search, t.Tuple((i8, i8, table, i8, vec, i8))(
@@ -266,8 +241,7 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
 
 @contextlib.contextmanager
 def _gil_released() -> Iterator[None]:
-    """Make numba.pycc's Python wrappers release the GIL, as ``nogil=True`` does for JIT
-    functions (pycc has no switch for it; its wrapper honours the ``release_gil`` flag)."""
+    """Make numba.pycc's Python wrappers release the GIL, as ``nogil=True`` does."""
     import numba.pycc.compiler as pycc_compiler
 
     plain = pycc_compiler.Flags
@@ -285,8 +259,7 @@ def _gil_released() -> Iterator[None]:
 
 
 def build(output_dir: str | os.PathLike[str], which: str | Extension = "ida") -> Path:
-    """Compile one extension into ``output_dir``; returns its path.  Needs numba (with
-    ``numba.pycc``) and a C compiler; takes 5 to 20 s."""
+    """Compile one extension into ``output_dir``; returns its path (needs a C compiler)."""
     import warnings
 
     from numba.core.errors import NumbaPendingDeprecationWarning
@@ -301,7 +274,7 @@ def build(output_dir: str | os.PathLike[str], which: str | Extension = "ida") ->
     def kernel_fingerprint() -> int:
         return fingerprint
 
-    cc = CC(ext.name, source_module=importlib.import_module(f"bitknights.{ext.kernels}"))
+    cc = CC(ext.name, source_module=importlib.import_module(f"bitknights.{ext.modules[0]}"))
     cc.output_dir = str(output_dir)
     cc.verbose = False
     cc.export("fingerprint", "i8()")(kernel_fingerprint)
@@ -337,10 +310,8 @@ def _current(module: ModuleType, ext: Extension) -> bool:
 @cache
 def load(which: str = "ida") -> ModuleType | None:
     """The extension compiled from the sources beside this module, unless turned off:
-    the one beside them, else another copy's on ``sys.path`` (the installed one, when
-    Python started in a source checkout imports the checkout) whose fingerprint says it
-    was compiled from the very same sources; else None (the kernels then run just in
-    time)."""
+    the one beside them, else another copy's on ``sys.path`` with the same fingerprint
+    (the installed one, when Python imported a checkout); else None."""
     if os.environ.get(ENV, "1") == "0":
         return None
     ext = _ext(which)
@@ -377,10 +348,9 @@ def _extension_file(folder: Path, ext: Extension) -> Path | None:
 
 
 def kernels(which: str) -> ModuleType | SimpleNamespace:
-    """The kernels of ``which`` (``'ida'``, ``'bidir'``, ``'lab'`` or ``'table'``) by their
-    exported names: the compiled extension when :func:`load` gives it, else their JIT twins (this
-    imports numba; when they compile, which takes seconds, a terminal is told what, why
-    and what would avoid it: :func:`jit_reason`)."""
+    """The kernels of ``which`` (a key of :data:`EXTENSIONS`) by their exported names:
+    the compiled extension when :func:`load` gives it, else their JIT twins (a compile is
+    announced on a terminal: :func:`jit_reason`)."""
     return load(which) or _jit(which)
 
 
@@ -391,8 +361,7 @@ def _jit(which: str) -> SimpleNamespace:
 
 
 def jit_reason(which: str | Extension) -> str:
-    """Why the kernels of ``which`` run just in time, and what would let them run
-    compiled ahead of time."""
+    """Why the kernels of ``which`` run just in time, and what would avoid it."""
     ext = _ext(which)
     if os.environ.get(ENV, "1") == "0":
         return f"{ENV}=0 turns the compiled kernels off"
@@ -416,9 +385,8 @@ def jit_reason(which: str | Extension) -> str:
 
 @cache
 def _announce_compiles() -> None:
-    """Have numba tell, on a terminal, the first time each extension's kernels compile
-    just in time: one line saying what, for how long, why and what avoids it (a kernel
-    loaded from numba's cache compiles nothing and says nothing)."""
+    """Have numba say on a terminal, once per extension, that its kernels compile just in
+    time: what, for how long, why and what avoids it."""
     from numba.core import event
 
     from . import progress
@@ -455,9 +423,9 @@ def missing() -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bitknights.native [DIR]``: compile every extension into DIR
-    (default: beside the sources, for an editable checkout).  ``--check``: exit status 1,
-    naming them, when some extension is missing or stale (CI runs it after installing)."""
+    """``python -m bitknights.native [DIR]``: compile every extension into DIR (default:
+    beside the sources).  ``--check``: exit status 1, naming them, when some extension is
+    missing or stale."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args == ["--check"]:
         gone = missing()

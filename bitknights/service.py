@@ -617,7 +617,7 @@ def heuristic(spec: object, name: str | None = None) -> Bound:
     >>> heuristic("pdb").name, heuristic(lambda w, b, s: 0, "zero").name
     ('pdb', 'zero')
     """
-    from .engines._lab_kernels import USER
+    from .engines._lab_layout import USER
     from .engines.general_ida import Bound, builtin
 
     if isinstance(spec, str):

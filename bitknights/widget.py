@@ -1,23 +1,15 @@
-"""The puzzle as a notebook widget: :func:`play` returns a :class:`PlayWidget` (what it
-offers a person: ``docs/notebook.md``).
+"""The puzzle as a notebook widget: :func:`play` returns a :class:`PlayWidget`, an
+`anywidget <https://anywidget.dev>`_ (the ``notebook`` extra) whose JavaScript ships in
+``static/`` (what it offers a person: ``docs/notebook.md``).
 
-An `anywidget <https://anywidget.dev>`_ (the ``notebook`` extra) whose JavaScript,
-``static/widget.js``, ships inside the package.  The game (:class:`~bitknights.game.Game`)
-and the picture (:func:`bitknights.render.board_svg`) live in Python; the view shows them
-and turns a click on a knight (or Enter on one reached with Tab) into a move.  Code calls
-the same operations as methods; the state is in traitlets both sides see, of which only
-``board`` (setting it starts a game there), ``new_distance`` and ``show_hints`` may be set.
-A bad value raises :class:`traitlets.TraitError`, a refused method
+The game and the picture live in Python; the view shows them and turns a click on a
+knight into a move.  Code calls the same operations as methods; of the traitlets both
+sides see only ``board`` (a new game there), ``new_distance`` and ``show_hints`` may be
+set.  A bad value raises :class:`traitlets.TraitError`, a refused method
 :class:`~bitknights.game.GameError`, and neither changes anything; a refused request from
-the page only sets ``message``, whatever the page sends.
-
-A request from the page carries the board the page showed and is refused when the board
-has changed since; while one runs, ``busy`` says what it does and the view takes no
-clicks.  A won game takes no move (undo, reset or a new board go on).  ``solve()`` plays
-the optimal rest at once and the view animates it; a click in the view or Escape stops
-it: the page sends ``stop`` with the board it shows, and the moves after it go to redo.
-Beside the live view the output holds a static picture of the board, kept up to date and
-hidden while the view lives, so a notebook reopened without its kernel still shows it.
+the page (which carries the board it showed) only sets ``message``.  Beside the live view
+the output holds a static picture of the board, kept up to date, for a notebook reopened
+without its kernel.
 """
 
 from __future__ import annotations
@@ -43,18 +35,13 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 _STATIC = Path(__file__).parent / "static"
-SIZE = 360
-"""The board picture's width and height in pixels."""
-
-OPS = ("move", "undo", "redo", "hints", "solve", "stop", "new", "reset")
-"""The requests the page may send (``{"op": ..., ...}``)."""
-
+SIZE = 360  # the board picture's width and height in pixels
+OPS = ("move", "undo", "redo", "hints", "solve", "stop", "new", "reset")  # the page's requests
 _PAGE_WRITABLE = ("show_hints", "new_distance")  # traits the page may set through the model
 
 
 def _short(value: object, limit: int = 24) -> str:
-    """``repr(value)``, cut to ``limit`` characters for a message line (a huge number in
-    short scientific form)."""
+    """``repr(value)``, cut to ``limit`` characters (a huge number in short form)."""
     if isinstance(value, float) and abs(value) >= 1e7:
         text = f"{value:.3g}"
     elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**7:
@@ -65,8 +52,8 @@ def _short(value: object, limit: int = 24) -> str:
 
 
 def whole_number(value: object, lo: int, hi: int, what: str) -> int:
-    """``value`` as an int in ``lo..hi``: an int, an integral finite float or the text of
-    a whole number; anything else is refused with :class:`GameError` naming ``what``.
+    """``value`` (an int, an integral float or its text) as an int in ``lo..hi``, else
+    :class:`GameError` naming ``what``.
 
     >>> whole_number(" 12 ", 0, 24, "a distance"), whole_number(3.0, 0, 24, "a distance")
     (12, 3)
@@ -91,13 +78,11 @@ def whole_number(value: object, lo: int, hi: int, what: str) -> int:
     return n
 
 
-def _synced(trait: Any, *args: Any, **kwargs: Any) -> Any:
-    """A trait of class ``trait`` that the page sees too."""
+def _synced(trait: Any, *args: Any, **kwargs: Any) -> Any:  # a trait the page sees too
     return trait(*args, **kwargs).tag(sync=True)
 
 
-def _shown(trait: Any, *args: Any, **kwargs: Any) -> Any:
-    """A read-only trait that the page sees."""
+def _shown(trait: Any, *args: Any, **kwargs: Any) -> Any:  # one the page sees, read-only
     return _synced(trait, *args, read_only=True, **kwargs)
 
 
@@ -169,7 +154,6 @@ class PlayWidget(anywidget.AnyWidget):
         return self._do(op, "moving")
 
     def _names_the_blank(self, move: object) -> bool:
-        """Whether ``move`` is the blank's own square (a click on the blank)."""
         if isinstance(move, int) and not isinstance(move, bool):
             return move == self._game.board.blank
         if not isinstance(move, str) or "-" in move:
@@ -193,8 +177,7 @@ class PlayWidget(anywidget.AnyWidget):
         return list(self.hints)
 
     def solve(self) -> list[Move]:
-        """Play out an optimal rest; the view animates it move by move (a click there,
-        or Escape, stops it at the move shown)."""
+        """Play out an optimal rest; the view animates it (a click or Escape stops it)."""
 
         def op() -> list[Move]:
             before, base = self._game.board, len(self._game.history)
@@ -239,7 +222,6 @@ class PlayWidget(anywidget.AnyWidget):
     # -- validation ------------------------------------------------------------------------
 
     def _new_distance(self, value: object, what: str = "a new board's distance") -> int:
-        """``value`` as a distance a new board may have, else :class:`GameError`."""
         try:
             return whole_number(value, 0, self.farthest, what)
         except GameError as e:
@@ -267,7 +249,6 @@ class PlayWidget(anywidget.AnyWidget):
 
     @traitlets.observe("board")
     def _board_set(self, change: dict[str, Any]) -> None:
-        """``w.board = '...'`` from code starts a new game on that board."""
         if change["new"] != self._game.board.compact:
             board = Board(change["new"])
             self._do(lambda: self._game._begin(board), "starting on that board")
@@ -277,8 +258,8 @@ class PlayWidget(anywidget.AnyWidget):
         self._do(lambda: None, "working out each move's distance", keep_animation=True)
 
     def set_state(self, sync_data: Any) -> None:
-        """State sent by the page: only ``show_hints`` and ``new_distance``, validated;
-        anything else is refused on the message line and the page is set right."""
+        """State from the page: ``show_hints`` and ``new_distance``, validated; anything else
+        is refused on the message line and the page is set right."""
         if not isinstance(sync_data, dict):
             self._refuse(f"the page sent a state that is not a dict: {_short(sync_data)}")
             return
@@ -302,8 +283,8 @@ class PlayWidget(anywidget.AnyWidget):
     # -- requests from the page ------------------------------------------------------------
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """A request from the page: validated; a refusal, or anything going wrong, only
-        sets :attr:`message`.  Every request with an ``id`` is answered with ``done``."""
+        """A request from the page: a refusal or a failure only sets :attr:`message`; one
+        with an ``id`` is answered ``done``."""
         ident = content.get("id") if isinstance(content, dict) else None
         try:
             self._answer(content)
@@ -348,8 +329,7 @@ class PlayWidget(anywidget.AnyWidget):
 
     def _stop_at(self, shown: str | None) -> None:
         """The page stopped the solve animation on ``shown``: take the game back there (the
-        moves after it go to redo).  Nothing happens unless the game still stands where
-        that solve left it."""
+        rest to redo), if the game still stands where that solve left it."""
         if self._solve_path is None or shown is None:
             return
         base, boards = self._solve_path
@@ -425,8 +405,7 @@ class PlayWidget(anywidget.AnyWidget):
     # -- display ----------------------------------------------------------------------------
 
     def _fallback(self) -> dict[str, str]:
-        """The static picture of the board: what a notebook shows when the live view
-        cannot be (no kernel, no widget support)."""
+        """The static picture of the board, for when the live view cannot be shown."""
         from .render import board_svg
 
         d = self.distance
@@ -440,8 +419,7 @@ class PlayWidget(anywidget.AnyWidget):
         return {"text/html": fallback_html(str(svg), status, self.fallback_id)}
 
     def _ipython_display_(self) -> None:
-        """The live view, then the static picture in an output of its own (updated as the
-        game goes on; the live view hides it)."""
+        """The live view, then the static picture in an output of its own."""
         from IPython.display import display
 
         bundle = self._repr_mimebundle_()
@@ -452,10 +430,8 @@ class PlayWidget(anywidget.AnyWidget):
 
 
 def fallback_html(svg: str, status: str, ident: str) -> str:
-    """The static picture of a widget: the board's SVG and a status line, in a ``<div>``
-    the live view hides (by ``ident``) while it shows.  Its style hides JupyterLab's
-    "Error displaying widget: model not found" in the output just before it (only that:
-    a widget output with no live view in it, followed by this picture)."""
+    """The board's SVG and a status line in a ``<div>`` the live view hides (by ``ident``);
+    its style hides JupyterLab's "Error displaying widget" in the output just before it."""
     key = html.escape(ident)
     hide = (
         ".jp-OutputArea-child:has(> .jupyter-widgets):not(:has(.bitknights-play))"
@@ -476,10 +452,8 @@ def play(
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> PlayWidget:
     """A widget to play ``board`` (default: a fresh board ``distance`` moves from
-    ``target``, see :meth:`bitknights.game.Game.new`).  Distances come from the distance
-    table in ``cache_dir`` when there is one, else from exact search."""
-    game = Game(board, target=target, distance=distance, seed=seed, cache_dir=cache_dir)
-    return PlayWidget(game)
+    ``target``, see :meth:`bitknights.game.Game.new`)."""
+    return PlayWidget(Game(board, target=target, distance=distance, seed=seed, cache_dir=cache_dir))
 
 
 __all__ = ["OPS", "SIZE", "GameError", "PlayWidget", "play", "whole_number"]

@@ -144,13 +144,9 @@ def labels(
     least: int = 14,
 ) -> list[Label]:
     """The labels of a region: pixels that differ between ``shown`` and ``hidden``, grouped
-    when less than ``gap`` pixels apart.  Groups of fewer than ``least`` pixels are dropped:
-    hiding text can change the anti-aliasing of a few pixels elsewhere (Chromium composites
-    the picture differently; up to 12 pixels were seen, on knights' outlines), while the
-    smallest label drawn (a bold digit 8 pixels high) has 16 or more.  So are groups
-    touching ``moving``, pixels an animation changed meanwhile.  A label's contrast is that of its inkiest pixels (the 90th percentile of
-    its pixels' contrast with the background there): the core of the glyphs, not their
-    anti-aliased edges."""
+    when less than ``gap`` pixels apart; groups under ``least`` pixels (anti-aliasing
+    elsewhere: up to 12; the smallest label has 16) or touching ``moving`` are dropped.  A
+    label's contrast is its inkiest pixels' (the 90th percentile)."""
     differ = np.abs(shown - hidden).max(axis=2) > 20
     near = _near(differ, gap)
     ink_l, back_l = luminance(shown), luminance(hidden)

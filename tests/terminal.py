@@ -16,61 +16,53 @@ import subprocess
 import sys
 import termios
 import time
+from subprocess import DEVNULL
 
 CLI = [sys.executable, "-m", "bitknights"]
 ROWS, COLUMNS = 24, 100
-BOUND = 300
-"""Seconds any wait on a child may take (a loaded machine is slow; a hang is a failure with
-a message, never a stall)."""
+BOUND = 300  # seconds any wait on a child may take: a hang fails with a message, never stalls
 
 
-def on_terminal(
-    args,
-    *,
-    env=None,
-    stdin=subprocess.DEVNULL,
-    columns=COLUMNS,
-    command=CLI,
-    cwd=None,
-    timeout=BOUND,
-):
-    """Run ``bitknights ARGS`` (or another ``command``) with standard output and standard
-    error on one pseudo-terminal of ``ROWS`` x ``columns``; returns ``(status, everything
-    written)``.  Fails (the child killed) if it runs past ``timeout`` seconds."""
+@contextlib.contextmanager
+def _child(command, columns, *, env=None, **popen):
+    """A child with standard error (and what ``popen`` names ``"pty"``) on a new
+    pseudo-terminal of ``ROWS`` x ``columns``; yields ``(process, master fd)``, kills the
+    child if it still runs at the end."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
-    p = subprocess.Popen([*command, *args], stdin=stdin, stdout=slave, stderr=slave, cwd=cwd,
-                         env={**os.environ, **(env or {})})  # fmt: skip
+    popen = {k: slave if v == "pty" else v for k, v in popen.items()}
+    p = subprocess.Popen(command, stderr=slave, env={**os.environ, **(env or {})}, **popen)
     os.close(slave)
     try:
-        seen = drain(master, timeout, what=f"{' '.join(map(str, args))}")
-        status = p.wait(timeout=timeout)
+        yield p, master
     finally:
         if p.poll() is None:
             p.kill()
             p.wait(timeout=BOUND)
         os.close(master)
+
+
+def on_terminal(
+    args, *, env=None, stdin=DEVNULL, columns=COLUMNS, command=CLI, cwd=None, timeout=BOUND
+):
+    """Run ``bitknights ARGS`` (or another ``command``) with standard output and standard
+    error on one pseudo-terminal; returns ``(status, everything written)``.  Fails (the
+    child killed) if it runs past ``timeout`` seconds."""
+    streams = {"stdin": stdin, "stdout": "pty"}
+    with _child([*command, *args], columns, env=env, cwd=cwd, **streams) as (p, master):
+        seen = drain(master, timeout, what=f"{' '.join(map(str, args))}")
+        status = p.wait(timeout=timeout)
     return status, seen.decode(errors="replace")
 
 
 def stderr_on_terminal(args, *, stdin=b"", env=None, columns=COLUMNS, timeout=BOUND):
-    """Run ``bitknights ARGS`` with standard error alone on a pseudo-terminal of ``ROWS`` x
-    ``columns`` (standard input and output are pipes: what a judge reads stays apart);
-    returns ``(status, standard output, what the terminal showed)``.  For commands that
-    say little there (a pseudo-terminal holds a few KB unread before the writer waits)."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
-    p = subprocess.Popen([*CLI, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=slave, env={**os.environ, **(env or {})})  # fmt: skip
-    os.close(slave)
-    try:
+    """Run ``bitknights ARGS`` with standard error alone on a pseudo-terminal (standard
+    input and output are pipes); returns ``(status, standard output, what the terminal
+    showed)``.  For commands that say little there (a few KB unread make the writer wait)."""
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
+    with _child([*CLI, *args], columns, env=env, **pipes) as (p, master):
         out, _ = p.communicate(stdin, timeout=timeout)
         seen = drain(master, timeout, what=" ".join(map(str, args)))
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait(timeout=BOUND)
-        os.close(master)
     return p.returncode, out, seen.decode(errors="replace")
 
 

@@ -21,14 +21,22 @@ def test_sample_file_matches_api_constant():
     assert SAMPLE.read_text() == SAMPLE_TEXT
 
 
-def test_classic_byte_for_byte():
-    r = run(["solve", str(SAMPLE)])
-    assert r.returncode == 0, r.stderr
-    assert r.stdout == b"7\n-1\n"
-    assert r.stderr == b""
-    r2 = run(["solve"], SAMPLE.read_bytes())
-    r3 = run(["solve", "-"], SAMPLE.read_bytes())
-    assert r2.stdout == r3.stdout == b"7\n-1\n"
+LAYOUT = "\ufeff  2  \r\n\r\n" + B1.replace("\n", " \r\n") + "\n\n" + B2 + "\n\n  \n"
+CLASSIC = {  # the classic output, byte for byte: (args, standard input, standard output)
+    "file": (["solve", str(SAMPLE)], b"", b"7\n-1\n"),
+    "stdin": (["solve"], SAMPLE.read_bytes(), b"7\n-1\n"),
+    "dash": (["solve", "-"], SAMPLE.read_bytes(), b"7\n-1\n"),
+    "layout-tolerance": (["solve"], LAYOUT.encode(), b"7\n-1\n"),
+    "exact": (["solve", "--exact", str(SAMPLE)], b"", b"7\n18\n"),
+    "limit-6": (["solve", "--max-depth", "6", str(SAMPLE)], b"", b"-1\n-1\n"),
+    "limit-18": (["solve", "--max-depth", "18", str(SAMPLE)], b"", b"7\n18\n"),
+}
+
+
+@pytest.mark.parametrize("args, stdin, out", CLASSIC.values(), ids=CLASSIC)
+def test_classic_byte_for_byte(args, stdin, out):
+    r = run(args, stdin)
+    assert (r.returncode, r.stdout, r.stderr) == (0, out, b"")
 
 
 def test_console_script_and_module_agree():
@@ -36,13 +44,6 @@ def test_console_script_and_module_agree():
     if not os.path.exists(exe):
         pytest.skip("console script not installed next to this interpreter")
     r = subprocess.run([exe, "solve", str(SAMPLE)], capture_output=True, timeout=120)
-    assert r.stdout == b"7\n-1\n"
-
-
-def test_layout_tolerance():
-    text = "\ufeff  2  \r\n\r\n" + B1.replace("\n", " \r\n") + "\n\n" + B2 + "\n\n  \n"
-    r = run(["solve"], text.encode())
-    assert r.returncode == 0, r.stderr
     assert r.stdout == b"7\n-1\n"
 
 
@@ -58,15 +59,6 @@ def test_json_lines_and_path():
     assert first["boards"][-1] == "111110111100*110000100000"
     assert len(first["moves"]) == 7
     assert recs[1]["boards"] == [] and recs[1]["status"] == "over_limit"
-
-
-def test_exact_and_limits():
-    r = run(["solve", "--exact", str(SAMPLE)])
-    assert r.stdout == b"7\n18\n"
-    r = run(["solve", "--max-depth", "6", str(SAMPLE)])
-    assert r.stdout == b"-1\n-1\n"
-    r = run(["solve", "--max-depth", "18", str(SAMPLE)])
-    assert r.stdout == b"7\n18\n"
 
 
 def test_readable_path():

@@ -35,25 +35,6 @@ def test_classic_sample_and_registry(monkeypatch):
     assert steps_with("bidir", keys_of(boards), TARGET, None).tolist() == [7, 18]
 
 
-def test_sample_of_ball11_every_distance_and_limits(ball11):
-    """Hundreds of boards at every distance 0..11 against the naive BFS, with the limit
-    just below (over_limit) and at the distance."""
-    rng = random.Random(11)
-    by_distance: dict[int, list[str]] = {}
-    for text, d in ball11.items():
-        by_distance.setdefault(d, []).append(text)
-    sample = [t for d in sorted(by_distance) for t in rng.sample(by_distance[d], min(60, len(by_distance[d])))]  # fmt: skip
-    assert len(sample) > 500
-    for text in sample:
-        b, d = Board(text), ball11[text]
-        assert checked(solve_with("bidir", b, TARGET, 15), b).steps == d
-        assert checked(solve_with("bidir", b, TARGET, None), b).steps == d
-        assert solve_with("bidir", b, TARGET, d).steps == d
-        if d > 0:
-            s = checked(solve_with("bidir", b, TARGET, d - 1), b)
-            assert s.steps is None and s.status == "over_limit"
-
-
 def test_steps_many_on_the_whole_ball11_at_every_limit(ball11):
     """The batch paths (numpy under small limits, numba above) on all 122,209 boards."""
     texts = list(ball11)
@@ -141,31 +122,6 @@ def test_custom_target_with_10_white_14_black_deep():
     for b, s in deep_walks(target, 40, 14, 24, seed=16, length=(30, 200)):
         checked(s, b, target)
         assert solve_with("ida", b, target, None).steps == s.steps
-
-
-def test_unreachable_counts():
-    b = Board("11111/11111/00*11/00001/00000")
-    for limit in (15, None):
-        s = checked(solve_with("bidir", b, TARGET, limit), b)
-        assert s.steps is None and s.status == "unreachable" and s.nodes == 0
-    target = Board("10101/01010/10*01/01010/10100")  # 11 black
-    start = random_walk(TARGET, 5, random.Random(0))  # 12 black
-    assert solve_with("bidir", start, target, None).status == "unreachable"
-    near = solve_with("bidir", start, TARGET).steps
-    keys = keys_of([b, TARGET, start])
-    assert steps_with("bidir", keys, TARGET, 15).tolist() == [-1, 0, near]
-    assert steps_with("bidir", keys, TARGET, None).tolist() == [-1, 0, near]
-    assert steps_with("bidir", keys, target, None).tolist() == [-1, -1, -1]
-
-
-def test_zero_and_depth_zero():
-    assert solve_with("bidir", TARGET, TARGET, 0).steps == 0
-    assert checked(solve_with("bidir", TARGET, TARGET, None), TARGET).boards == [TARGET]
-    one = TARGET.play("b5")
-    assert solve_with("bidir", one, TARGET, 0).status == "over_limit"
-    assert solve_with("bidir", one, TARGET, 1).steps == 1
-    assert steps_with("bidir", keys_of([one, TARGET]), TARGET, 0).tolist() == [-1, 0]
-    assert steps_with("bidir", np.empty(0, np.int64), TARGET).tolist() == []
 
 
 def test_stop_flag_and_timeout(monkeypatch):

@@ -26,11 +26,9 @@ def test_ctrl_c_exits_130_without_traceback():
     p.stdin.close()
     time.sleep(2.5)  # well into the search
     assert p.poll() is None, "the search ended before the interrupt"
-    t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
-    p.wait(timeout=30)
+    p.wait(timeout=30)  # a search left to finish would print its answer and exit 0
     out, err = p.stdout.read(), p.stderr.read()  # it has ended: its pipes are at their end
-    assert time.monotonic() - t0 < 5
     assert p.returncode == 130
     assert err == b"bitknights: interrupted\n" and out == b""
 
@@ -80,9 +78,8 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
 
 
 def test_ctrl_c_while_solutions_stream_to_a_terminal_ends_on_a_line_of_its_own(table_dir):
-    """Ctrl-C typed while `solutions` streams a long listing to its terminal: whatever the
-    terminal echoed where its cursor stood (`^C` inside a line being written), the message
-    starts a line of its own, and the status is 130."""
+    """Ctrl-C while `solutions` streams to its terminal: the message starts a line of its
+    own after the echoed `^C`, status 130."""
     far = "000*0/10000/01010/11110/11111"  # 39 moves away: 1,944,639 optimal sequences
     pid, fd = terminal.spawn(["solutions", far], env={"BITKNIGHTS_CACHE_DIR": str(table_dir)})
     seen = terminal.read_until(fd, b"\n", seconds=120, count=200)  # well into the listing

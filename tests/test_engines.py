@@ -3,6 +3,7 @@ follows what the engines declare."""
 
 import inspect
 import json
+import random
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from bitknights.engines import ENGINES, Engine, get_engine
 from bitknights.engines.options import Capabilities, SolveOptions
 from bitknights.results import Result, Status
 from bitknights.solution import Solution
+from helpers import checked_by, random_walk, solve_with, steps_with
 
 NEAR = Board("10110/01*11/10111/01001/00000")  # 7 moves from the target
 FAR = Board("01011/110*1/01110/01010/00100")  # 18 moves from the target
@@ -50,6 +52,58 @@ def test_search_engines_answer_through_the_contract(name):
     assert other.status is Status.UNREACHABLE
     keys = np.array([NEAR.key, FAR.key, TARGET.key], dtype=np.int64)
     assert engine.steps_many(keys, TARGET, SolveOptions(workers=1)).tolist() == [7, -1, 0]
+
+
+@pytest.mark.parametrize("name", ["ida", "bidir"])
+def test_boards_of_every_distance_to_11_and_their_limits(name, ball11):
+    """Hundreds of boards at every distance 0..11 (naive BFS), and 400 more at 9..11,
+    with limits at the distance and just below (over_limit)."""
+    rng = random.Random(11)
+    by_distance: dict[int, list[str]] = {}
+    for text, d in ball11.items():
+        by_distance.setdefault(d, []).append(text)
+    sample = [t for ts in by_distance.values() for t in rng.sample(ts, min(60, len(ts)))]
+    sample += rng.sample([t for d in (9, 10, 11) for t in by_distance[d]], 400)
+    for text in sample:
+        b, d = Board(text), ball11[text]
+        for limit in (15, None, d):
+            assert checked_by(solve_with(name, b, TARGET, limit), b, engine=name).steps == d
+        if d > 0:
+            s = checked_by(solve_with(name, b, TARGET, d - 1), b, engine=name)
+            assert s.steps is None and s.status == "over_limit"
+
+
+@pytest.mark.parametrize("name", ["ida", "bidir"])
+def test_unreachable_counts(name):
+    b = Board("11111/11111/00*11/00001/00000")
+    for limit in (15, None):
+        s = checked_by(solve_with(name, b, TARGET, limit), b, engine=name)
+        assert s.steps is None and s.status == "unreachable" and s.nodes == 0
+    target = Board("10101/01010/10*01/01010/10100")  # 11 black
+    start = random_walk(TARGET, 5, random.Random(0))  # 12 black
+    assert solve_with(name, start, target, None).status == "unreachable"
+    near = solve_with(name, start, TARGET).steps
+    keys = np.array([b.key, TARGET.key, start.key])
+    assert steps_with(name, keys, TARGET, 15).tolist() == [-1, 0, near]
+    assert steps_with(name, keys, TARGET, None).tolist() == [-1, 0, near]
+    assert steps_with(name, keys, target, None).tolist() == [-1, -1, -1]
+
+
+@pytest.mark.parametrize("name", ["ida", "bidir"])
+def test_zero_and_depth_limits(name):
+    assert solve_with(name, TARGET, TARGET, 0).steps == 0
+    assert checked_by(solve_with(name, TARGET, TARGET, None), TARGET, engine=name).boards == [
+        TARGET
+    ]
+    one = TARGET.play("b5")
+    assert solve_with(name, one, TARGET, 0).status == "over_limit"
+    assert solve_with(name, one, TARGET, 1).steps == 1
+    assert steps_with(name, np.array([one.key, TARGET.key]), TARGET, 0).tolist() == [-1, 0]
+    assert steps_with(name, np.empty(0, np.int64), TARGET).tolist() == []
+    with pytest.raises(ValueError):
+        bitknights.solve(one, max_depth=-1, engine=name)
+    with pytest.raises(ValueError):
+        bitknights.solve(one, engine="nope")
 
 
 def test_result_codes_are_distinct_negative_and_plain_ints():

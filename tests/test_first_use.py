@@ -9,10 +9,8 @@ import io
 import json
 import os
 import pty
-import select
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -32,20 +30,6 @@ def run(args, cache_dir=None, stdin=""):
     return run_bitknights(args, stdin, cache_dir=cache_dir)
 
 
-def read_until(fd: int, want: bytes, seconds: float = 60) -> bytes:
-    """What the terminal ``fd`` shows, read until ``want`` appears (or time runs out)."""
-    seen = b""
-    end = time.monotonic() + seconds
-    while want not in seen and time.monotonic() < end:
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        if ready:
-            try:
-                seen += os.read(fd, 4096)
-            except OSError:
-                break
-    return seen
-
-
 # -- standard input on a terminal -----------------------------------------------------
 
 
@@ -57,7 +41,7 @@ def test_solve_on_a_terminal_says_it_reads_standard_input():
                             stdin=slave, stdout=subprocess.PIPE, stderr=slave)  # fmt: skip
     os.close(slave)
     try:
-        shown = read_until(master, b"Ctrl-D")
+        shown = terminal.read_until(master, b"Ctrl-D", seconds=60)
         assert b"reading boards from standard input" in shown and b"Ctrl-D" in shown
         assert b"number of boards T" in shown
         os.write(master, SAMPLE.read_bytes() + b"\x04")
@@ -353,9 +337,8 @@ WHY_13 = "never reaches the target: it has 13 black knights, the target 12 (move
 
 
 def test_an_unreachable_board_says_why_on_a_terminal_and_stdout_stays_classic(tmp_path):
-    """`solve` on a board with other knight counts: standard output is the classic `-1`,
-    byte for byte; on a terminal one line on standard error says why (through a pipe,
-    standard error holds errors only)."""
+    """`solve` on a board with other knight counts: standard output is the classic `-1`;
+    on a terminal (only) one line on standard error says why."""
     status, out, seen = terminal.stderr_on_terminal(["solve", THIRTEEN])
     assert (status, out) == (0, b"-1\n")
     assert terminal.kept(seen) == terminal.wrapped(f"bitknights: {THIRTEEN} {WHY_13}"), seen
@@ -374,9 +357,8 @@ def test_an_unreachable_board_says_why_on_a_terminal_and_stdout_stays_classic(tm
 
 
 def test_solutions_hint_and_check_of_an_unreachable_board_say_why(table_dir):
-    """`solutions`, nothing to list: one line says why, through a pipe too, and the status
-    is 1 (a verdict, as `check`'s), with or without the table; `hint` and `check` give
-    the same reason."""
+    """`solutions` with nothing to list: one line says why, even through a pipe, status 1,
+    with or without the table; `hint` and `check` give the same reason."""
     want = f"bitknights: no solution: {THIRTEEN} {WHY_13}\n"
     for cache in (table_dir, None):
         for args in (["solutions", THIRTEEN], ["solutions", "--format", "json", THIRTEEN]):
@@ -419,9 +401,8 @@ FAR_24 = "01011/11010/10*11/00000/10011"  # 24 moves away: the bidirectional sea
 
 @pytest.mark.parametrize("with_table", [True, False], ids=["table", "no-table"])
 def test_advice_never_suggests_what_is_done(with_table, table_dir, tmp_path):
-    """`--engine bidir` on a far board says on a terminal that it grows its target side;
-    it advises `bitknights table build` only when there is no table.  (The notice comes
-    from layer 17 on; here from layer 14, so that a board 24 moves away shows it.)"""
+    """`--engine bidir` on a far board says on a terminal that it grows its target side,
+    and advises `bitknights table build` only without a table (the notice from layer 14)."""
     cache = table_dir if with_table else tmp_path
     code = (
         "import sys; from bitknights.engines import _bidir_search as s; "

@@ -13,12 +13,10 @@ import pytest
 import naive
 import terminal
 from bitknights import SAMPLE, TARGET, Board, native
-from bitknights.coords.arrays import SQUARE_COLOR
 from bitknights.engines import _ida_kernels, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import NO_BUDGET, STOPPED
-from bitknights.squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-from helpers import SMALL, random_walk, run_python, solve_with, steps_with
+from helpers import SMALL, checked_by, random_walk, run_python, solve_with, steps_with
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +39,7 @@ def test_a_fresh_build_is_current_and_agrees_with_jit(tmp_path):
 
 
 def _args(board, limit, pdb):
-    return (
-        board.black, board.blank, TARGET.blank, limit,
-        KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR, *ida._bounds(TARGET, pdb),
-    )  # fmt: skip
+    return board.black, board.blank, TARGET.blank, limit, *ida._bounds(TARGET, pdb)
 
 
 def test_one_board_agrees_with_jit_node_for_node(compiled):
@@ -73,10 +68,8 @@ def test_batch_agrees_with_naive_bfs(compiled, ball8):
     blacks, blanks = keys & ((1 << 25) - 1), keys >> 25
     steps = np.zeros(len(keys), np.int64)
     nodes = np.zeros(len(keys), np.int64)
-    compiled.ida_many(
-        blacks, blanks, TARGET.blank, 12, 8, KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR,
-        *ida._bounds(TARGET, False), steps, nodes, np.zeros(1, np.int64),
-    )  # fmt: skip
+    compiled.ida_many(blacks, blanks, TARGET.blank, 12, 8, *ida._bounds(TARGET, False), steps,
+                      nodes, np.zeros(1, np.int64))  # fmt: skip
     for board, s in zip(boards, steps.tolist()):
         assert s == ball8.get("".join(board.rows()), -1), board
 
@@ -101,26 +94,21 @@ def test_stale_or_foreign_extensions_are_refused(compiled, tmp_path, monkeypatch
     assert native.load_from(junk) is None
 
 
-def test_installed_ida_runs_without_numba(tmp_path):
+@pytest.mark.parametrize(
+    "args, key, answers", [("'ida'", "ida", "7 -1"), ("'bidir', '--exact'", "bidir", "7 18")]
+)
+def test_installed_kernels_run_without_numba(args, key, answers, tmp_path):
     """The installed package (here: outside the source tree) carries current extensions:
     the classic IDA* batch and an exact bidirectional one never import numba.  Fails when
     the install could not compile them (no C compiler): the engines then work, but start
     0.6 s (IDA*) to half a minute (bidirectional, cold cache) slower."""
     code = (
-        "import sys; from bitknights import cli; from bitknights.engines import ida; "
-        "status = cli.main(['solve', '--engine', 'ida']); "
-        "print(ida.backend(), 'numba' in sys.modules, status)"
+        "import sys; from bitknights import cli, native; "
+        f"status = cli.main(['solve', '--engine', {args}]); "
+        f"print(native.is_native(native.kernels({key!r})), 'numba' in sys.modules, status)"
     )
-    env = {native.ENV: None}
-    out = run_python(code, input=SAMPLE, cwd=tmp_path, env=env, check=True)
-    assert out.stdout.split() == ["7", "-1", "native", "False", "0"], out.stderr
-    code = (
-        "import sys; from bitknights import cli; from bitknights import native; from bitknights.engines import _bidir_search; "
-        "status = cli.main(['solve', '--engine', 'bidir', '--exact']); "
-        "print(native.is_native(_bidir_search._kernels()), 'numba' in sys.modules, status)"
-    )
-    out = run_python(code, input=SAMPLE, cwd=tmp_path, env=env, check=True)
-    assert out.stdout.split() == ["7", "18", "True", "False", "0"], out.stderr
+    out = run_python(code, input=SAMPLE, cwd=tmp_path, env={native.ENV: None}, check=True)
+    assert out.stdout.split() == [*answers.split(), "True", "False", "0"], out.stderr
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -239,14 +227,17 @@ def bidir_native(tmp_path_factory):
     return _compiled("bidir", tmp_path_factory)
 
 
-def _use(monkeypatch, key, module):
-    """Make every caller of ``native.kernels(key)`` get ``module``."""
+def _both(monkeypatch, key, compiled, run):
+    """``run(name, module)`` with every caller of ``native.kernels(key)`` given the compiled
+    ``module``, then its JIT twins: the compiled run's result, which the JIT's equals."""
+    out = {}
     real = native.kernels
-    monkeypatch.setattr(native, "kernels", lambda which: module if which == key else real(which))
-
-
-def _backends(key, compiled):
-    return [("native", compiled), ("jit", native._jit(key))]
+    for name, module in (("native", compiled), ("jit", native._jit(key))):
+        with monkeypatch.context() as m:
+            m.setattr(native, "kernels", lambda w, mod=module: mod if w == key else real(w))
+            out[name] = run(name, module)
+    assert out["native"] == out["jit"]
+    return out["native"]
 
 
 def test_every_extension_exports_what_its_jit_twin_has(table_native, bidir_native, compiled):
@@ -270,24 +261,21 @@ def test_table_build_agrees_with_jit_and_naive(
     rng = random.Random(3)
     sample = rng.sample(sorted(small_ball), 300)
     keys = np.array([Board(t).key for t in sample], np.int64)
-    results = {}
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            dist, layers = bfs.bfs_distances(SMALL, quiet=False)
-            err = capsys.readouterr().err
-            if list_max == 0:
-                assert "(pushed," in err and "(pulled," in err
-            t = build(SMALL, cache_dir=tmp_path / name, quiet=True)
-            got = t.distances(keys).tolist()
-            assert got == [small_ball[s] for s in sample], name
-            assert sum(layers) == len(small_ball)
-            counts = [t.count_solutions(Board(s)) for s in sample[:40]]
-            widest = t.layers.index(max(t.layers))
-            randoms = [b.compact for b in t.random_boards(widest, 5, seed=2)]
-            results[name] = (dist, layers, counts, randoms, t.file.example_rank)
-    (d1, *rest1), (d2, *rest2) = results.values()
-    assert (d1 == d2).all() and rest1 == rest2
+
+    def run(name, module):
+        dist, layers = bfs.bfs_distances(SMALL, quiet=False)
+        err = capsys.readouterr().err
+        if list_max == 0:
+            assert "(pushed," in err and "(pulled," in err
+        t = build(SMALL, cache_dir=tmp_path / name, quiet=True)
+        assert t.distances(keys).tolist() == [small_ball[s] for s in sample], name
+        assert sum(layers) == len(small_ball)
+        counts = [t.count_solutions(Board(s)) for s in sample[:40]]
+        widest = t.layers.index(max(t.layers))
+        randoms = [b.compact for b in t.random_boards(widest, 5, seed=2)]
+        return dist.tolist(), layers, counts, randoms, t.file.example_rank
+
+    counts = _both(monkeypatch, "table", table_native, run)[2]
     memo = {}
 
     def paths(text):  # optimal move sequences, by brute force over the naive ball
@@ -300,7 +288,7 @@ def test_table_build_agrees_with_jit_and_naive(
             )
         return memo[text]
 
-    assert results["native"][2] == [paths(s) for s in sample[:40]]
+    assert counts == [paths(s) for s in sample[:40]]
 
 
 def test_rank_kernels_agree_with_jit(table_native, monkeypatch):
@@ -309,15 +297,14 @@ def test_rank_kernels_agree_with_jit(table_native, monkeypatch):
 
     rng = np.random.default_rng(4)
     ranks = rng.integers(0, state_count(12), 5000, dtype=np.int64)
-    out = {}
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            blacks, blanks = R.unrank_many(ranks, 12, kernel=module.unrank_many)
-            back = R.rank_many(blacks, blanks, kernel=module.rank_many)
-            out[name] = (blacks.tolist(), blanks.tolist(), back.tolist())
-            assert back.tolist() == ranks.tolist()
-    assert out["native"] == out["jit"]
+
+    def run(name, module):
+        blacks, blanks = R.unrank_many(ranks, 12, kernel=module.unrank_many)
+        back = R.rank_many(blacks, blanks, kernel=module.rank_many)
+        assert back.tolist() == ranks.tolist()
+        return blacks.tolist(), blanks.tolist()
+
+    _both(monkeypatch, "table", table_native, run)
 
 
 def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch):
@@ -330,23 +317,17 @@ def test_bidir_kernels_agree_with_jit_and_naive(bidir_native, ball8, monkeypatch
     boards = [Board(t) for t in rng.sample(sorted(ball8), 40)]
     boards += [random_walk(TARGET, rng.randrange(9, 40), rng) for _ in range(8)]
     keys = np.array([b.key for b in boards], np.int64)
-    out = {}
-    for name, module in _backends("bidir", bidir_native):
-        with monkeypatch.context() as m:
-            _use(m, "bidir", module)
-            bidir.clear_cache()
-            m.setattr(_bidir_search, "BALL_RADIUS", 3)  # let the searches grow the ball
-            steps = steps_with("bidir", keys, TARGET, None, workers=2).tolist()
-            sols = [solve_with("bidir", b, TARGET, None) for b in boards[-8:]]
-            out[name] = (steps, [(s.steps, s.nodes, [x.key for x in s.boards]) for s in sols])
-            for b, s in zip(boards[-8:], sols):
-                assert s.boards[0] == b and s.boards[-1] == TARGET
-                assert all(
-                    y in [x.play(m) for m in x.moves()] for x, y in zip(s.boards, s.boards[1:])
-                )
+    monkeypatch.setattr(_bidir_search, "BALL_RADIUS", 3)  # let the searches grow the ball
+
+    def run(name, module):
         bidir.clear_cache()
-    assert out["native"] == out["jit"]
-    for board, s in zip(boards[:40], out["native"][0]):
+        steps = steps_with("bidir", keys, TARGET, None, workers=2).tolist()
+        sols = [checked_by(solve_with("bidir", b, TARGET, None), b, engine="bidir")
+                for b in boards[-8:]]  # fmt: skip
+        bidir.clear_cache()
+        return steps, [(s.steps, s.nodes, [x.key for x in s.boards]) for s in sols]
+
+    for board, s in zip(boards[:40], _both(monkeypatch, "bidir", bidir_native, run)[0]):
         assert s == ball8["".join(board.rows())], board
 
 
@@ -391,21 +372,14 @@ def test_table_verify_kernel_agrees_with_jit(table_native, monkeypatch, tmp_path
     build(SMALL, cache_dir=tmp_path, quiet=True)
     path = store.table_path(SMALL, tmp_path)
     board = Board("10000/00000/01*00/00000/00000")
-    found = {}
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            store._loaded.clear()
-            table = store.open_unproved(SMALL, tmp_path)[0]
-            assert first_inconsistency(table.payload, SMALL) is None, name
+
+    def run(name, module):
+        store._loaded.clear()
+        return first_inconsistency(store.open_unproved(SMALL, tmp_path)[0].payload, SMALL)
+
+    assert _both(monkeypatch, "table", table_native, run) is None
     forge(path, rank(board.black, board.blank), 9)
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            found[name] = first_inconsistency(
-                store.open_unproved(SMALL, tmp_path)[0].payload, SMALL
-            )
-    assert found["native"] == found["jit"] is not None
+    assert _both(monkeypatch, "table", table_native, run) is not None
 
 
 def test_fingerprints_cover_what_the_kernels_import_and_nothing_else():
@@ -465,25 +439,24 @@ def test_walk_and_listing_kernels_agree_with_jit(table_native, small_ball, monke
     sample = rng.sample(sorted(small_ball), 200)
     keys = np.array([Board(t).key for t in sample], np.int64)
     far = max(sample, key=lambda t: small_ball[t])
-    out = {}
-    for name, module in _backends("table", table_native):
-        with monkeypatch.context() as m:
-            _use(m, "table", module)
-            m.setattr(compact, "PLAIN_BOARDS", 0)
-            packed = compact.build(SMALL, tmp_path / name)
-            full = build(SMALL, cache_dir=tmp_path / name, quiet=True)
-            walks = [packed.walk(Board(t).black, Board(t).blank) for t in sample[:50]]
-            batch = packed.distances(keys, 1000).tolist()
-            assert batch == [small_ball[t] for t in sample], name
-            counts = [packed.count_solutions(Board(t)) for t in sample[:30]]
-            listed = []
-            for table in (full, packed):
-                listing = solutions.table_paths(Board(far), table)
-                listed.append(np.concatenate(list(listing)).tolist())
-                for json in (False, True):
-                    writer = solutions.LineWriter(json=json)
-                    listed.append(b"".join(bytes(x) for x, _, _ in writer.write_all(
-                        solutions.table_paths(Board(far), table))))  # fmt: skip
-            text = bytes(solutions.LineWriter().lines(np.array(listed[0], dtype=np.int8)))
-            out[name] = (walks, batch, counts, listed, text)
-    assert out["native"] == out["jit"]
+    monkeypatch.setattr(compact, "PLAIN_BOARDS", 0)
+
+    def run(name, module):
+        packed = compact.build(SMALL, tmp_path / name)
+        full = build(SMALL, cache_dir=tmp_path / name, quiet=True)
+        walks = [packed.walk(Board(t).black, Board(t).blank) for t in sample[:50]]
+        batch = packed.distances(keys, 1000).tolist()
+        assert batch == [small_ball[t] for t in sample], name
+        counts = [packed.count_solutions(Board(t)) for t in sample[:30]]
+        listed = []
+        for table in (full, packed):
+            listing = solutions.table_paths(Board(far), table)
+            listed.append(np.concatenate(list(listing)).tolist())
+            for json in (False, True):
+                writer = solutions.LineWriter(json=json)
+                listed.append(b"".join(bytes(x) for x, _, _ in writer.write_all(
+                    solutions.table_paths(Board(far), table))))  # fmt: skip
+        text = bytes(solutions.LineWriter().lines(np.array(listed[0], dtype=np.int8)))
+        return walks, batch, counts, listed, text
+
+    _both(monkeypatch, "table", table_native, run)

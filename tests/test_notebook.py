@@ -37,9 +37,8 @@ def mimes(cell) -> set[str]:
 @pytest.mark.timeout(1800)  # the notebook's cells, each bounded at 600 s
 @pytest.mark.parametrize("with_table", [True, False], ids=["table", "no-table"])
 def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
-    """With the user's table (here: the tests' own, as the cache directory) the tour uses
-    it; without one it shows what search shows, says how to build the table, and builds
-    nothing (no table in the cache, none in a temporary directory)."""
+    """With the user's table the tour uses it; without, it shows what search shows, says
+    how to build the table, and builds nothing."""
     cache = tmp_path / "cache"
     if with_table:
         cache = table_dir

@@ -1,12 +1,6 @@
-"""The widget and the pictures in the real notebook apps: ``scripts/notebook_check.py`` in
-JupyterLab and in Jupyter Notebook 7 (a private server, Chromium through Playwright): clicks,
-keys, a stopped solve, a busy deal, every label readable on the light and the dark theme
-(pictures drawn as ``<img>`` included), the widget fitting its output, and the saved
-notebook reopened without its kernel still showing the board.
-
-Needs ``jupyterlab`` and ``notebook`` (not dependencies of bitknights; ``.ci/run`` installs
-them for the browser half); without them these tests skip, except when ``CI`` is set.
-Screenshots go to ``$BITKNIGHTS_SCREENSHOTS`` when that is set.
+"""The widget and the pictures in JupyterLab and Jupyter Notebook 7:
+``scripts/notebook_check.py`` (Chromium through Playwright).  Needs ``jupyterlab`` and
+``notebook``; without them these tests skip (fail under ``CI``).
 """
 
 from __future__ import annotations

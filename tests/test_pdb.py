@@ -10,7 +10,7 @@ from bitknights import TARGET, Board
 from bitknights.coords import pattern_rank as python_rank
 from bitknights.coords.arrays import POPCOUNT8, RANK_BYTE
 from bitknights.coords.kernels import pattern_rank as kernel_rank
-from bitknights.engines import ida
+from bitknights.engines import ida, pdb
 from bitknights.engines.ida import IdaEngine
 from bitknights.engines.pdb import pattern_bound, pattern_tables
 from bitknights.squares import KNIGHT_NEIGHBORS
@@ -88,11 +88,15 @@ def test_pdb_search_agrees(ball11):
         assert s.steps == ball11[text]
         s.verify()
     for _ in range(40):
-        b = random_walk(TARGET, 30, rng)
-        a = solve_with(IdaEngine(use_pdb=True), b, TARGET, None)
-        c = solve_with(IdaEngine(use_pdb=False), b, TARGET, None)
-        assert a.steps == c.steps
-        a.verify()
+        both_bounds(random_walk(TARGET, 30, rng), TARGET)
+
+
+def both_bounds(start, target):
+    """The solution under the pattern databases, which the nearest-square sum's matches."""
+    a = solve_with(IdaEngine(use_pdb=True), start, target, None)
+    assert a.steps == solve_with(IdaEngine(use_pdb=False), start, target, None).steps
+    a.verify()
+    return a
 
 
 @pytest.mark.slow
@@ -101,17 +105,11 @@ def test_pdb_for_custom_targets():
     for black in (12, 9):
         target = random_board(rng, black)
         for _ in range(10):
-            start = random_walk(target, 16, rng)
-            a = solve_with(IdaEngine(use_pdb=True), start, target, None)
-            c = solve_with(IdaEngine(use_pdb=False), start, target, None)
-            assert a.steps == c.steps and a.boards[-1] == target
-            a.verify()
+            assert both_bounds(random_walk(target, 16, rng), target).boards[-1] == target
 
 
 @pytest.mark.slow
 def test_cache_file_is_checked(tmp_path, monkeypatch):
-    from bitknights.engines import pdb
-
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
     white, black = pattern_tables(TARGET.key)  # from memory
     path = Path(pdb._cache_path(TARGET))
@@ -147,8 +145,6 @@ def test_cache_file_is_checked(tmp_path, monkeypatch):
 def _forge(path, tables):
     """Write ``tables`` as a pattern database with every checksum right (what someone
     with write access to the cache could do: no proof record)."""
-    from bitknights.engines import pdb
-
     pdb._save(path, TARGET, tables)
     Path(f"{path}.proof").unlink()
 
@@ -157,8 +153,6 @@ def _forge(path, tables):
 def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
     """Scaled or shifted tables pass every checksum but have no proof: they are never read,
     only rebuilt, and IDA* stays optimal (issue 15, S4)."""
-    from bitknights.engines import pdb
-
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
     white, black = pattern_tables(TARGET.key)
     path = Path(pdb._cache_path(TARGET))
@@ -178,7 +172,6 @@ def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
 
 def test_cache_file_that_others_may_write_is_refused(tmp_path, monkeypatch):
     from bitknights.cache import UntrustedError
-    from bitknights.engines import pdb
 
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
     path = Path(pdb._cache_path(TARGET))
@@ -198,8 +191,6 @@ def test_cache_file_that_others_may_write_is_refused(tmp_path, monkeypatch):
 
 def test_fifo_at_the_cache_path_does_not_hang(tmp_path):
     import os
-
-    from bitknights.engines import pdb
 
     path = tmp_path / "patterns.bkp"
     os.mkfifo(path)

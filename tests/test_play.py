@@ -179,20 +179,7 @@ def test_check_scores_solutions(ball8):
 def test_play_through_a_pipe(ball8):
     best = Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()
     far = next(sq for sq in range(25) if sq not in {m.from_square for m in SAMPLE.moves()})
-    script = "\n".join(
-        [
-            "hint",
-            square_name(far),
-            "dance",
-            "undo",
-            str(best[0]),
-            "undo",
-            "redo",
-            "solve",
-            "quit",
-            "hint",
-        ]  # fmt: skip
-    )
+    script = f"hint\n{square_name(far)}\ndance\nundo\n{best[0]}\nundo\nredo\nsolve\nquit\nhint"
     p = run("play", "/".join(SAMPLE.rows()), stdin=script + "\n")
     assert p.returncode == 0, p.stderr
     assert "exact search" in p.stderr  # no table in the tests' cache: said once
@@ -260,9 +247,8 @@ def test_play_on_a_pseudo_terminal():
 
 
 def _play_on_a_terminal(args, keys):
-    """``bitknights play ARGS`` on a 100x24 pseudo-terminal that is its controlling
-    terminal, typing each of ``keys`` once the prompt shows; returns the exit status and
-    what the terminal kept.  Every wait is bounded: a game that does not end fails."""
+    """``bitknights play ARGS`` on its controlling pseudo-terminal, typing each of ``keys``
+    once the prompt shows; returns the exit status and what the terminal kept."""
     pid, fd = terminal.spawn(["play", *args])
     out = b""
     for typed, key in enumerate(keys):
@@ -291,13 +277,9 @@ def _drawn_target() -> str:
 
 @pytest.mark.parametrize("rounds", [3, pytest.param(30, marks=pytest.mark.slow)])
 def test_sigint_the_moment_the_prompt_shows_ends_play_every_time(rounds):
-    """The race of issue "no test can hang": SIGINT sent the moment the prompt shows, in
-    each of ``rounds`` games.  Pinned to one CPU with the game, this test runs as soon as
-    the prompt is written, while the game has not yet started to wait for a line: the
-    moment where a SIGINT found ``input()`` about to block in ``read()`` with its handler
-    pending (13 games of 20 hung before the fix).  (A Ctrl-C typed on the terminal
-    reaches the game a little later, through the terminal's own processing: the test
-    above.)  Each game must end, with status 130, within a bound."""
+    """SIGINT sent the moment the prompt shows (pinned to one CPU with the game: before it
+    waits for a line, where ``input()`` hung), in each of ``rounds`` games: each must end,
+    status 130, within a bound."""
     pin = hasattr(os, "sched_setaffinity")
     if pin:
         mask = os.sched_getaffinity(0)

@@ -1,7 +1,5 @@
-"""The README's console blocks, run as pasted: every ``$`` line in the README's order (a
-fresh cache directory, so the distance table exists only from ``table build`` on), its
-standard output and standard error together compared with the lines shown under it.
-Only what legitimately varies is set aside: seconds, and the cache directory's path."""
+"""The README's console blocks, run as pasted in its order on a fresh cache directory: each
+``$`` line's output compared with the lines under it (seconds and the cache path aside)."""
 
 from __future__ import annotations
 
@@ -41,9 +39,8 @@ def steady(text: str, cache: Path) -> str:
 
 
 def run_readme(tmp_path: Path, table_dir: Path | None, compact=None) -> None:
-    """Run the README's commands; ``table_dir``: a table to copy (its proof recorded) in
-    place of building one (``None``: ``table build`` runs as shown); ``compact``: the
-    compact table, written in place of the one the first far board builds."""
+    """Run the README's commands; ``table_dir``, ``compact``: tables copied in place of
+    building them (``None``: built as shown)."""
     cache = tmp_path / "cache"
     cache.mkdir()
     if compact is not None:

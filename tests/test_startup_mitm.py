@@ -2,8 +2,6 @@
 naive BFS and the other engines, paths, and when ``auto`` chooses it."""
 
 import random
-import subprocess
-import sys
 import zlib
 from functools import partial
 
@@ -13,26 +11,27 @@ import pytest
 from bitknights import SAMPLE, TARGET, Board, api, read_batch
 from bitknights.engines import mitm
 from bitknights.engines.mitm import AUTO_BOARDS as MITM_AUTO_BOARDS
-from helpers import checked_by, random_board, random_walk, solve_with, steps_with
+from helpers import checked_by, random_board, random_walk, run_python, solve_with, steps_with
 
 checked = partial(checked_by, engine="mitm")
 
 
-def test_shipped_ball_is_the_computed_one():
+def test_shipped_ball_is_the_computed_one(monkeypatch):
     with open(mitm.BALL_FILE, "rb") as f:
-        shipped = mitm.parse_ball(f.read())
+        shipped = mitm.read_ball(f.read())
     built = mitm.build_ball(TARGET)
-    assert shipped is not None and shipped.target_key == TARGET.key
+    assert shipped.target_key == TARGET.key
     assert shipped.radius == built.radius == mitm.RADIUS
     assert shipped.keys == built.keys and shipped.dists == built.dists
-    assert mitm.parse_ball(mitm.ball_bytes(built)).keys == built.keys
+    assert mitm.read_ball(mitm.ball_bytes(built)).keys == built.keys
     # the checksum the fast path trusts is the computed ball's; the checks it spares
     # hold for it
     assert zlib.crc32(built.payload()) == mitm.SHIPPED_CRC
     assert list(built.keys) == sorted(built.keys)
     assert tuple(built.dists.count(d) for d in range(mitm.RADIUS + 1)) == mitm.CLASSIC_LAYERS
+    monkeypatch.setattr(mitm, "SHIPPED_CRC", 0)
     with pytest.raises(mitm.BallError, match="not the ball this version ships"):
-        mitm._diagnose(built)
+        mitm.read_ball(mitm.ball_bytes(built))
 
 
 def test_a_ball_with_other_distances_is_refused():
@@ -59,23 +58,19 @@ def test_ball_matches_naive_bfs(ball8):
 def test_damaged_ball_file_is_never_used(tmp_path, monkeypatch):
     with open(mitm.BALL_FILE, "rb") as f:
         data = bytearray(f.read())
-    good = mitm.parse_ball(bytes(data))
-    assert good is not None
-    # a flipped byte anywhere in the compressed payload, a cut, a bad magic, another count
-    for pos in (40, len(data) // 2, len(data) - 1):
-        bad = bytearray(data)
-        bad[pos] ^= 0x10
-        assert mitm.parse_ball(bytes(bad)) is None
-    assert mitm.parse_ball(bytes(data[:-100])) is None
-    assert mitm.parse_ball(b"XXXXXXXX" + bytes(data[8:])) is None
+    good = mitm.read_ball(bytes(data))
+    # a flipped byte anywhere in the payload, a cut, a bad magic, another count
     wrong_count = bytearray(data)
     wrong_count[20] ^= 1
-    assert mitm.parse_ball(bytes(wrong_count)) is None
+    bad = [bytes(data[:-100]), b"XXXXXXXX" + bytes(data[8:]), bytes(wrong_count)]
+    for pos in (40, len(data) // 2, len(data) - 1):
+        bad.append(bytes(data[:pos]) + bytes([data[pos] ^ 0x10]) + bytes(data[pos + 1 :]))
+    for damaged in bad:
+        with pytest.raises(mitm.BallError):
+            mitm.read_ball(damaged)
     # ball_of then computes the ball instead, so answers stay exact
-    bad = bytearray(data)
-    bad[len(data) // 2] ^= 0x10
     path = tmp_path / "ball.bkb"
-    path.write_bytes(bytes(bad))
+    path.write_bytes(bad[-2])
     monkeypatch.setattr(mitm, "BALL_FILE", str(path))
     monkeypatch.setattr(mitm, "_balls", {})
     ball = mitm.ball_of(TARGET)
@@ -90,7 +85,7 @@ def test_every_distance_against_naive_bfs(ball11):
     by_distance: dict[int, list[str]] = {}
     for text, d in ball11.items():
         by_distance.setdefault(d, []).append(text)
-    sample = [t for d in sorted(by_distance) for t in rng.sample(by_distance[d], min(40, len(by_distance[d])))]  # fmt: skip
+    sample = [t for ts in by_distance.values() for t in rng.sample(ts, min(40, len(ts)))]
     keys = [Board(t).key for t in sample]
     dists = [ball11[t] for t in sample]
     for limit in (0, 3, 10, 11, 15):
@@ -130,12 +125,8 @@ def test_unreachable_and_invalid_keys():
     assert checked(solve_with("mitm", other, TARGET), other).status == "unreachable"
     bad_blank = TARGET.black | 25 << 25
     on_knight = TARGET.black | (TARGET.black & -TARGET.black).bit_length() - 1 << 25
-    assert steps_with("mitm", [other.key, bad_blank, on_knight, TARGET.key], TARGET) == [
-        -1,
-        -1,
-        -1,
-        0,
-    ]
+    keys = [other.key, bad_blank, on_knight, TARGET.key]
+    assert steps_with("mitm", keys, TARGET) == [-1, -1, -1, 0]
 
 
 def test_auto_chooses_it_only_for_small_classic_count_batches():
@@ -156,8 +147,11 @@ def test_command_line_without_table(tmp_path):
     env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": str(tmp_path / "nb")}
     sample = tmp_path / "sample.txt"
     sample.write_text(SAMPLE)
-    run = lambda *a: subprocess.run([sys.executable, "-m", "bitknights", "solve", *map(str, a)],  # noqa: E731
-                                    capture_output=True, text=True, env={**__import__("os").environ, **env}, timeout=300)  # fmt: skip
+
+    def run(*args):
+        code = "import sys; from bitknights.cli import main; sys.exit(main(sys.argv[1:]))"
+        return run_python(code, "solve", *map(str, args), env=env)
+
     r = run(sample)
     assert r.returncode == 0 and r.stdout == "7\n-1\n", r.stderr
     rng = random.Random(5)

@@ -1,8 +1,6 @@
-"""No silent second, and a clean screen: on a terminal (a pseudo-terminal with a window
-size, :mod:`terminal`), every step that can make a person wait shows what it does and
-how far it has got, from the start; bars share one line (a build inside a batch shows
-its own progress, then the batch's); and once done the screen keeps the answers and at
-most one line about the wait.  Through a pipe, standard error stays empty."""
+"""No silent second, and a clean screen: on a terminal every step that can make a person
+wait shows what it does and how far it got, from the start, bars sharing one line; once
+done the screen keeps the answers and at most one line.  Through a pipe, nothing."""
 
 from __future__ import annotations
 
@@ -63,10 +61,8 @@ def small_target(tmp_path):
 
 
 def test_table_build_leaves_the_answer_alone(small_target, tmp_path):
-    """``table build`` on a terminal: the first thing shown is the build's bar (what, the
-    estimate, the boards reached, the distance searched), at once; then the screen keeps
-    one summary line, nothing else (a pipe gets the two lines it always had: the path, then
-    the counts).  ``--quiet``: no bar.  Through a pipe standard error stays empty."""
+    """``table build`` on a terminal: the build's bar at once, then one summary line kept
+    (a pipe: the path and the counts, standard error empty); ``--quiet``: no bar."""
     args = ["table", "build", "--target", str(small_target)]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen
@@ -120,9 +116,8 @@ def small_table(small_target, tmp_path):
 
 @pytest.mark.parametrize("delay", [None, "0"])
 def test_random_shows_its_draw_and_leaves_the_batch(small_table, small_target, delay):
-    """``random`` on a terminal: the bars of its steps (reading the table, drawing the
-    boards) come before the batch, never in it; the screen keeps the batch alone, as a
-    pipe gets it (and with delay 0, where every bar shows, the same)."""
+    """``random`` on a terminal: its bars come before the batch, never in it; the screen
+    keeps the batch alone, as a pipe gets it (with delay 0 too)."""
     args = ["random", "--distance", "5", "--count", "12", "--seed", "3", "--target",
             str(small_target)]  # fmt: skip
     env = {} if delay is None else {progress.DELAY_ENV: delay}
@@ -160,10 +155,8 @@ print("done")
 
 
 def test_a_build_inside_a_batch_has_the_line_then_gives_it_back():
-    """Two bars open at once share one line: the inner one (a build inside a batch)
-    takes it over once due, the outer one does not draw meanwhile, and takes it back
-    when the inner one closes; answers written meanwhile go above; nothing stays but
-    them."""
+    """Two bars share one line: the inner one (a build in a batch) takes it over, the outer
+    takes it back when it closes; answers go above; nothing stays but them."""
     status, seen = terminal.on_terminal([], command=[sys.executable, "-c", NESTED])
     assert status == 0, seen
     order = runs(drawn(seen), "the batch", "a build", "during the build", "39", "done")
@@ -174,9 +167,8 @@ def test_a_build_inside_a_batch_has_the_line_then_gives_it_back():
 
 @pytest.mark.slow
 def test_first_far_board_shows_the_compact_build_then_the_batch(tmp_path):
-    """The first ``solve --exact`` of far boards on a clean cache builds the compact
-    table: its notice at once, the build's bar (the boards reached, moving), then the
-    batch's bar; the screen keeps the notice and the answers, nothing else."""
+    """The first ``solve --exact`` of far boards builds the compact table: its notice, its
+    bar, then the batch's; the screen keeps the notice and the answers."""
     args = ["solve", "--exact", str(DATA / "distance39.txt")]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen

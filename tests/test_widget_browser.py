@@ -1,17 +1,8 @@
-"""The play widget's front end and the pictures in a real browser: Debian's Chromium driven
-by Playwright.  The widget page imports the package's own ``static/widget.js``, with a small
-model object bridged to the real Python widget (the page's ``model.send`` and
-``model.save_changes`` call Python; Python's trait changes and custom messages are pushed
-back).  Clicks and keys must reach Python, and Python's answers must show in the page.
-
-Readability is checked on pixels (``pixels.py``): a screenshot with every text shown and
-one with every text hidden; each label's ink must have a contrast of at least 4.5:1 with
-what is behind it, on a light and on a dark notebook theme (JupyterLab's colours), and on
-a dark theme the widget's text must be light.  Pictures are checked inline and as the
-``<img>`` a notebook makes of an SVG output.
-
-Without Chromium or Playwright these tests skip, except when ``CI`` is set: then they fail.
-Screenshots go to ``$BITKNIGHTS_SCREENSHOTS`` when that is set.
+"""The play widget's front end and the pictures in Chromium (Playwright): the page runs
+``static/widget.js`` on a model bridged to the real Python widget; clicks and keys must
+reach Python and its answers show.  Every label must read (4.5:1, ``pixels.py``) on
+JupyterLab's light and dark themes, inline and as an ``<img>``.  Without Chromium or
+Playwright these tests skip (fail under ``CI``); ``$BITKNIGHTS_SCREENSHOTS`` keeps shots.
 """
 
 from __future__ import annotations
@@ -272,8 +263,7 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
 
 def test_refused_clicks_change_nothing_and_say_why(session):
     w, page, bridge = session
-    far = next(sq for sq in range(25) if sq != SAMPLE.blank and sq not in
-               {m.from_square for m in SAMPLE.moves()})  # fmt: skip
+    far = far_square(SAMPLE)
     before = (w.board, list(w.history), board_in_page(page))
     page.click(f'.knight[data-square="{square_name(far)}"]')
     page.wait_for_function("document.querySelector('.bk-message').textContent !== ''")
@@ -399,10 +389,8 @@ def far_square(board: Board) -> int:
 
 
 def test_a_click_anywhere_or_escape_stops_the_solve_and_does_nothing_else(session, ball8):
-    """During the animation a click anywhere in the widget (the Stop button, any knight, a
-    button, the text) or Escape stops it at the move shown, and does nothing else: the
-    page sends ``stop`` alone, the game stands on the board shown with the rest to redo,
-    and no message appears."""
+    """During the animation a click anywhere in the widget or Escape sends ``stop`` alone:
+    the game stands on the board shown, the rest to redo, no message."""
     w, page, bridge = session
     n = ball8[SAMPLE.compact]
     pace(bridge, 1.0)
@@ -443,9 +431,8 @@ HOVER_CASES = {
 
 @pytest.mark.parametrize("theme_name", ["light", "dark"])
 def test_hovered_and_pressed_buttons_stay_readable(session, theme_name):
-    """Each kind of button, hovered: plain (Undo), pressed (Hints on, Stop while the solve
-    plays) and New board: its label keeps a contrast of 4.5:1 or more with the button
-    under the mouse, and the hover shows (the background changes)."""
+    """Each kind of button (plain, pressed, New board), hovered: the hover shows and its
+    label keeps 4.5:1 with the button under the mouse."""
     w, page, bridge = session
     theme(page, theme_name)
     pace(bridge, 30.0)  # the animation stays on its first frames while Stop is measured
@@ -479,9 +466,8 @@ def test_hovered_and_pressed_buttons_stay_readable(session, theme_name):
 
 
 def test_busy_while_dealing_clicks_are_refused(session, monkeypatch):
-    """A slow deal (as a far board without a table is): the view says at once what it is
-    doing, takes no click (knights, Solve, other buttons) until Python answers, and then
-    shows the new board."""
+    """A slow deal: the view says at once what it does, takes no click until Python
+    answers, then shows the new board."""
     w, page, bridge = session
     deal = w.game.new
 
@@ -740,10 +726,8 @@ def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name):
 
 
 def test_the_contrast_check_sees_an_unreadable_label(browser):
-    """The check itself: the edge letters as they were before (the page's colour,
-    currentColor) drawn as an <img> on a dark page are black on the dark frame, and are
-    found, every one, with a contrast far below 4.5:1; in the page's own colour inline
-    they read."""
+    """The check itself: edge letters in currentColor drawn as an <img> on a dark page
+    (black on the dark frame) are found, every one, far below 4.5:1; inline they read."""
     from bitknights.render.boards import LABEL
 
     svg = render.board_svg(SAMPLE, size=240).replace(f'fill="{LABEL}"', 'fill="currentColor"')

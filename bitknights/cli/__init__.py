@@ -1,12 +1,8 @@
-"""The ``bitknights`` command line, as a function: :func:`main` runs ``bitknights ARGV``
-with the streams and environment variables of an :class:`Environment` and returns an
-:class:`ExitStatus`; :func:`entry`, the console script (and ``python -m bitknights``),
-calls it with the process's own.
+"""The ``bitknights`` command line: :func:`main` runs ``bitknights ARGV`` in an
+:class:`Environment` and returns an :class:`ExitStatus`; :func:`entry` is the console script.
 
-Each command lives in a module of its own (``bitknights.cli.solve``, ``.hint``, ...) whose
-``register(sub)`` adds its parser (declared with :func:`.common.command`); :data:`COMMANDS`
-lists them in the order ``bitknights --help`` shows them.  A command module is imported
-only when its command runs (or for the whole help).
+Each command is a module (``bitknights.cli.solve``, ...) whose ``register(sub)`` adds its
+parser (:func:`.common.command`), imported only when its command runs (or for the help).
 """
 
 from __future__ import annotations
@@ -16,9 +12,15 @@ import os
 import sys
 
 from ..errors import BitknightsError
-from .commands import COMMANDS, command_module
-from .common import ResourceError, UsageError, one_line
-from .environment import Environment, ExitStatus
+from .common import (
+    COMMANDS,
+    Environment,
+    ExitStatus,
+    ResourceError,
+    UsageError,
+    command_module,
+    one_line,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,25 +31,20 @@ if TYPE_CHECKING:
 def build_parser(
     argv: Sequence[str] | None = None, env: Environment | None = None
 ) -> argparse.ArgumentParser:
-    """The whole command line (see :func:`bitknights.cli.parser.build_parser`)."""
+    """The whole command line (:func:`bitknights.cli.parser.build_parser`)."""
     from .parser import build_parser
 
     return build_parser(argv, env)
 
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = ExitStatus
-"""The members of :class:`ExitStatus` by their former names."""
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = ExitStatus  # old names
 
 
 def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> ExitStatus:
     """Run ``bitknights ARGV`` (default: the process's arguments) in ``env`` (default: the
-    process's streams and variables) and return its exit status (:class:`ExitStatus`):
-    every failure is one line on ``env.stderr``, nothing raises.  With no arguments at all
-    it prints the commands on standard error and returns ``USAGE`` (2).
-
-    While a command runs, what the library writes on ``sys.stderr`` (progress bars, cache
-    warnings) goes to ``env.stderr``, and its progress feedback follows ``env`` and
-    ``--quiet``."""
+    process's own) and return its exit status: every failure is one line on
+    ``env.stderr``, nothing raises; no arguments print the commands and return ``USAGE``.
+    While a command runs, ``sys.stderr`` (progress bars, warnings) goes to ``env.stderr``."""
     argv = sys.argv[1:] if argv is None else list(argv)
     env = Environment() if env is None else env
     try:
@@ -56,7 +53,7 @@ def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> E
         status = ExitStatus.RESOURCES if getattr(e, "refused", False) else ExitStatus.USAGE
         return _fail(env, str(e), status)
     except ResourceError as e:
-        return _fail(env, str(e), ExitStatus.RESOURCES)
+        return _fail(env, str(e))
     except KeyboardInterrupt:
         _interrupted(env)
         return ExitStatus.INTERRUPTED
@@ -89,9 +86,7 @@ def _run(argv: list[str], env: Environment) -> int:
 
 @contextlib.contextmanager
 def _feedback(env: Environment, quiet: bool) -> Iterator[None]:
-    """Within the block, the library's feedback (:mod:`bitknights.progress`, warnings
-    about cache files) follows ``env``: shown when its standard error is a terminal and
-    ``quiet`` is not asked, written to that standard error."""
+    """Within the block, the library's feedback follows ``env`` and ``quiet``."""
     from .. import progress
 
     before = progress._quiet
@@ -107,41 +102,36 @@ def _feedback(env: Environment, quiet: bool) -> Iterator[None]:
 
 
 def _refused(env: Environment, e: Exception) -> ExitStatus:
-    """The one line and status of a failure of the system rather than of the input (see
-    :class:`ExitStatus`); anything else is a bug and raised."""
+    """The line and status of a failure of the system; anything else is a bug, raised."""
     module = _failed_import(e)
     if module is not None:
-        return _fail(
-            env,
+        message = (
             f"cannot load {module}: {_detail(e)} (short of memory or file handles? see "
-            "`ulimit -a`; else the installation is broken)",
-            ExitStatus.RESOURCES,
+            "`ulimit -a`; else the installation is broken)"
         )
-    if isinstance(e, BrokenPipeError):
-        # the reader went away (e.g. `| head`): stop quietly
-        _silence_stdout(env)
-        return ExitStatus.OK
-    if isinstance(e, MemoryError):
-        _silence_stdout(env)
-        return _fail(
-            env, "out of memory (solve: fewer --workers, or a smaller batch)", ExitStatus.RESOURCES
-        )
-    if isinstance(e, RuntimeError) and "thread" in str(e):
-        return _fail(
-            env,
+    elif isinstance(e, RuntimeError) and "thread" in str(e):
+        message = (
             f"cannot start a thread ({e}): threads are limited here (`ulimit -u`, a pids "
-            "cgroup); try fewer --workers where a command takes them",
-            ExitStatus.RESOURCES,
+            "cgroup); try fewer --workers where a command takes them"
         )
-    if isinstance(e, OSError):
-        # reading errors are reported as UsageError where they happen: this is the output
+    elif isinstance(e, (OSError, MemoryError)):
+        # reading errors are UsageErrors where they happen: this is the output (or a pipe
+        # whose reader went away, e.g. `| head`: stop quietly)
         _silence_stdout(env)
-        return _fail(env, f"cannot write the output: {_detail(e)}", ExitStatus.RESOURCES)
-    raise e
+        if isinstance(e, BrokenPipeError):
+            return ExitStatus.OK
+        message = (
+            "out of memory (solve: fewer --workers, or a smaller batch)"
+            if isinstance(e, MemoryError)
+            else f"cannot write the output: {_detail(e)}"
+        )
+    else:
+        raise e
+    return _fail(env, message)
 
 
 def _detail(e: BaseException) -> str:
-    """What went wrong, in one line: the first line of the original error's message."""
+    """The first line of the original error's message."""
     while e.__cause__ is not None:
         e = e.__cause__
     if isinstance(e, MemoryError):
@@ -152,11 +142,9 @@ def _detail(e: BaseException) -> str:
 
 
 def _failed_import(e: BaseException) -> str | None:
-    """The library (or bitknights module) whose import ``e`` broke off, or None: an
-    ``ImportError``, or an ``OSError`` or ``MemoryError`` raised while a module was being
-    found or its top level ran (numpy's C extensions or llvmlite's shared library refused
-    under ``ulimit -v``, a source file under ``ulimit -n``), or a module left
-    half-imported by an earlier failure."""
+    """The library (or bitknights module) whose import ``e`` broke off (an ``ImportError``,
+    an ``OSError`` or ``MemoryError`` while a module loaded, a half-imported module), or
+    None."""
     partial = isinstance(e, AttributeError) and "partially initialized module" in str(e)
     if not (partial or isinstance(e, (ImportError, OSError, MemoryError))):
         return None
@@ -181,9 +169,7 @@ def _failed_import(e: BaseException) -> str | None:
 
 
 def _interrupted(env: Environment) -> None:
-    """Say that Ctrl-C ended the command, on a line of its own on a terminal: the terminal
-    has echoed ``^C`` where its cursor stood (after a prompt, inside a line being
-    written), so a line break goes first, after what standard output still holds."""
+    """Say that Ctrl-C ended the command, on a line of its own after the terminal's ``^C``."""
     out = env.stdout
     with contextlib.suppress(OSError, ValueError, AttributeError):
         if env.stdout_isatty:
@@ -199,27 +185,22 @@ def _interrupted(env: Environment) -> None:
         out.flush()  # type: ignore[union-attr]
 
 
-def _fail(env: Environment, message: str, status: ExitStatus) -> ExitStatus:
+def _fail(env: Environment, message: str, status: ExitStatus = ExitStatus.RESOURCES) -> ExitStatus:
     env.say(f"bitknights: error: {one_line(message)}\n")
     return status
 
 
 def _silence_stdout(env: Environment) -> None:
-    """Point standard output at /dev/null, so that nothing more is tried on it (the
-    interpreter flushes it again on the way out)."""
+    """Point standard output at /dev/null: nothing more is tried on it."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, env.stdout.fileno())  # type: ignore[union-attr]
 
 
 def entry() -> None:
-    """The console script: :func:`main` in the process's own environment, then leave
-    without the interpreter's slow teardown (numba and LLVM take 0.1-0.2 s to unload)
-    and without waiting for worker threads (after Ctrl-C they may be deep in a kernel);
-    everything is flushed first."""
-    # numpy's OpenBLAS starts a thread per CPU on import, for linear algebra bitknights
-    # never does; where threads are scarce (a pids cgroup) it fails with four lines and
-    # raises SIGINT.  Ask for none (a setting of the user's own stands).
+    """The console script: :func:`main`, flush, then leave without the interpreter's slow
+    teardown (numba, LLVM) and without waiting for worker threads."""
+    # numpy's OpenBLAS starts a thread per CPU on import, which fails where threads are scarce
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     env = Environment()
     status = main(sys.argv[1:], env)
@@ -229,7 +210,7 @@ def entry() -> None:
     except BrokenPipeError:
         status = ExitStatus.OK
     except OSError as e:
-        status = _fail(env, f"cannot write the output: {e.strerror or e}", ExitStatus.RESOURCES)
+        status = _fail(env, f"cannot write the output: {e.strerror or e}")
     with contextlib.suppress(OSError, ValueError, AttributeError):
         env.stderr.flush()  # type: ignore[union-attr]
     os._exit(status)

@@ -7,6 +7,7 @@ from ..board import never_reaches
 from ..squares import parse_square
 from .common import (
     BOARD,
+    Environment,
     UsageError,
     arg,
     command,
@@ -19,8 +20,6 @@ from .common import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-
-    from .environment import Environment
 
 
 def _check_move_text(i: int, move: str) -> None:

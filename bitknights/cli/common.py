@@ -1,10 +1,12 @@
-"""What every command shares: the error a command reports, argument types, reading a
-file, a board given as an argument or standard input, the options every command takes
-(declared once, :func:`command`), and one JSON style."""
+"""What every command shares: the run's :class:`Environment` and :class:`ExitStatus`, the
+errors a command reports, argument types, reading a file or a board given as an argument,
+and the options every command takes (declared once, :func:`command`)."""
 
 from __future__ import annotations
 
+import enum
 import os
+import sys
 
 from ..batch import decode, read_board
 from ..board import TARGET, Board, board_problem, looks_like_board
@@ -14,33 +16,43 @@ from ..service import MAX_TIMEOUT
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable
-    from typing import IO, Any
+    from collections.abc import Callable, Mapping
+    from types import ModuleType
+    from typing import IO, Any, TypeVar
 
-    from .environment import Environment
+    from ..solution import Hint
+
+    T = TypeVar("T")
 
     Argument = tuple[tuple[str, ...], dict[str, Any]]  # add_argument's flags and keywords
 
-FORMATS = ("text", "json")
-"""The ``--format`` names every command takes: ``text`` for people (``solve``'s is the
-classic output), ``json`` for one JSON object per line."""
+COMMANDS = ("solve", "table", "stats", "random", "hint", "play", "check", "solutions")
+"""The commands in the order ``bitknights --help`` lists them, each registered by the
+module ``bitknights.cli.NAME``, imported only when its command runs (:func:`command_module`)."""
+
+
+def command_module(name: str) -> ModuleType:
+    import importlib
+
+    return importlib.import_module(f"{__package__}.{name}")
+
+
+FORMATS = ("text", "json")  # --format: text for people (solve's: the classic), JSON Lines
 
 BOARD_CHARS = frozenset("01*/")
 
 
 class UsageError(Exception):
-    """A problem the command line reports as ``bitknights: error: ...`` with status 2."""
+    """Bad input or request: ``bitknights: error: ...``, status 2."""
 
 
 class ResourceError(Exception):
-    """The system refused something a command needs (a full disk, a file size limit): the
-    command line reports it as ``bitknights: error: ...`` with status 3."""
+    """The system refused something a command needs: ``bitknights: error: ...``, status 3."""
 
 
 def one_line(text: str) -> str:
-    """``text`` with every character that is not printable (a line break, a tab, a control
-    character, an undecodable byte of a file name) written as its escape, so that a
-    message naming what the user typed stays one line.
+    """``text`` with every character that is not printable written as its escape, so that
+    a message naming what the user typed stays one line.
 
     >>> print(one_line("cannot read 1\\n10110\\udcff: No such file"))
     cannot read 1\\n10110\\udcff: No such file
@@ -51,8 +63,8 @@ def one_line(text: str) -> str:
 
 
 def refused(e: OSError) -> bool:
-    """Whether the system refused ``e``'s operation for want of room (ENOSPC, EDQUOT,
-    EFBIG past ``ulimit -f``), memory or file handles: status 3, not a bad path's 2."""
+    """Whether the system refused ``e``'s operation for want of room, memory or file handles
+    (status 3, not a bad path's 2)."""
     import errno
 
     from ..cache import no_room
@@ -60,20 +72,23 @@ def refused(e: OSError) -> bool:
     return no_room(e) or e.errno in (errno.ENOMEM, errno.EMFILE, errno.ENFILE)
 
 
-OPTIMAL_MARK = ">"
-"""Marks the optimal moves in every hint list (``hint``, ``play``): ``*`` is the blank."""
+OPTIMAL_MARK = ">"  # marks the optimal moves in every hint list (``*`` is the blank)
 
-BOARD_FILE_LIMIT = 1 << 16
-"""The most bytes read from a file that holds one board (``--target``, ``hint``): a board
-is 30 bytes; generous room for blank lines and spaces, never a whole device."""
+
+def hint_line(h: Hint) -> str:
+    """A move of a hint list (``hint``, ``play``): its mark, the move, the distance."""
+    dist = "-" if h.distance is None else str(h.distance)
+    return f"{OPTIMAL_MARK if h.optimal else ' '} {h.move!s:<6} {dist:>3}"
+
+
+BOARD_FILE_LIMIT = 1 << 16  # the most bytes read from a file of one board: never a device
 
 
 def read_source(
     path: str, env: Environment, what: str = "", *, limit: int = BOARD_FILE_LIMIT
 ) -> str:
-    """The text of ``path`` (``-``: standard input), at most ``limit`` bytes: a longer
-    input is an error, read no further than that; so is a file that is not a regular
-    file (FIFO, device), which is refused before a byte is read."""
+    """The text of ``path`` (``-``: standard input), at most ``limit`` bytes (a longer one
+    is an error); a file that is not a regular file is refused before a byte is read."""
     import stat
 
     try:
@@ -96,8 +111,7 @@ def read_source(
 
 
 def stdin_bytes(env: Environment, closed: str = "") -> IO[bytes]:
-    """Standard input's bytes (a stream without a binary buffer beneath is read as
-    UTF-8); a closed one is an error (``closed``: what to do instead)."""
+    """Standard input's bytes; a closed one is an error (``closed``: what to do instead)."""
     import io
 
     if env.stdin is None:
@@ -109,9 +123,7 @@ def stdin_bytes(env: Environment, closed: str = "") -> IO[bytes]:
 
 
 def read_error(path: str, e: OSError, what: str = "") -> Exception:
-    """The error for ``path`` that cannot be read: the system's refusal (no file handles
-    or memory left: :class:`ResourceError`, status 3) or a bad path (:class:`UsageError`,
-    status 2)."""
+    """The error for ``path`` that cannot be read: the system's refusal or a bad path."""
     return (ResourceError if refused(e) else UsageError)(
         f"cannot read {what}{'standard input' if path == '-' else path}: {e.strerror or e}"
     )
@@ -121,34 +133,28 @@ def where(path: str) -> str:
     return "" if path == "-" else f"{path}: "
 
 
-def non_negative(text: str) -> int:
-    """An option's non-negative integer, in ASCII digits (as everywhere in the input)."""
+def _option(text: str, kind: Callable[[str], T], ok: Callable[[T], bool], expected: str) -> T:
+    """An option's number (ASCII, as everywhere in the input) of ``kind``, ``ok``, else an
+    argparse error saying what was ``expected``."""
     try:
-        value = int(text) if text.isascii() else -1
+        value: T | None = kind(text) if text.isascii() else None
     except ValueError:
-        value = -1
-    if value < 0:
-        raise _type_error(f"expected a non-negative integer, got {text!r}")
+        value = None
+    if value is None or not ok(value):
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
     return value
+
+
+def non_negative(text: str) -> int:
+    return _option(text, int, lambda n: n >= 0, "a non-negative integer")
 
 
 def positive_float(text: str) -> float:
-    """An option's positive number of seconds (ASCII), at most ``MAX_TIMEOUT``."""
-    try:
-        value = float(text) if text.isascii() else -1.0
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= MAX_TIMEOUT:
-        raise _type_error(
-            f"expected a positive number of seconds up to {MAX_TIMEOUT:,.0f}, got {text!r}"
-        )
-    return value
-
-
-def _type_error(message: str) -> Exception:
-    import argparse
-
-    return argparse.ArgumentTypeError(message)
+    """An option's positive number of seconds, at most ``MAX_TIMEOUT``."""
+    expected = f"a positive number of seconds up to {MAX_TIMEOUT:,.0f}"
+    return _option(text, float, lambda x: 0 < x <= MAX_TIMEOUT, expected)
 
 
 def arg(*flags: str, **kwargs: Any) -> Argument:
@@ -157,8 +163,7 @@ def arg(*flags: str, **kwargs: Any) -> Argument:
 
 
 BOARD_HELP = "a file with the board (five rows), the 25-character form, or the rows joined by '/'"
-BOARD = arg("board", metavar="BOARD", help=BOARD_HELP)
-"""The ``BOARD`` operand of ``check`` and ``solutions`` (``play``'s is optional)."""
+BOARD = arg("board", metavar="BOARD", help=BOARD_HELP)  # of check and solutions
 
 
 def number(flag: str, metavar: str, help: str, **kwargs: Any) -> Argument:
@@ -166,8 +171,7 @@ def number(flag: str, metavar: str, help: str, **kwargs: Any) -> Argument:
     return arg(flag, type=non_negative, metavar=metavar, help=help, **kwargs)
 
 
-SEED = number("--seed", "S", "the same seed, the same boards")
-"""``--seed S`` of ``random`` and ``play``."""
+SEED = number("--seed", "S", "the same seed, the same boards")  # of random and play
 
 
 def file_operand(what: str, **kwargs: Any) -> Argument:
@@ -193,11 +197,8 @@ def command(
 ) -> Callable[[argparse._SubParsersAction], argparse.ArgumentParser]:
     """The ``register(sub)`` of command ``name``: it adds the command's parser (``kwargs``:
     ``help``, ``description``, ...), which calls ``run(args, env)``, with the options every
-    command takes, declared here once, then its own ``arguments`` (:func:`arg`; a list of
-    them: mutually exclusive).  Every command takes ``--target FILE``, ``--cache-dir DIR``,
-    ``--quiet`` (:func:`bitknights.cli.main` applies it) and, when it has a choice of
-    output, ``--format text|json`` (``formats``: what each prints; ``classic`` is another
-    name for ``text``)."""
+    command takes (``--format`` when ``formats`` says what each prints), then its own
+    ``arguments`` (:func:`arg`; a list of them: mutually exclusive)."""
     cache_help = cache_dir_help or (
         "where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache "
         "directory, $XDG_CACHE_HOME/bitknights or ~/.cache/bitknights)"
@@ -246,11 +247,9 @@ def plural(n: int, noun: str) -> str:
 
 
 def board_argument(text: str, *, required: bool = False) -> Board | None:
-    """The board ``text`` spells when a command's FILE argument is a board rather than a
-    file: 25 characters of ``0 1 *``, or five rows joined by ``/``.  ``None`` when it
-    names a file (or is ``-``), or, unless ``required``, looks nothing like a board
-    (:func:`~bitknights.board.looks_like_board`; a board with a typo is a bad board, the
-    error naming the character, not a missing file).
+    """The board ``text`` spells when a FILE argument is a board (25 characters, or five
+    rows joined by ``/``); ``None`` when it names a file, is ``-``, or (unless
+    ``required``) looks nothing like a board.  A board with a typo is a bad board.
 
     >>> board_argument("10110/01*11/10111/01001/00000").compact
     '1011001*11101110100100000'
@@ -273,8 +272,7 @@ def board_argument(text: str, *, required: bool = False) -> Board | None:
 
 
 def read_board_argument(text: str, env: Environment) -> Board:
-    """The board a BOARD argument names: an existing file (five rows or one 25-character
-    line), else the board's own text (25 characters, or rows joined by ``/``)."""
+    """The board a BOARD argument names: an existing file, else the board's own text."""
     if os.path.exists(text):
         data = read_source(text, env, "board ")
         lines = [s for line in data.splitlines() if (s := line.strip())]
@@ -300,19 +298,108 @@ def slashed(board: Board) -> str:
 
 
 def stdin_notice(path: str, what: str, form: str, env: Environment, quiet: bool = False) -> None:
-    """When FILE is standard input and that is a terminal, say at once on standard error
-    what is being read, in what form and how to end it (silent with ``--quiet`` or when
-    standard error is not a terminal)."""
+    """When FILE is a terminal's standard input, say what is read and how to end it."""
     if path != "-" or not env.stdin_isatty or not env.feedback(quiet):
         return
     env.say(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
 
 
 def terminal_input(env: Environment) -> bytes:
-    """Everything typed on the terminal that is standard input, up to one Ctrl-D at the
-    start of a line.  (A buffered read may swallow that end of input while filling its
-    buffer and then wait for a second one; reading the descriptor stops at the first.)"""
+    """Everything typed on the terminal that is standard input, up to one Ctrl-D (read from
+    the descriptor: a buffered read may wait for a second one)."""
     chunks = []
     while chunk := os.read(env.stdin.fileno(), 1 << 16):  # type: ignore[union-attr]
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+class ExitStatus(enum.IntEnum):
+    """The exit statuses of ``bitknights`` (each failure: one line ``bitknights: error:``):
+    ``INVALID`` is a verdict (no valid table, moves that do not solve, no solution),
+    ``USAGE`` bad input or request, ``RESOURCES`` the system's refusal (output closed or
+    full, out of memory, no threads, a library that cannot load): README, "exit statuses"."""
+
+    OK = 0
+    INVALID = 1
+    USAGE = 2
+    RESOURCES = 3
+    INTERRUPTED = 130
+
+
+class _Process:  # the default of an Environment stream: the process's own
+    def __repr__(self) -> str:
+        return "PROCESS"
+
+
+PROCESS = _Process()
+
+
+class Environment:
+    """The standard streams and environment variables of one run of
+    :func:`bitknights.cli.main` and whether each stream is a terminal (default: the
+    process's own, and ``isatty()``); a stream may be ``None`` (closed).
+
+    >>> import io
+    >>> env = Environment(stdin=io.StringIO("1\\n"), stdout=io.StringIO(), environ={})
+    >>> env.stdin_isatty, env.stdout_isatty, env.cache_dir("/data/bk")
+    (False, False, '/data/bk')
+    """
+
+    def __init__(
+        self,
+        *,
+        stdin: IO[str] | None | _Process = PROCESS,
+        stdout: IO[str] | None | _Process = PROCESS,
+        stderr: IO[str] | None | _Process = PROCESS,
+        environ: Mapping[str, str] | None = None,
+        stdin_isatty: bool | None = None,
+        stdout_isatty: bool | None = None,
+        stderr_isatty: bool | None = None,
+    ) -> None:
+        self.stdin: IO[str] | None = sys.stdin if isinstance(stdin, _Process) else stdin
+        self.stdout: IO[str] | None = sys.stdout if isinstance(stdout, _Process) else stdout
+        self.stderr: IO[str] | None = sys.stderr if isinstance(stderr, _Process) else stderr
+        self.environ: Mapping[str, str] = os.environ if environ is None else environ
+        self.stdin_isatty = _isatty(self.stdin) if stdin_isatty is None else stdin_isatty
+        self.stdout_isatty = _isatty(self.stdout) if stdout_isatty is None else stdout_isatty
+        self.stderr_isatty = _isatty(self.stderr) if stderr_isatty is None else stderr_isatty
+
+    def __repr__(self) -> str:
+        ttys = [n for n in ("stdin", "stdout", "stderr") if getattr(self, f"{n}_isatty")]
+        return f"<Environment, terminals: {', '.join(ttys) or 'none'}>"
+
+    @property
+    def out(self) -> IO[str]:
+        """Standard output (``OSError`` when it is closed)."""
+        if self.stdout is None:
+            import errno
+
+            raise OSError(errno.EBADF, "standard output is closed")
+        return self.stdout
+
+    def feedback(self, quiet: bool = False) -> bool:
+        """Whether notices and progress bars are wanted: a terminal, and not ``quiet``."""
+        return self.stderr_isatty and not quiet and self.stderr is not None
+
+    def cache_dir(self, given: str | None) -> str:
+        """``given`` (``--cache-dir``), else :func:`~bitknights.cache.cache_directory` here."""
+        from ..cache import cache_directory
+
+        return cache_directory(given, self.environ)
+
+    def say(self, text: str) -> None:
+        """Write ``text`` on standard error now (nothing when it is closed or broken)."""
+        if self.stderr is None:
+            return
+        try:
+            self.stderr.write(text)
+            self.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False

@@ -8,11 +8,13 @@ from ..board import Board, never_reaches
 from ..errors import BitknightsError, InputError
 from .common import (
     OPTIMAL_MARK,
+    Environment,
     UsageError,
     board_argument,
     command,
     count_solutions,
     file_operand,
+    hint_line,
     plural,
     read_source,
     read_target,
@@ -25,8 +27,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import IO, Any
-
-    from .environment import Environment
 
 
 def _read_boards(path: str, env: Environment, quiet: bool) -> list[Board]:
@@ -94,9 +94,7 @@ def _hint(board: Board, answers: Any, args: argparse.Namespace, out: IO[str]) ->
             tail += f"; {plural(solutions, 'optimal move sequence')}"
         out.write(f"distance {here}{tail}\n")
     for h in hints:
-        mark = OPTIMAL_MARK if h.optimal else " "
-        dist = "-" if h.distance is None else str(h.distance)
-        out.write(f"{mark} {h.move!s:<6} {dist:>3}  {slashed(h.board)}\n")
+        out.write(f"{hint_line(h)}  {slashed(h.board)}\n")
 
 
 register = command(

@@ -1,6 +1,5 @@
-"""The argparse side of the command line: the parser every command module registers
-into, sized to the terminal.  Imported only when a command line needs parsing (the plain
-``bitknights solve [FILE]`` does not: see :func:`bitknights.cli.main`)."""
+"""The argparse side of the command line, sized to the terminal (the plain ``bitknights
+solve [FILE]`` needs none: see :func:`bitknights.cli.main`)."""
 
 from __future__ import annotations
 
@@ -11,9 +10,7 @@ import os
 import sys
 
 from .. import __version__
-from .commands import COMMANDS, command_module
-from .common import one_line
-from .environment import Environment
+from .common import COMMANDS, Environment, command_module, one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,13 +21,9 @@ if TYPE_CHECKING:
 def build_parser(
     argv: Sequence[str] | None = None, env: Environment | None = None
 ) -> argparse.ArgumentParser:
-    """The whole command line: every module of :data:`COMMANDS` adds its command.  Help,
-    usage and errors go to ``env``'s streams (default: the process's), sized to its
-    terminal.
-
-    Given the ``argv`` about to be parsed, when its first word is a command, only that
-    command's module builds its parser (the others would cost start-up time and cannot
-    affect the result); anything else gets the whole command line."""
+    """The whole command line, writing to ``env``'s streams, sized to its terminal.  When
+    the first word of ``argv`` (about to be parsed) is a command, only that command's
+    module builds its parser."""
     parser = _Parser(
         prog="bitknights",
         description="Exact solver for the 5x5 knights puzzle (SCOI2005).",
@@ -47,13 +40,9 @@ def build_parser(
 
 
 class _Formatter(argparse.HelpFormatter):
-    """argparse's help layout; :class:`_Parser` gives it the width of its run's terminal
-    (:func:`_columns`: as argparse finds it, without importing shutil, which imports the
-    compression modules: milliseconds on every start)."""
+    """argparse's help layout: paragraphs wrapped, one of indented lines kept as written."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        """Paragraphs wrapped to the terminal; a paragraph of indented lines (a list of
-        commands) is kept as written."""
         parts = []
         for part in text.split("\n\n"):
             lines = part.splitlines()
@@ -65,8 +54,7 @@ class _Formatter(argparse.HelpFormatter):
 
 
 def _columns(env: Environment) -> int:
-    """``shutil.get_terminal_size().columns`` in ``env``: $COLUMNS, else its standard
-    output's terminal's, else 80."""
+    """``shutil.get_terminal_size().columns`` in ``env``, without importing shutil."""
     with contextlib.suppress(KeyError, ValueError):
         if int(env.environ["COLUMNS"]) > 0:
             return int(env.environ["COLUMNS"])
@@ -77,12 +65,9 @@ def _columns(env: Environment) -> int:
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` that writes to the streams of ``env``, with
-    :class:`_Formatter` sized to its terminal; its subparsers are of this class too.  A
-    usage error shows the usage of the command it concerns (argparse hands an unknown
-    option up to the whole command line's), and a command missing its action
-    (``bitknights table``) lists the actions.  Nothing goes to standard output, even
-    when standard error is closed."""
+    """An ``ArgumentParser`` (and subparsers) writing to the streams of ``env``, sized to
+    its terminal.  A usage error shows the usage of the command it concerns, a command
+    missing its action lists the actions; errors never go to standard output."""
 
     top = False  # the whole command line's parser, not a command's
 
@@ -96,8 +81,6 @@ class _Parser(argparse.ArgumentParser):
         return super().add_subparsers(**kwargs)
 
     def _print_message(self, message: str, file: object = None) -> None:
-        """argparse writes help and ``--version`` to ``sys.stdout`` and errors to
-        ``sys.stderr``: here, to this run's streams."""
         if file is sys.stdout:
             file = self.env.stdout
         elif file is sys.stderr:

@@ -1,9 +1,17 @@
 """``bitknights play``: the puzzle as a game in a terminal (or driven by a script through
-a pipe)."""
+a pipe).
+
+Commands are read so that Ctrl-C always ends the wait: a SIGINT that arrives after the
+prompt but before ``read()`` starts would leave its handler pending while ``read()`` waits
+(``input()`` has this race), so every signal also writes a byte to a pipe
+(:func:`interruptible`) that :class:`CommandLines` waits on with standard input.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import select
 
 from ..board import Board, Move, never_reaches
 from ..cache import CacheError
@@ -12,26 +20,25 @@ from ..render.text import GLYPHS
 from ..squares import SIZE, square_name
 from .common import (
     BOARD_HELP,
-    OPTIMAL_MARK,
     SEED,
+    Environment,
     UsageError,
     arg,
     command,
+    hint_line,
     number,
     plural,
     read_board_argument,
+    read_error,
     read_target,
     shown,
 )
-from .lines import CommandLines, interruptible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Iterator
     from typing import IO
-
-    from .environment import Environment
 
 COMMANDS_HELP = """\
 commands:
@@ -115,16 +122,15 @@ class Session:
         self.out = out
         self.unicode = unicode
         self.env = env
-        self._commands: dict[str, Callable[[list[str]], None]] = {
+        self._commands: dict[str, Callable[[], None]] = {
             "hint": self._hint,
             "undo": self._undo,
-            "redo": self._redo,
+            "redo": lambda: self._move(self.game.redo(), " (redo)"),
             "solve": self._solve,
-            "new": self._new,
             "reset": self._reset,
-            "board": lambda _: self.show(),
+            "board": self.show,
             "target": self._target,
-            "help": lambda _: self._say(COMMANDS_HELP),
+            "help": lambda: self._say(COMMANDS_HELP),
         }
 
     def run(self, line: str) -> bool:
@@ -138,8 +144,12 @@ class Session:
         try:
             if len(line.rstrip("\r\n")) > LINE_LIMIT:
                 raise BitknightsError(f"a line longer than {LINE_LIMIT:,} characters")
-            if name in self._commands:
-                self._commands[name](rest)
+            if name == "new":
+                self._new(rest)
+            elif name in self._commands:
+                if rest and name not in ("board", "help"):
+                    raise BitknightsError(f"{name} takes no argument")
+                self._commands[name]()
             elif len(words) == 1 and _looks_like_move(name):
                 self._move(self.game.move(name))
             else:
@@ -158,7 +168,7 @@ class Session:
 
     def start(self) -> None:
         """What a game opens with: the target, once, then the board."""
-        self._target([])
+        self._target()
         self._say("your board:")
         self.show()
 
@@ -191,12 +201,7 @@ class Session:
 
     # -- commands --
 
-    def _no_args(self, rest: list[str], name: str) -> None:
-        if rest:
-            raise BitknightsError(f"{name} takes no argument")
-
-    def _hint(self, rest: list[str]) -> None:
-        self._no_args(rest, "hint")
+    def _hint(self) -> None:
         hints = self.game.hints()
         best = sum(h.optimal for h in hints)
         if self.game.solved:
@@ -205,26 +210,17 @@ class Session:
             lines = ["no move helps: this board never reaches the target"]
         else:
             lines = [f"{best} of {plural(len(hints), 'move')} optimal"]
-        for h in hints:
-            dist = "-" if h.distance is None else str(h.distance)
-            lines.append(f"{OPTIMAL_MARK if h.optimal else ' '} {h.move!s:<6} {dist:>3}")
+        lines.extend(hint_line(h) for h in hints)
         self._say("\n".join(lines))
 
-    def _target(self, rest: list[str]) -> None:
-        self._no_args(rest, "target")
+    def _target(self) -> None:
         self._say(f"the target:\n{self._drawn(self.game.target)}")
 
-    def _undo(self, rest: list[str]) -> None:
-        self._no_args(rest, "undo")
+    def _undo(self) -> None:
         self._say(f"undo {self.game.undo()}")
         self.show()
 
-    def _redo(self, rest: list[str]) -> None:
-        self._no_args(rest, "redo")
-        self._move(self.game.redo(), " (redo)")
-
-    def _solve(self, rest: list[str]) -> None:
-        self._no_args(rest, "solve")
+    def _solve(self) -> None:
         if self.game.solved:
             raise BitknightsError("the board is already the target")
         for move in self.game.solution():
@@ -240,8 +236,7 @@ class Session:
         self._say("new board")
         self.show()
 
-    def _reset(self, rest: list[str]) -> None:
-        self._no_args(rest, "reset")
+    def _reset(self) -> None:
         self.game.reset()
         self._say("back to the start")
         self.show()
@@ -263,6 +258,85 @@ def _dealing(env: Environment | None, show: bool = True) -> Iterator[None]:
 
 def _looks_like_move(word: str) -> bool:
     return len(word) in (2, 5) and word[0].isalpha() and word[1].isdigit()
+
+
+CHUNK = 1 << 16
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[int | None]:
+    """Within the block, every signal (Ctrl-C) also writes a byte to a pipe; yields its
+    reading end for :class:`CommandLines` (``None`` off the main thread)."""
+    import signal
+
+    r, w = os.pipe()
+    try:
+        for fd in (r, w):
+            os.set_blocking(fd, False)
+        try:
+            previous = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        except ValueError:  # not the main thread: its signals are not this thread's
+            yield None
+            return
+        try:
+            yield r
+        finally:
+            signal.set_wakeup_fd(previous)
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+class CommandLines:
+    """The lines of ``stream`` (standard input) as UTF-8 (else U+FFFD), each at most
+    ``keep`` bytes (the rest is read and dropped); ``wakeup``: :func:`interruptible`'s."""
+
+    def __init__(self, stream: IO[str], keep: int, wakeup: int | None = None) -> None:
+        self._stream = stream
+        try:
+            self._fd: int | None = stream.fileno()
+        except (OSError, ValueError, AttributeError):  # no descriptor (embedding, tests)
+            self._fd = None
+        self._keep = keep
+        self._wakeup = wakeup
+        self._pending = b""
+        self._ended = False
+
+    def readline(self) -> str:
+        """The next line with its line break, the last one without; ``''`` at the end."""
+        line = bytearray()
+        while True:
+            end = self._pending.find(b"\n") + 1
+            piece = self._pending[:end] if end else self._pending
+            self._pending = self._pending[len(piece) :]
+            line += piece[: max(0, self._keep - len(line))]
+            if end or self._ended:
+                return line.decode("utf-8", "replace")
+            self._pending = self._read()
+            self._ended = not self._pending
+
+    def _read(self) -> bytes:
+        try:
+            if self._fd is None:
+                buffer = getattr(self._stream, "buffer", None)
+                if buffer is None:  # a text stream without bytes beneath
+                    return self._stream.readline(CHUNK).encode("utf-8", "surrogateescape")
+                return buffer.read1(CHUNK)  # type: ignore[no-any-return]
+            while True:
+                if self._wakeup is not None:
+                    self._wait(self._fd, self._wakeup)
+                with contextlib.suppress(BlockingIOError):  # another reader was faster
+                    return os.read(self._fd, CHUNK)
+        except OSError as e:
+            raise read_error("-", e) from None
+
+    @staticmethod
+    def _wait(fd: int, wakeup: int) -> None:
+        """Until ``fd`` has something to read; a signal's byte on ``wakeup`` lets its handler
+        run (Ctrl-C: ``KeyboardInterrupt``)."""
+        while fd not in select.select([fd, wakeup], [], [])[0]:
+            with contextlib.suppress(BlockingIOError):
+                os.read(wakeup, 512)
 
 
 register = command(

@@ -6,13 +6,11 @@ from __future__ import annotations
 from .. import estimates
 from ..batch import json_line
 from ..board import Move
-from .common import SEED, UsageError, command, number, read_target
+from .common import SEED, Environment, UsageError, command, number, read_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-
-    from .environment import Environment
 
 
 def _cmd_random(args: argparse.Namespace, env: Environment) -> int:

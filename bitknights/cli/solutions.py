@@ -9,6 +9,8 @@ from .. import progress
 from ..board import never_reaches
 from .common import (
     BOARD,
+    Environment,
+    ExitStatus,
     command,
     number,
     plural,
@@ -16,14 +18,11 @@ from .common import (
     read_target,
     slashed,
 )
-from .environment import ExitStatus
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import IO
-
-    from .environment import Environment
 
 
 def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
@@ -37,44 +36,39 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
         env.say(f"bitknights: no solution: {slashed(board)} {why}\n")
         return ExitStatus.INVALID
     t0 = time.perf_counter()
-    written, steps = 0, None
+    written, steps, source = 0, None, "--limit 0"
     if args.limit != 0:
         from ..service import solution_lines
 
         source, chunks = solution_paths(board, limit=args.limit, target=target,
                                         cache_dir=args.cache_dir, quiet=args.quiet)  # fmt: skip
-        with _Progress(chunks, args) as shown:
+        # on a terminal: sequences so far, of how many once a table has counted them
+        bar = progress.bar(None, " sequences", "listing", quiet=args.quiet or None)
+        try:
             for data, rows, moves in solution_lines(chunks, json=args.format == "json"):
                 with progress.writing(out):
                     _write(out, data)
                 written, steps = written + rows, moves
-                shown.update(rows)
-    else:
-        source = "--limit 0"
-    if env.feedback(args.quiet):
-        _summary(env, written, steps, args.limit, source, time.perf_counter() - t0)
-    return 0
-
-
-def _summary(
-    env: Environment,
-    written: int,
-    steps: int | None,
-    limit: int | None,
-    source: str,
-    seconds: float,
-) -> None:
-    if limit == 0:
+                count = getattr(chunks, "count", None)
+                if count is not None and bar.total is None:
+                    progress.set_total(bar, count if args.limit is None else min(count, args.limit))
+                bar.update(rows)
+        finally:
+            bar.close()
+    if not env.feedback(args.quiet):
+        return 0
+    if args.limit == 0:
         what = "nothing listed"
     elif steps is None:
         what = "no optimal move sequence (the board never reaches the target)"
     else:
         what = f"{plural(written, 'optimal move sequence')} of {plural(steps, 'move')}"
-        if limit is not None and written == limit:
-            what += f" (--limit {limit}; there may be more)"
+        if args.limit is not None and written == args.limit:
+            what += f" (--limit {args.limit}; there may be more)"
     from_ = {"table": "from the distance table", "compact": "from the compact distance table",
              "search": "by search"}.get(source, source)  # fmt: skip
-    env.say(f"bitknights: {what}, {from_}, {seconds:.2f} s\n")
+    env.say(f"bitknights: {what}, {from_}, {time.perf_counter() - t0:.2f} s\n")
+    return 0
 
 
 def _write(out: IO[str], data: bytes | memoryview) -> None:
@@ -86,29 +80,6 @@ def _write(out: IO[str], data: bytes | memoryview) -> None:
     out.flush()
     binary.write(data)
     binary.flush()
-
-
-class _Progress:
-    """On a terminal (standard error), a progress line while a listing runs: sequences
-    so far, of how many there are once a table has counted them (it does as it starts,
-    after the first line); gone at the end."""
-
-    def __init__(self, chunks: object, args: argparse.Namespace) -> None:
-        self._chunks = chunks
-        self._limit = args.limit
-        self._bar = progress.bar(None, " sequences", "listing", quiet=args.quiet or None)
-
-    def update(self, n: int) -> None:
-        count = getattr(self._chunks, "count", None)
-        if count is not None and self._bar.total is None:
-            progress.set_total(self._bar, count if self._limit is None else min(count, self._limit))
-        self._bar.update(n)
-
-    def __enter__(self) -> _Progress:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._bar.close()
 
 
 register = command(

@@ -14,6 +14,7 @@ from ..service import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, DistanceService, servic
 from ..squares import FULL_MASK
 from . import streams
 from .common import (
+    Environment,
     UsageError,
     arg,
     board_argument,
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..solution import Solution
-    from .environment import Environment
 
 STDIN_FORM = (
     "first the number of boards T, then T boards of five rows of 0 1 *, or one board on "
@@ -63,14 +63,11 @@ DEFAULTS: dict[str, object] = {
     "ascii": False,
     "quiet": False,
 }
-"""Every option's value when it is not given: the parser's defaults and
-:func:`classic_args`'s, from this one place."""
 
 
 def classic_args(argv: list[str]) -> argparse.Namespace | None:
-    """The arguments of ``bitknights solve [FILE]`` without parsing (no argparse import):
-    exactly what the parser would give for ``solve`` alone or with one operand that is not
-    an option; ``None`` for anything else."""
+    """What the parser would give for ``bitknights solve [FILE]`` (no option), without
+    argparse; ``None`` for anything else."""
     if argv[:1] != ["solve"] or len(argv) > 2:
         return None
     if len(argv) == 2 and argv[1].startswith("-") and argv[1] != "-":
@@ -113,12 +110,14 @@ def _solve(args: argparse.Namespace, target: Board, env: Environment) -> int:
                 return 0
         engine = answers.choose(max_depth, counts_only=counts_only)
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
-        bar = streams.progress_bar(total, args.quiet)
+        bar = progress.bar(total, "board", "solving", quiet=args.quiet or None)
         try:
-            if counts_only:
-                _solve_steps(chunks, answers, engine, max_depth, args, out, bar, never)
-            else:
-                _solve_records(chunks, answers, engine, max_depth, args, out, bar, never)
+            pieces = _answers(chunks, answers, engine, max_depth, args, out, never, counts_only)
+            for text, boards in pieces:
+                with progress.writing(out):
+                    out.write(text)
+                    out.flush()
+                bar.update(boards)
         finally:
             bar.close()
     never.say()
@@ -126,10 +125,8 @@ def _solve(args: argparse.Namespace, target: Board, env: Environment) -> int:
 
 
 class _NeverReaches:
-    """The boards of a batch whose knight counts differ from the target's: they never
-    reach it, and are answered ``-1`` like boards beyond the limit.  On a terminal (unless
-    ``--quiet``) one line says why once the answers are out; standard output stays the
-    classic answers, and through a pipe standard error holds errors only."""
+    """The boards of a batch whose knight counts differ from the target's (answered -1): on
+    a terminal, one line on standard error says why once the answers are out."""
 
     def __init__(self, target: Board, args: argparse.Namespace, env: Environment) -> None:
         self.target = target
@@ -141,7 +138,6 @@ class _NeverReaches:
         self.count = 0
 
     def steps(self, keys: Sequence[int] | np.ndarray, steps: Sequence[int] | np.ndarray) -> None:
-        """The next boards' answers."""
         if self.active:
             black = self.target.counts[1]
             for i, d in enumerate(steps):
@@ -150,7 +146,6 @@ class _NeverReaches:
         self.seen += len(steps)
 
     def solutions(self, solutions: Iterable[Solution]) -> Iterator[Solution]:
-        """``solutions``, watched as they pass."""
         from ..results import Status
 
         for s in solutions:
@@ -184,9 +179,8 @@ def _answer_small(
     out: IO[str],
     never: _NeverReaches,
 ) -> bool:
-    """Answer a small input in plain Python (no numpy): from the distance table, or by
-    meeting in the middle where ``auto`` chooses that; False, having written nothing, when
-    the input is not small or neither applies."""
+    """Answer a small input in plain Python (no numpy); False, having written nothing, when
+    the input is not small or ``auto`` chooses an engine that needs numpy."""
     if len(data) > streams.SMALL_INPUT:
         return False
     try:
@@ -203,19 +197,15 @@ def _answer_small(
     return True
 
 
-def _solve_steps(chunks, answers, engine, max_depth, args, out, bar, never) -> None:
-    """Classic output, written as the service answers each piece of the batch."""
-    for keys, steps in answers.step_pieces(chunks, max_depth=max_depth, workers=args.workers,
-                                           engine=engine):  # fmt: skip
-        with progress.writing(out):
-            out.write("\n".join(map(str, steps)) + "\n")
-            out.flush()
-        never.steps(keys, steps)
-        bar.update(len(keys))
-
-
-def _solve_records(chunks, answers, engine, max_depth, args, out, bar, never) -> None:
-    """One Solution per board (JSON Lines, paths or timeouts), in input order."""
+def _answers(chunks, answers, engine, max_depth, args, out, never, counts_only):
+    """The output, piece by piece as the service answers, and how many boards each covers:
+    classic counts, else one Solution per board (JSON Lines, paths or timeouts)."""
+    if counts_only:
+        for keys, steps in answers.step_pieces(chunks, max_depth=max_depth, workers=args.workers,
+                                               engine=engine):  # fmt: skip
+            never.steps(keys, steps)
+            yield "\n".join(map(str, steps)) + "\n", len(keys)
+        return
     boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
     solutions = never.solutions(
         answers.solutions(boards, max_depth=max_depth, timeout=args.timeout,
@@ -225,20 +215,20 @@ def _solve_records(chunks, answers, engine, max_depth, args, out, bar, never) ->
     if args.format == "json":
         lines: Iterator[str] = json_lines(solutions, path=args.path)
     elif args.path:
-        lines = _classic_with_paths(solutions, _unicode_ok(out, args.ascii))
+        from ..render.text import path_text
+
+        unicode = _unicode_ok(out, args.ascii)
+        lines = (f"{_answer(s)}\n{path_text(s, unicode=unicode)}\n\n" for s in solutions)
     elif args.count_solutions:
         lines = (f"{_answer(s)}\n" for s in solutions)
     else:
         lines = classic_lines(solutions)
     for line in lines:
-        with progress.writing(out):
-            out.write(line)
-            out.flush()
-        bar.update(1)
+        yield line, 1
 
 
 def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:
-    """Knight glyphs only on a terminal that takes UTF-8 (piped output stays plain)."""
+    """Knight glyphs only on a terminal that takes UTF-8."""
     if ascii_only or not out.isatty():
         return False
     try:
@@ -247,16 +237,8 @@ def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:
         return False
 
 
-def _classic_with_paths(solutions: Iterable[Solution], unicode: bool) -> Iterator[str]:
-    from ..render.text import path_text
-
-    for s in solutions:
-        yield f"{_answer(s)}\n{path_text(s, unicode=unicode)}\n\n"
-
-
 def _answer(s: Solution) -> str:
-    """The classic answer, and the number of optimal move sequences when counted:
-    ``7 (1 optimal move sequence)``."""
+    """The classic answer, and the count when counted: ``7 (1 optimal move sequence)``."""
     steps = -1 if s.steps is None else s.steps
     if s.optimal_solutions is None:
         return str(steps)
@@ -264,8 +246,7 @@ def _answer(s: Solution) -> str:
 
 
 def _open_input(args: argparse.Namespace, env: Environment) -> contextlib.AbstractContextManager:
-    """The batch: a board given as the argument (a batch of one), else FILE or stdin (a
-    terminal read to its Ctrl-D first)."""
+    """The batch: the board given as the argument, else FILE or stdin."""
     if args.board is not None:
         return contextlib.nullcontext(io.BytesIO(f"1\n{args.board}\n".encode()))
     if args.file == "-" and env.stdin_isatty:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from .. import estimates
 from ..batch import json_line
-from .common import command, read_target, slashed
+from .common import Environment, command, read_target, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-
-    from .environment import Environment
 
 
 def _cmd_stats(args: argparse.Namespace, env: Environment) -> int:

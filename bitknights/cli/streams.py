@@ -1,5 +1,5 @@
-"""Reading a batch once, however it arrives (file, pipe, FIFO, standard input), and the
-progress bar: the plumbing under ``bitknights solve``."""
+"""Reading a batch once, however it arrives (file, pipe, FIFO, standard input): under
+``bitknights solve``."""
 
 from __future__ import annotations
 
@@ -10,27 +10,21 @@ import stat
 
 from ..batch import BatchReader
 from ..errors import InputError
-from .common import ResourceError, UsageError, read_error, stdin_bytes, where
+from .common import Environment, ResourceError, UsageError, read_error, stdin_bytes, where
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from typing import Any, BinaryIO
+    from typing import BinaryIO
 
     import numpy as np
 
-    from .environment import Environment
-
 KEEP_BOARDS = 1 << 21  # boards kept in memory from the checking pass
-SMALL_INPUT = 1 << 18
-"""Inputs up to this many bytes (about 8,700 boards) asking only for move counts are
-answered from the distance table, when there is one, in plain Python: no numpy import
-(0.1 s), a few µs a board."""
+SMALL_INPUT = 1 << 18  # bytes (8,700 boards) of counts alone answered without numpy
 
 
 def open_input(path: str, env: Environment) -> BinaryIO:
-    """The batch to read, opened once: every pass reads from this one stream, so no byte
-    is lost when FILE is a pipe, a FIFO or ``/dev/stdin`` (issue 15, S1)."""
+    """The batch, opened once: every pass reads this stream (no byte lost from a pipe)."""
     if path == "-":
         stdin = stdin_bytes(env, " (give FILE, or a batch on stdin)")
         return contextlib.nullcontext(stdin)  # type: ignore[return-value]
@@ -41,9 +35,8 @@ def open_input(path: str, env: Environment) -> BinaryIO:
 
 
 def small_input(stream: BinaryIO, path: str) -> bytes | None:
-    """The input's first ``SMALL_INPUT + 1`` bytes, when it may be small (more than
-    ``SMALL_INPUT`` of them: not small; the normal pass reads on from there, after these
-    bytes).  ``None``, having read nothing, for a regular file larger than that."""
+    """The input's first ``SMALL_INPUT + 1`` bytes (more than ``SMALL_INPUT``: not small);
+    ``None``, having read nothing, for a regular file larger than that."""
     try:
         st = os.fstat(stream.fileno())
     except (OSError, ValueError):  # no file behind it (tests, embedding): read on
@@ -60,9 +53,8 @@ def checked_chunks(
     stream: BinaryIO, path: str, prefix: bytes = b""
 ) -> tuple[Iterable[np.ndarray], int]:
     """The whole input checked first (nothing is solved if any line is bad), then its
-    boards as key arrays, and how many.  Up to ``KEEP_BOARDS`` boards are kept from the
-    checking pass; a longer input is read again (a pipe from a temporary copy), so memory
-    stays bounded.  ``prefix``: what was already read from ``stream``."""
+    boards as key arrays, and how many.  Past ``KEEP_BOARDS`` boards the input is read
+    again (a pipe from a temporary copy).  ``prefix``: what was already read."""
     if prefix:
         stream = io.BufferedReader(_Prefixed(prefix, stream))
     spool = None
@@ -111,9 +103,8 @@ def _stamp(stream: BinaryIO) -> tuple[int, int] | None:
 
 
 def _reread(source: BinaryIO, path: str, stamp: tuple[int, int] | None) -> Iterator[np.ndarray]:
-    """The boards of an input read a second time.  A file (``stamp``: its size and time
-    of change when it was checked) that changes meanwhile is an error: it is no longer
-    the input that was checked."""
+    """The boards of an input read a second time; a file that changed since ``stamp`` (its
+    size and time of change when checked) is an error."""
     answered = False
     with source:
         if stamp is not None and _stamp(source) != stamp:
@@ -142,7 +133,6 @@ def _changed(path: str, *, answered: bool) -> UsageError:
 
 
 def _spool() -> BinaryIO:
-    """A temporary file for a copy of standard input (in ``$TMPDIR``)."""
     import tempfile
 
     try:
@@ -162,8 +152,7 @@ def _spool_error(e: OSError) -> ResourceError:
 
 
 class _Tee(io.RawIOBase):
-    """Reads from ``src`` and copies what it reads into ``copy`` (a failure to copy is
-    the system's refusal: :class:`ResourceError`)."""
+    """Reads from ``src`` and copies what it reads into ``copy``."""
 
     def __init__(self, src: BinaryIO, copy: BinaryIO) -> None:
         self._src, self._copy = src, copy
@@ -197,11 +186,3 @@ class _Prefixed(io.RawIOBase):
         data = self._src.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
-
-
-def progress_bar(total: int, quiet: bool) -> Any:
-    """A progress bar over the batch's boards on standard error when it is a terminal
-    (:mod:`bitknights.progress`: it appears only if solving takes over half a second)."""
-    from .. import progress
-
-    return progress.bar(total, "board", "solving", quiet=quiet or None)

@@ -8,13 +8,11 @@ import time
 from .. import estimates
 from ..batch import json_line
 from ..errors import BitknightsError
-from .common import ResourceError, arg, command, read_target, refused, slashed
+from .common import Environment, ResourceError, arg, command, read_target, refused, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-
-    from .environment import Environment
 
 
 def _cmd_build(args: argparse.Namespace, env: Environment) -> int:

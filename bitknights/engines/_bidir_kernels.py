@@ -1,10 +1,5 @@
-"""The numba kernels of the bidirectional engine (see :mod:`bitknights.engines.bidir`).
-
-Kept apart so that importing :mod:`~bitknights.engines.bidir` does not import numba: a
-batch under a small move limit is answered with numpy alone.  Every kernel is
-``@njit(cache=True, nogil=True)``; the hash tables are :mod:`.hashset` ``uint32`` tables
-holding each board's depth modulo 4.
-"""
+"""The numba kernels of the bidirectional engine (:mod:`bitknights.engines.bidir`); the
+hash tables are :mod:`.hashset` tables holding each board's depth modulo 4."""
 
 from __future__ import annotations
 
@@ -19,7 +14,6 @@ from . import DEPTH_CAP
 from . import hashset as hs
 
 POLL = 1 << 14  # expansions between looks at the stop flag
-__all__ = ["GROW", "OVER_LIMIT", "UNREACHABLE", "grow_target", "new_ball", "search", "search_many"]
 
 
 @njit(cache=True, nogil=True)
@@ -58,15 +52,12 @@ def _descend(table, key, root, nbr, cnt, out, pos):
 
 @njit(cache=True, nogil=True)
 def _expand(table, count, front, depth, other, oroot, check, full, nbr, cnt, scratch, stop):
-    """Grow one side from its frontier ``front`` (layer ``depth``) to layer ``depth + 1``.
-
-    Returns ``(table, count, next_front, best, meet, expanded)``: the side's (perhaps
-    regrown) table and size, the new layer, and how many boards were expanded.  With
-    ``check`` each new board is looked up in the other side's table ``other`` (rooted at
-    ``oroot``); ``meet`` is the first board found there (``-1`` none), where the layer
-    stops (it is then incomplete), and ``best`` the length of the path through it.  With
-    ``full`` the layer is finished and the shortest meeting kept.  ``expanded`` is
-    negative if ``stop[0]`` was raised."""
+    """Grow one side from its frontier ``front`` (layer ``depth``) to layer ``depth + 1``:
+    ``(table, count, next_front, best, meet, expanded)``.  With ``check`` each new board is
+    looked up in the other side's table ``other`` (rooted at ``oroot``); ``meet`` is the
+    first board found there (``-1`` none), where the layer stops, and ``best`` the length
+    of the path through it (with ``full``: the layer is finished, the shortest kept).
+    ``expanded`` is negative if ``stop[0]`` was raised."""
     nxt = np.empty(2 * front.size + 64, np.int64)
     n = 0
     best = -1
@@ -124,13 +115,11 @@ def search(
 ):  # fmt: skip
     """Search from the start side ``(stable, scount, sfront, sdepth)`` (rooted at
     ``skey``) to the target ball ``(ttable, tcount, tfront, tdepth)`` (rooted at
-    ``tkey``); ``par`` is the distance's parity.  No board of the start side may be in
-    the ball up to its previous radius (true of a fresh start side).
-
-    Returns ``(steps, nodes, stable, scount, sfront, sdepth)``: ``steps`` is the distance
-    (the blank's squares along one optimal path in ``path[:steps + 1]``), or
-    ``OVER_LIMIT``, ``UNREACHABLE``, ``STOPPED``, or ``GROW`` (grow the ball by a layer
-    and call again with the returned start side); ``nodes`` counts boards expanded."""
+    ``tkey``, no board of it met by the start side); ``par`` is the distance's parity.
+    ``(steps, nodes, stable, scount, sfront, sdepth)``: ``steps`` is the distance (the
+    blank's squares along one optimal path in ``path[:steps + 1]``), ``OVER_LIMIT``,
+    ``UNREACHABLE``, ``STOPPED``, or ``GROW`` (grow the ball by a layer and call again with
+    the returned start side)."""
     scratch = np.empty(path.size, np.int64)
     nodes = 0
     # the ball may be new to this start side: look its frontier up
@@ -172,7 +161,7 @@ def search(
 
 @njit(cache=True, nogil=True)
 def fresh_side(key):
-    """The start side of a new search: only ``key``, at depth 0."""
+    """A new side (a search's start side, or a ball): only ``key``, at depth 0."""
     table = hs.new_table32(64)
     hs.insert(table, key, 0)
     return table, np.int64(1), np.full(1, key, np.int64), np.int64(0)
@@ -184,8 +173,8 @@ def search_many(
     nbr, cnt, color, steps, nodes, stop,
 ):  # fmt: skip
     """:func:`search` for ``keys[first:]`` into ``steps``/``nodes`` (``OVER_LIMIT`` for
-    over the limit or unreachable); stops early, returning the index of the board that asked, if
-    the ball should grow (``keys.size`` when all are done)."""
+    over the limit or unreachable); returns the index of a board that asks for the ball to
+    grow, else ``keys.size``."""
     path = np.empty(DEPTH_CAP + 2, np.int64)
     for i in range(first, keys.size):
         if stop[0] != 0:
@@ -208,11 +197,3 @@ def search_many(
             return keys.size
         steps[i] = r if r >= 0 else OVER_LIMIT
     return keys.size
-
-
-@njit(cache=True, nogil=True)
-def new_ball(tkey):
-    """The ball of radius 0 around ``tkey``: ``(table, count, front, depth)``."""
-    table = hs.new_table32(64)
-    hs.insert(table, tkey, 0)
-    return table, np.int64(1), np.full(1, tkey, np.int64), np.int64(0)

@@ -1,10 +1,6 @@
-"""The bidirectional search's numba side: the target's ball shared by every search of a
-process, and the searches that meet it (:mod:`.bidir` explains the algorithm and why it
-is exact; the kernels are in :mod:`._bidir_kernels`).
-
-Memory: the ball stops growing at :data:`TARGET_MAX_ENTRIES` boards (134 MB of slots), and
-each running search's start side (tens of MB at depth 39) holds one of a CPU's worth of
-slots, so the total is bounded by the CPUs, not by ``workers``.
+"""The bidirectional search (:mod:`.bidir`): the numba side, with the target's ball shared
+by every search of a process (kernels: :mod:`._bidir_kernels`), and the numpy side for
+batches under small limits.
 """
 
 from __future__ import annotations
@@ -12,13 +8,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager, suppress
+from functools import lru_cache
 
 import numpy as np
 
 from .. import progress
-from ..coords.arrays import SQUARE_COLOR
+from ..coords import KEY_SHIFT
+from ..coords.arrays import SQUARE_COLOR, popcount
 from ..results import GROW, STOPPED
-from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
+from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from ..threads import POLL_SECONDS, Stopped, default_workers, parallel_chunks
 from . import DEPTH_CAP
 from .common import CACHED_TARGETS, parity
@@ -33,34 +31,24 @@ if TYPE_CHECKING:
 
     CacheDir = str | os.PathLike[str] | None
 
-# The numba ball starts at this radius (about 0.1 s, 500 k boards for the classic target):
-# a single board under the classic limit then needs at most two start-side layers, and
-# exact searches grow it further as they ask.
 BALL_RADIUS = 13
+"""The radius the numba ball starts at (0.1 s, 500 k boards for the classic target)."""
 
 SLOW_GROWTH_DEPTH = 17
-"""Growing the ball past this depth takes seconds (the classic target: 0.3 s for layer 17,
-then 0.6-1.3 s a layer up to 21, about 4.3 s in all for boards 39 moves away): said once
-per ball on a terminal."""
+"""Growing the ball past this depth takes seconds: said once per ball on a terminal."""
 
-
-# The ball grows no further once its next layer could take it past this many boards:
-# 2**25 four-byte slots (134 MB) hold them within the load limit of 3/4.  For the classic
-# target that is radius 21 (20.3 M boards), and a board 39 moves away (the farthest) needs
-# 18 start-side layers.  Seven distance-39 boards in one process, seconds per board after
-# the first and peak RSS: cap 12.6 M (radius 19) 2.2 s, 379 MB; this cap 0.60 s, 469 MB;
-# cap 50 M (radius 22) 0.53 s, 738 MB.
 TARGET_MAX_ENTRIES = (1 << 25) * 3 // 4
+"""The ball grows no further once its next layer could pass this many boards (2**25
+four-byte slots within the load limit: radius 21 for the classic target)."""
 
-# Target-side layers serve every later board, start-side ones only this one: the target
-# side grows while its frontier is at most this many times the start side's.  The exact
-# 50-board deep batch of scripts/bench_bidir.py (5 boards at each distance 30..39, one
-# process, --set TARGET_BIAS=B), total seconds / first board (distance 30, fresh ball) /
-# median at 39: B=1 53.7 / 0.8 / 2.7, B=4 20.7 / 0.8 / 0.77, B=16 17.9 / 1.7 / 0.98,
-# B=64 15.0 / 3.4 / 0.71.  16 keeps a lone board cheap and a batch near the best.
 TARGET_BIAS = 16
+"""The target side grows while its frontier is at most this many times the start
+side's (its layers serve every later board)."""
 
-_FULL_LAYER = 0
+_FULL_LAYER = 0  # 1: finish the meeting layer and keep its shortest path (for the tests)
+
+PIECE = 1024
+"""Boards whose start sides the numpy search grows together."""
 
 
 def _kernels():  # noqa: ANN202 - the kernel module
@@ -76,7 +64,7 @@ class _Ball:
 
     def __init__(self, target_key: int) -> None:
         self.key = target_key
-        self.table, self.count, self.front, self.depth = _kernels().new_ball(np.int64(target_key))
+        self.table, self.count, self.front, self.depth = _kernels().fresh_side(np.int64(target_key))
         self._cond = threading.Condition()
         self._readers = 0
         self._writer = False
@@ -118,18 +106,15 @@ class _Ball:
 
     def grow(self, radius: int, stop: np.ndarray | None = None, cache_dir: CacheDir = None) -> None:
         """Extend the ball to ``radius`` (unless it is there or complete).  With ``stop``,
-        the growth runs on a helper thread and this raises :class:`Stopped` as soon as
-        ``stop[0]`` is raised: a timeout or Ctrl-C does not wait for a layer that may take
-        seconds (the helper finishes it, and other searches wait for it as usual).
-        ``cache_dir``: where the request looks for tables (the notice of a slow growth
-        advises building one only when there is none)."""
+        on a helper thread, raising :class:`Stopped` as soon as ``stop[0]`` is raised (the
+        helper finishes the layer).  ``cache_dir``: where the request looks for tables."""
         if stop is None:
             self._grow(radius, cache_dir)
             return
         failed: list[BaseException] = []
         done = threading.Event()
 
-        def work() -> None:
+        def work() -> None:  # not threads.shared: a single search imports no thread pool
             try:
                 self._grow(radius, cache_dir)
             except BaseException as e:  # handed to the waiting caller
@@ -162,13 +147,11 @@ class _Ball:
             )  # fmt: skip
 
     def args(self) -> tuple:
-        return (self.table, np.int64(self.count), self.front, np.int64(self.depth))
+        return (self.table, np.int64(self.count), self.front, np.int64(self.depth),
+                np.int64(TARGET_MAX_ENTRIES), np.int64(TARGET_BIAS))  # fmt: skip
 
 
 def _table_advice(target_key: int, cache_dir: CacheDir) -> str:
-    """The advice to build the distance table, when there is no table file for the
-    target (advice never suggests what is done; a refused table is said where it is
-    refused)."""
     from ..board import Board
     from ..table.store import table_path
 
@@ -198,9 +181,11 @@ def target_ball(target: Board) -> _Ball:
 
 
 def clear_balls() -> None:
-    """Forget every cached ball (their memory is freed once no search uses them)."""
+    """Forget every cached ball, numba's and numpy's (their memory is freed once no
+    search uses them)."""
     with _BALLS_LOCK:
         _BALLS.clear()
+    numpy_ball.cache_clear()
 
 
 _SLOTS = threading.BoundedSemaphore(default_workers())
@@ -208,10 +193,7 @@ _SLOTS = threading.BoundedSemaphore(default_workers())
 
 @contextmanager
 def _search_slot(stop: np.ndarray) -> Iterator[None]:
-    """Hold one of the CPUs' worth of search slots while a start side lives: each holds
-    its own hash set and frontiers (tens of MB at depth 39), so memory is bounded by the
-    CPUs, not by ``workers`` (more threads than CPUs would only wait anyway).  Waits for
-    a slot while watching ``stop``."""
+    """Hold one of the CPUs' worth of slots while a start side lives (bounding memory)."""
     while not _SLOTS.acquire(timeout=POLL_SECONDS):
         if stop[0]:
             raise Stopped
@@ -227,8 +209,7 @@ def solve_one(
     """``(steps, blank squares along one optimal path, start-side boards expanded)`` of
     ``start`` (with the target's knight counts) within ``limit`` moves: ``steps`` is the
     distance or a result code (``OVER_LIMIT``, ``STOPPED`` when ``stop`` was raised,
-    waiting for the ball included).  Growing the shared target side is not counted.
-    ``cache_dir``: the request's (see :meth:`_Ball.grow`)."""
+    waiting for the ball included)."""
     k = _kernels()
     path = np.empty(DEPTH_CAP + 2, dtype=np.int64)
     ball = target_ball(target)
@@ -241,11 +222,9 @@ def solve_one(
             while True:
                 with ball.reading(stop.array):
                     depth = ball.depth
-                    steps, n, *side = k.search(
-                        *fixed, *side, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
-                        np.int64(TARGET_BIAS), bool(_FULL_LAYER), KNIGHT_NEIGHBORS,
-                        KNIGHT_COUNTS, path, stop.array,
-                    )  # fmt: skip
+                    steps, n, *side = k.search(*fixed, *side, *ball.args(), bool(_FULL_LAYER),
+                                               KNIGHT_NEIGHBORS, KNIGHT_COUNTS, path,
+                                               stop.array)  # fmt: skip
                 nodes += int(n)
                 if steps != GROW:
                     break
@@ -266,7 +245,7 @@ def steps_many(
 ) -> np.ndarray:
     """The distance of each board (packed keys) to ``target``, ``-1`` beyond ``limit`` or
     unreachable, ``-2`` for boards left when ``stop`` was raised: one search a board on
-    ``workers`` threads, all sharing the target's ball.  ``cache_dir``: the request's."""
+    ``workers`` threads, all sharing the target's ball."""
     k = _kernels()
     steps = np.full(len(keys), STOPPED, dtype=np.int64)
     nodes = np.zeros(len(keys), dtype=np.int64)
@@ -281,13 +260,106 @@ def steps_many(
             while i < part.size and flag[0] == 0:
                 with ball.reading(flag):
                     depth = ball.depth
-                    i = k.search_many(
-                        part, i, *fixed, *ball.args(), np.int64(TARGET_MAX_ENTRIES),
-                        np.int64(TARGET_BIAS), KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR, out,
-                        work, flag,
-                    )  # fmt: skip
+                    i = k.search_many(part, i, *fixed, *ball.args(), KNIGHT_NEIGHBORS,
+                                      KNIGHT_COUNTS, SQUARE_COLOR, out, work, flag)  # fmt: skip
                 if i < part.size:
                     ball.grow(depth + 1, flag, cache_dir)
 
     parallel_chunks(run, len(keys), workers, stop=stop)
     return steps
+
+
+# -- numpy alone: a ball as sorted arrays, every board's start side grown at once ----------
+
+
+def _neighbours(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(boards, valid)``: row ``i`` holds the boards one move from ``keys[i]`` where
+    ``valid`` (the knight tables' padding gives the rest)."""
+    blank = keys >> KEY_SHIFT
+    black = keys & FULL_MASK
+    q = KNIGHT_NEIGHBORS[blank]
+    valid = q >= 0
+    q = np.where(valid, q, blank[:, None])
+    jumps = (black[:, None] >> q) & 1
+    black = black[:, None] ^ (jumps * ((1 << q) | (1 << blank[:, None])))
+    return black | (q << KEY_SHIFT), valid
+
+
+def _new_layer(boards: np.ndarray, prev: np.ndarray) -> np.ndarray:
+    """``boards`` sorted, without repeats and without those in ``prev`` (sorted)."""
+    a = np.sort(boards)
+    a = a[np.concatenate(([True], a[1:] != a[:-1]))] if a.size else a
+    if not prev.size:
+        return a
+    pos = np.searchsorted(prev, a)
+    pos[pos == prev.size] = 0
+    return a[prev[pos] != a]
+
+
+@lru_cache(maxsize=CACHED_TARGETS)
+def numpy_ball(target_key: int, radius: int) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(keys, depths, complete)``: every board within ``radius`` moves of the target,
+    sorted, with its distance; ``complete`` when no board lies farther."""
+    prev = np.empty(0, dtype=np.int64)
+    cur = np.array([target_key], dtype=np.int64)
+    layers = [cur]
+    complete = False
+    for _ in range(radius):
+        boards, valid = _neighbours(cur)
+        # neighbours of a layer lie in the layers just before and after it (bipartite)
+        nxt = _new_layer(boards[valid], prev)
+        if not nxt.size:
+            complete = True
+            break
+        layers.append(nxt)
+        prev, cur = cur, nxt
+    keys = np.concatenate(layers)
+    depths = np.repeat(np.arange(len(layers), dtype=np.int64), [x.size for x in layers])
+    order = np.argsort(keys)
+    return keys[order], depths[order], complete
+
+
+def _steps_piece(keys: np.ndarray, target: Board, limit: int, radius: int) -> np.ndarray:
+    """Distances (``-1`` beyond ``limit`` or unreachable) of a piece of boards: their
+    start sides grow together, one sorted array of ``board index << 30 | key`` codes per
+    layer, against the ball of ``radius``; the first layer ``j`` to meet it gives ``j``
+    plus the depth there."""
+    bkeys, bdepths, complete = numpy_ball(target.key, radius)
+    steps = np.full(len(keys), -1, dtype=np.int64)
+    alive = np.flatnonzero(popcount(keys & FULL_MASK) == target.counts[1])
+    code_shift = 30
+    prev = np.empty(0, dtype=np.int64)
+    cur = (alive << code_shift) | keys[alive]
+    for layer in range(limit + 1):
+        board = cur & ((1 << code_shift) - 1)
+        pos = np.searchsorted(bkeys, board)
+        pos[pos == bkeys.size] = 0
+        hit = bkeys[pos] == board
+        if hit.any():
+            # the first layer to meet the ball: every meeting has the same length
+            idx = cur[hit] >> code_shift
+            d = layer + bdepths[pos[hit]]
+            steps[idx] = np.where(d <= limit, d, -1)
+            done = np.zeros(len(keys), dtype=bool)
+            done[idx] = True
+            cur = cur[~done[cur >> code_shift]]
+        if complete or layer + radius + 1 > limit or not cur.size:
+            break  # the rest is farther than the limit (or, complete ball, unreachable)
+        boards, valid = _neighbours(cur & ((1 << code_shift) - 1))
+        owners = (cur >> code_shift)[:, None] << code_shift
+        prev, cur = cur, _new_layer((owners | boards)[valid], prev)
+    return steps
+
+
+def numpy_steps(
+    keys: np.ndarray, target: Board, limit: int, radius: int, stop: StopFlag
+) -> np.ndarray:
+    """The distance of each board (packed keys) to ``target``, ``-1`` beyond ``limit`` (at
+    most ``radius`` plus a few layers, or it grows slow) or unreachable, in pieces of
+    :data:`PIECE` boards; boards left when ``stop`` is raised stay ``-2``."""
+    out = np.full(len(keys), STOPPED, dtype=np.int64)
+    for lo in range(0, len(keys), PIECE):
+        if stop.raised:
+            break
+        out[lo : lo + PIECE] = _steps_piece(keys[lo : lo + PIECE], target, limit, radius)
+    return out

@@ -1,9 +1,5 @@
-"""The IDA* kernels behind :mod:`.ida`.
-
-Everything they use comes in as arguments (tables, bounds, the stop flag), so the same
-source is compiled two ways: just in time by numba (``cache=True``), or ahead of time into
-an extension module by :mod:`bitknights.native`, which then runs without importing numba.
-"""
+"""The IDA* kernels behind :mod:`.ida` (everything they use comes in as arguments, so
+the same source compiles just in time or ahead of time: :mod:`bitknights.native`)."""
 
 from __future__ import annotations
 
@@ -34,14 +30,11 @@ def _part(mask, mode, near, table, part, pc):
 @njit(cache=True, nogil=True)
 def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, pb, part, pc,
                 budget, path, stop):  # fmt: skip
-    """Fewest moves from (black, blank) to the target: ``-1`` when more than
-    ``max_depth`` (``OVER_LIMIT``), ``STOPPED`` when ``stop[0]`` was raised,
-    ``OVER_BUDGET`` past ``budget`` nodes (:mod:`bitknights.results`); and the nodes
-    expanded.
-    The bound is the nearest-square sum (``hw``/``hb``, ``mode`` 0) or the pattern
-    databases (``pw``/``pb``, ``mode`` 1).  On success ``path[0..steps]`` holds the
-    blank's squares along one optimal path.  Either bound is 0 exactly at the target (the
-    pattern databases are proved before use: :mod:`.pdb`)."""
+    """``(fewest moves from (black, blank) to the target, nodes expanded)``, or instead of
+    the moves ``OVER_LIMIT`` beyond ``max_depth``, ``STOPPED`` when ``stop[0]`` was
+    raised, ``OVER_BUDGET`` past ``budget`` nodes.  The bound is the nearest-square sum
+    (``hw``/``hb``, ``mode`` 0) or the pattern databases (``pw``/``pb``, ``mode`` 1), 0
+    exactly at the target.  On success ``path[0..steps]`` holds the blank's squares."""
     white = ((1 << NUM_SQUARES) - 1) & ~black & ~(1 << blank)
     h_w = _part(white, mode, hw, pw, part, pc)
     h_b = _part(black, mode, hb, pb, part, pc)
@@ -129,8 +122,8 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
 @njit(cache=True, nogil=True)
 def ida_many(blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, color, mode, hw, hb,
               pw, pb, part, pc, steps, nodes, stop):  # fmt: skip
-    """``ida_one`` for each board; boards whose black count differs get ``OVER_LIMIT``
-    at once.  A board answered ``STOPPED`` ends the batch (the rest stay as they were)."""
+    """``ida_one`` for each board (``OVER_LIMIT`` for another black count); a board
+    answered ``STOPPED`` ends the batch."""
     path = np.empty(max_depth + 2, np.int64)
     for i in range(len(blacks)):
         if popcount(blacks[i]) != tblack_count:

@@ -1,15 +1,11 @@
 """The heuristic lab's IDA* kernel (:mod:`.general_ida`): one search loop for any bound.
 
-A node's bound is the maximum of the parts ``flags`` selects, each kept incrementally as
-the engine's kernel keeps it (:mod:`._ida_kernels`): ``MISPLACED`` (knights off their
-colour's target squares), ``NEAREST`` (the nearest-square sum) and ``PATTERNS`` (the
-pattern databases), both rounded up to the blank's parity, and ``USER``
-(:func:`user_h`, a stub here: :func:`bitknights.engines.general_ida.user_kernel` compiles this
-source with a user's function under that name).  With ``NEAREST`` or ``PATTERNS`` alone
-it expands exactly the engine's nodes.  It can also stream every solution at the first
-threshold that has one, a chunk of paths a call, resuming from ``state`` and ``stack``;
-with a distance table's payload (``check``) every bound value is compared with the
-truth.  Its tables are arguments, so one source compiles just in time or ahead of time.
+A node's bound is the maximum of the parts ``flags`` selects, each kept incrementally:
+``MISPLACED`` (knights off their colour's target squares), ``NEAREST`` (the
+nearest-square sum) and ``PATTERNS`` (the pattern databases), both rounded up to the
+blank's parity, and ``USER`` (:func:`user_h`, a stub here that
+:func:`~bitknights.engines.general_ida.user_kernel` replaces).  With ``NEAREST`` or
+``PATTERNS`` alone it expands exactly the engine's nodes (:mod:`._ida_kernels`, faster).
 """
 
 from __future__ import annotations
@@ -20,33 +16,7 @@ from numba import njit
 from ..coords.kernels import pattern_rank, state_rank
 from ..results import OVER_LIMIT, STOPPED
 from ..squares import FULL_MASK
-from ._lab_layout import (
-    BOUND,
-    CHECKED,
-    CHUNK,
-    DONE,
-    FOUND,
-    FOUND_HERE,
-    H0,
-    ITER_START,
-    ITERS,
-    MISPLACED,
-    NEAREST,
-    NEXT,
-    NODES,
-    OVER,
-    PATHS,
-    PATTERNS,
-    PHASE,
-    POLL,
-    SP,
-    STEPS,
-    USER,
-    USER_CAP,
-    WORST,
-    WORST_H,
-    WORST_KEY,
-)
+from . import _lab_layout as K
 
 # ``stack`` columns, one row per depth
 _BLANK, _BLACK, _WHITE, _MIS, _NEAR, _PW, _PB, _NEXT = 0, 1, 2, 3, 4, 5, 6, 7
@@ -62,18 +32,18 @@ def user_h(white, black, blank):
 def _bound(flags, mis, near, pw, pb, white, black, n, color, tcol):
     """The bound of a board from its parts (see the module docstring)."""
     h = np.int64(0)
-    if flags & MISPLACED:
+    if flags & K.MISPLACED:
         h = mis
-    if flags & NEAREST:
+    if flags & K.NEAREST:
         v = near + ((near ^ color[n] ^ tcol) & 1)
         h = max(h, v)
-    if flags & PATTERNS:
+    if flags & K.PATTERNS:
         v = pw + pb
         v += (v ^ color[n] ^ tcol) & 1
         h = max(h, v)
-    if flags & USER:
+    if flags & K.USER:
         u = np.int64(user_h(white, black, n))
-        h = max(h, min(max(u, np.int64(0)), np.int64(USER_CAP)))
+        h = max(h, min(max(u, np.int64(0)), np.int64(K.USER_CAP)))
     return h
 
 
@@ -81,13 +51,13 @@ def _bound(flags, mis, near, pw, pb, white, black, n, color, tcol):
 def _check(state, h, black, blank, payload, ncomb, rank_byte, popcount8):
     """Compare the bound ``h`` of a board with its true distance (table payload)."""
     d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
-    state[CHECKED] += 1
+    state[K.CHECKED] += 1
     if h > d:
-        state[OVER] += 1
-        if h - d > state[WORST]:
-            state[WORST] = h - d
-            state[WORST_KEY] = black | (blank << 25)
-            state[WORST_H] = h
+        state[K.OVER] += 1
+        if h - d > state[K.WORST]:
+            state[K.WORST] = h - d
+            state[K.WORST_KEY] = black | (blank << 25)
+            state[K.WORST_H] = h
 
 
 @njit(cache=True, nogil=True)
@@ -108,8 +78,8 @@ def ida_run(flags, black, blank, tblack, tblank, max_depth, every, nbr, cnt, col
     ``iters[k]``: (threshold, nodes) of the k-th iteration."""
     tcol = color[tblank]
     check = ncomb > 0
-    state[PATHS] = 0
-    if state[PHASE] == 0:
+    state[K.PATHS] = 0
+    if state[K.PHASE] == 0:
         white = np.int64(FULL_MASK) & ~black & ~(np.int64(1) << blank)
         mis = np.int64(0)
         near = np.int64(0)
@@ -122,13 +92,13 @@ def ida_run(flags, black, blank, tblack, tblank, max_depth, every, nbr, cnt, col
                 near += add[3, sq]
         pw = np.int64(0)
         pb = np.int64(0)
-        if flags & PATTERNS:
+        if flags & K.PATTERNS:
             pw = np.int64(pw_table[pattern_rank(white, rank_byte, popcount8)])
             pb = np.int64(pb_table[pattern_rank(black, rank_byte, popcount8)])
         h = _bound(flags, mis, near, pw, pb, white, black, blank, color, tcol)
         if check:
             _check(state, h, black, blank, payload, ncomb, rank_byte, popcount8)
-        state[H0] = h
+        state[K.H0] = h
         stack[0, _BLANK] = blank
         stack[0, _BLACK] = black
         stack[0, _WHITE] = white
@@ -136,38 +106,38 @@ def ida_run(flags, black, blank, tblack, tblank, max_depth, every, nbr, cnt, col
         stack[0, _NEAR] = near
         stack[0, _PW] = pw
         stack[0, _PB] = pb
-        state[BOUND] = h
-        state[PHASE] = 1
+        state[K.BOUND] = h
+        state[K.PHASE] = 1
         if black == tblack and blank == tblank:
             iters[0, 0] = h
             iters[0, 1] = 1
-            state[ITERS] = 1
-            state[NODES] = 1
-            state[STEPS] = 0
+            state[K.ITERS] = 1
+            state[K.NODES] = 1
+            state[K.STEPS] = 0
             out[0, 0] = blank
-            state[PATHS] = 1
-            state[PHASE] = 3
-            return FOUND if every == 0 else DONE
-    if state[PHASE] == 3:
-        return DONE
-    sp = state[SP]
-    bound = state[BOUND]
-    next_bound = state[NEXT]
-    nodes = state[NODES]
-    poll = nodes + POLL
+            state[K.PATHS] = 1
+            state[K.PHASE] = 3
+            return K.FOUND if every == 0 else K.DONE
+    if state[K.PHASE] == 3:
+        return K.DONE
+    sp = state[K.SP]
+    bound = state[K.BOUND]
+    next_bound = state[K.NEXT]
+    nodes = state[K.NODES]
+    poll = nodes + K.POLL
     m = 0
     while True:
-        if state[PHASE] == 1:
+        if state[K.PHASE] == 1:
             if bound > max_depth:
-                state[NODES] = nodes
+                state[K.NODES] = nodes
                 return OVER_LIMIT
             next_bound = np.int64(1 << 30)
             sp = 0
             stack[0, _NEXT] = 0
             nodes += 1
-            state[ITER_START] = nodes - 1
-            state[FOUND_HERE] = 0
-            state[PHASE] = 2
+            state[K.ITER_START] = nodes - 1
+            state[K.FOUND_HERE] = 0
+            state[K.PHASE] = 2
         while sp >= 0:
             b = stack[sp, _BLANK]
             i = stack[sp, _NEXT]
@@ -190,11 +160,11 @@ def ida_run(flags, black, blank, tblack, tblank, max_depth, every, nbr, cnt, col
                 bl ^= moved
             else:
                 wh ^= moved
-            if flags & MISPLACED:
+            if flags & K.MISPLACED:
                 mis += add[c, b] - add[c, n]
-            if flags & NEAREST:
+            if flags & K.NEAREST:
                 near += add[2 + c, b] - add[2 + c, n]
-            if flags & PATTERNS:
+            if flags & K.PATTERNS:
                 if c:
                     pb = np.int64(pb_table[pattern_rank(bl, rank_byte, popcount8)])
                 else:
@@ -220,50 +190,50 @@ def ida_run(flags, black, blank, tblack, tblank, max_depth, every, nbr, cnt, col
             if bl == tblack and n == tblank:
                 for k in range(sp + 1):
                     out[m, k] = stack[k, _BLANK]
-                state[STEPS] = sp
-                state[FOUND_HERE] += 1
+                state[K.STEPS] = sp
+                state[K.FOUND_HERE] += 1
                 m += 1
                 if every == 0:
                     _record(state, iters, bound, nodes)
-                    state[NODES] = nodes
-                    state[PATHS] = m
-                    state[PHASE] = 3
-                    return FOUND
+                    state[K.NODES] = nodes
+                    state[K.PATHS] = m
+                    state[K.PHASE] = 3
+                    return K.FOUND
                 sp -= 1
                 if m == out.shape[0]:
                     _pause(state, sp, bound, next_bound, nodes, m)
-                    return CHUNK
+                    return K.CHUNK
             if nodes >= poll:
-                poll = nodes + POLL
+                poll = nodes + K.POLL
                 if stop[0] != 0:
                     _pause(state, sp, bound, next_bound, nodes, m)
                     return STOPPED
         _record(state, iters, bound, nodes)
-        state[PHASE] = 1
-        if state[FOUND_HERE] > 0:
-            state[NODES] = nodes
-            state[PATHS] = m
-            state[PHASE] = 3
-            return DONE
+        state[K.PHASE] = 1
+        if state[K.FOUND_HERE] > 0:
+            state[K.NODES] = nodes
+            state[K.PATHS] = m
+            state[K.PHASE] = 3
+            return K.DONE
         bound = next_bound
-        state[BOUND] = bound
+        state[K.BOUND] = bound
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _pause(state, sp, bound, next_bound, nodes, m):
     """Keep the search's place in ``state`` for the next call."""
-    state[SP] = sp
-    state[BOUND] = bound
-    state[NEXT] = next_bound
-    state[NODES] = nodes
-    state[PATHS] = m
+    state[K.SP] = sp
+    state[K.BOUND] = bound
+    state[K.NEXT] = next_bound
+    state[K.NODES] = nodes
+    state[K.PATHS] = m
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _record(state, iters, bound, nodes):
     """Note the iteration at threshold ``bound`` that ends with ``nodes`` expanded."""
-    k = state[ITERS]
+    k = state[K.ITERS]
     if k < iters.shape[0]:
         iters[k, 0] = bound
-        iters[k, 1] = nodes - state[ITER_START]
-        state[ITERS] = k + 1
+        iters[k, 1] = nodes - state[K.ITER_START]
+        state[K.ITERS] = k + 1

@@ -14,13 +14,9 @@ USER = 8
 USER_CAP = 1 << 20  # a user's value is clamped to 0 .. USER_CAP
 
 # what a call returns besides OVER_LIMIT and STOPPED
-FOUND = 0
-"""First-solution mode: ``out[0, :steps + 1]`` holds the path (``state[STEPS]``)."""
-CHUNK = 1
-"""Every-solution mode: ``out`` is full (``state[PATHS]`` rows); call again for more."""
-DONE = 2
-"""Every-solution mode: the threshold that had solutions is finished; the rows written by
-this call (``state[PATHS]``) are the last."""
+FOUND = 0  # first solution: ``out[0, :steps + 1]`` holds the path (``state[STEPS]``)
+CHUNK = 1  # every solution: ``out`` is full (``state[PATHS]`` rows); call again for more
+DONE = 2  # every solution: the threshold is finished; this call's rows are the last
 
 # ``state`` fields (an int64 array of STATE_SIZE, zeroed before the first call)
 PHASE = 0  # 0: before the search, 1: between iterations, 2: inside one

@@ -1,5 +1,4 @@
-"""The numba kernel of the pattern databases (:mod:`.pdb`): the breadth-first build (the
-masks are ranked by :mod:`bitknights.coords.kernels`).  Imported only when it must run."""
+"""The numba kernel of the pattern databases' breadth-first build (:mod:`.pdb`)."""
 
 from __future__ import annotations
 
@@ -14,12 +13,11 @@ from ..squares import NUM_SQUARES
 
 @njit(cache=True, nogil=True)
 def layer(dist, d, k, bottom_up, nbr, cnt, part, pc, binom, nblocks, b0, b1):
-    """One breadth-first layer over blocks ``b0 .. b1 - 1`` of the ``nblocks`` blocks
-    of ranks (:func:`build` runs blocks on parallel threads; a block walks its masks in
-    colex order by Gosper's hack).  Top-down: every mask at
-    ``d`` marks its unseen relaxed neighbours ``d + 1``.  Bottom-up: every unseen mask
-    with a neighbour at ``d`` becomes ``d + 1``.  Racing writes store the same value.
-    Returns how many masks were marked (an over-count under races)."""
+    """One breadth-first layer over blocks ``b0 .. b1 - 1`` of the ``nblocks`` blocks of
+    ranks (a block walks its masks in colex order by Gosper's hack).  Top-down: every mask
+    at ``d`` marks its unseen relaxed neighbours ``d + 1``; bottom-up: every unseen mask
+    with a neighbour at ``d`` becomes ``d + 1``.  Returns how many masks were marked (an
+    over-count when threads race: they write the same value)."""
     size = len(dist)
     block = (size + nblocks - 1) // nblocks
     marked = np.zeros(nblocks, np.int64)

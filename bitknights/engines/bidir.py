@@ -2,23 +2,18 @@
 
 Both sides grow in complete layers; a side's visited boards live in a
 :mod:`~bitknights.engines.hashset` table (the key and its depth modulo 4), its frontier in
-a numpy array (kernels: :mod:`._bidir_kernels`).  The path is rebuilt from the depths
-alone: from the meeting board, step to the neighbour one layer closer to each end.
+a numpy array.  The path is rebuilt from the depths alone: from the meeting board, step to
+the neighbour one layer closer to each end.
 
 Stopping rule.  With the start side complete to depth ``a``, the target side to ``b``
-and no board in both, the distance ``d`` exceeds ``a + b`` (the board ``a`` moves along
-an optimal path would be in both).  So every meeting found while growing the start side
-to ``a + 1`` closes a path of ``a + 1 + dt(y) <= a + b + 1 <= d`` moves: exactly ``d``,
-and the first may stop the search (``_bidir_search._FULL_LAYER = 1`` finishes the layer
-and keeps the shortest; the tests compare both).  ``d``'s parity is known from the
-blank's square colour, so layers of the wrong parity skip the look-ups.
+and no board in both, the distance ``d`` exceeds ``a + b``.  So every meeting found while
+growing the start side to ``a + 1`` closes a path of ``a + 1 + dt(y) <= a + b + 1 <= d``
+moves: exactly ``d``, and the first may stop the search.  Layers of the wrong parity skip
+the look-ups.
 
-The target's side is kept: one ball per target, built to :data:`BALL_RADIUS` on first
-use, grown a layer under a write lock when its frontier is the smaller (weighted by
-``TARGET_BIAS``), up to ``_bidir_search.TARGET_MAX_ENTRIES`` boards.  Batches under a
-small limit (:meth:`BidirEngine.steps_many`) skip numba: a numpy ball of radius
-:data:`NUMPY_RADIUS` as sorted arrays, every board's side grown at once and looked up
-with ``searchsorted`` (:mod:`._bidir_numpy`; the numba search: :mod:`._bidir_search`).
+The target's side (:mod:`._bidir_search`) is one ball per target, grown a layer when its
+frontier is the smaller (weighted).  Batches under a small limit skip numba: a numpy
+ball of radius :data:`NUMPY_RADIUS` as sorted arrays, every board's side grown at once.
 This module imports neither numpy nor numba.
 """
 
@@ -35,14 +30,9 @@ if TYPE_CHECKING:
     from . import Found
     from .options import SolveOptions
 
-# Radius of the numpy ball that batches under a limit use, and how many start-side layers
-# they may take (limit <= NUMPY_RADIUS + NUMPY_LAYERS; else the numba search).  Radius r
-# costs a ball build growing about 2x per layer against 15 - r layers per board.  CPU
-# seconds of the whole `bitknights solve --engine bidir` process on the 2000-board hard
-# batch (distances 14..18, limit 15; scripts/bench_bidir.py --only hard --no-seed
-# --set NUMPY_RADIUS=R; a shared 2-core machine): r=10 0.45, r=11 0.33, r=12 0.27, r=13 0.34,
-# r=14 0.47 (the seed program: 12.4).
 NUMPY_RADIUS = 12
+"""The numpy ball's radius; batches under a limit up to ``NUMPY_RADIUS + NUMPY_LAYERS``
+take that path, larger limits the numba search."""
 NUMPY_LAYERS = 5
 
 
@@ -89,29 +79,23 @@ class BidirEngine(Engine):
         the numba search runs on ``options.workers`` threads."""
         import numpy as np
 
+        from . import _bidir_search as search
+
         keys = np.ascontiguousarray(keys, dtype=np.int64)
         stop = stop or StopFlag()
         if limit > NUMPY_RADIUS + NUMPY_LAYERS:
-            from . import _bidir_search
-
-            return _bidir_search.steps_many(keys, target, limit, options.workers, stop,
-                                            options.cache_dir)  # fmt: skip
-        from . import _bidir_numpy
-
-        return _bidir_numpy.steps(keys, target, limit, NUMPY_RADIUS, stop)
+            return search.steps_many(keys, target, limit, options.workers, stop,
+                                     options.cache_dir)  # fmt: skip
+        return search.numpy_steps(keys, target, limit, NUMPY_RADIUS, stop)
 
 
 ENGINE = BidirEngine()
 
 
 def clear_cache() -> None:
-    """Forget every cached ball, numba's and numpy's (their memory is freed once no
-    search uses them)."""
+    """Forget every cached ball, numba's and numpy's."""
     import sys
 
     search = sys.modules.get(f"{__package__}._bidir_search")
     if search is not None:
         search.clear_balls()
-    numpy_path = sys.modules.get(f"{__package__}._bidir_numpy")
-    if numpy_path is not None:
-        numpy_path.numpy_ball.cache_clear()

@@ -13,18 +13,15 @@ from ..board import Board
 from ..squares import KNIGHT_DISTANCE, NUM_SQUARES, square_color
 
 CACHED_TARGETS = 2
-"""How many targets' balls the bidirectional search keeps, numba's and numpy's alike (the
-least recently used is dropped)."""
+"""How many targets' balls the bidirectional search keeps (the least recently used goes)."""
 
 
 @lru_cache(maxsize=16)
 def nearest_target_distance(target_key: int) -> tuple[np.ndarray, np.ndarray]:
     """``(white, black)``: for each square, the fewest knight jumps from it to a square
     the target gives that colour (0 where the target has no knight of that colour).
-
-    Summed over the knights of a board this is a lower bound on its distance to the
-    target: each move moves one knight one jump.
-    """
+    Summed over a board's knights: a lower bound on its distance (a move moves one knight
+    one jump)."""
     target = Board.from_key(target_key)
     out = []
     for mask in (target.white, target.black):
@@ -42,6 +39,13 @@ def parity(start: Board, target: Board) -> int:
     """The parity every path from ``start`` to ``target`` has (the blank changes square
     colour on every move)."""
     return square_color(start.blank) ^ square_color(target.blank)
+
+
+def nearest_sum(board: Board, target: Board) -> int:
+    """The nearest-square bound of ``board``, not rounded to its parity."""
+    hw, hb = nearest_target_distance(target.key)
+    return sum(int(hb[sq]) if board.black >> sq & 1 else int(hw[sq])
+               for sq in range(NUM_SQUARES) if sq != board.blank)  # fmt: skip
 
 
 def nearest_bounds(keys: np.ndarray | list[int], target: Board) -> np.ndarray:

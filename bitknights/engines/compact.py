@@ -1,16 +1,8 @@
 """The compact-table engine (``--engine compact``): exact answers walked down the compact
 distance table (:mod:`bitknights.table.compact`: every board's distance modulo 3, 17 MB
-for the classic target), which it builds the first time it needs it (once, announced
-on a terminal with its estimate, :data:`bitknights.estimates.COMPACT_BUILD`) and keeps
-in the cache directory, like the pattern databases.
-
-It answers any board in microseconds, however far, so ``auto`` sends it the far boards
-of exact requests when there is no distance table: boards the other engines take seconds
-on (see :meth:`bitknights.service.DistanceService.choose`), and requests that count
-optimal solutions.  Every answer is a walk to the target in a compiled kernel
-(:mod:`bitknights.table.walk_kernels`; a batch on parallel threads); ``nodes`` counts
-the boards walked.  Memory: the table (17 MB), and 68 MB while it is built.  Importing
-this module imports neither numpy nor numba.
+for the classic target), built the first time it is needed (once, announced) and kept in
+the cache directory.  It answers any board in microseconds, however far.  Importing this
+module imports neither numpy nor numba.
 """
 
 from __future__ import annotations
@@ -30,24 +22,20 @@ if TYPE_CHECKING:
     from .options import SolveOptions
 
 FROM_DEPTH = 21
-"""``auto`` prefers this engine, when its table is there, for limits above 20 moves (and
-none at all): below that the other engines answer at once without loading 17 MB."""
+"""``auto`` prefers this engine, when its table is there, for limits from this (or none)."""
 
 
 class CompactEngine(Engine):
     """The compact distance table as an :class:`~bitknights.engines.Engine`: every answer
-    a walk down the table in a compiled kernel (``nodes``: the boards walked; with
-    ``options.count_solutions`` a solved result's ``optimal_solutions`` too); it waits for
-    the table's build, when it must be built, as long as ``timeout`` and ``stop`` allow (a
-    batch: all ``-2`` when ``stop`` was raised first)."""
+    a walk down the table in a compiled kernel (``nodes``: the boards walked); it waits for
+    the table's build as long as ``timeout`` and ``stop`` allow (a batch: all ``-2`` when
+    ``stop`` was raised first)."""
 
     name = "compact"
     capabilities = Capabilities(lookup=True, exact_at_any_depth=True, numpy_depth=-1,
                                 counts_solutions=True, from_depth=FROM_DEPTH)  # fmt: skip
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        """Whether a usable compact table of ``target`` is in the cache directory (in this
-        process, or a file whose header checks; a refused file is said once)."""
         return available(target, cache_dir)
 
     def _path(
@@ -68,8 +56,7 @@ class CompactEngine(Engine):
         self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
         stop: StopFlag | None,
     ) -> np.ndarray | list[int]:  # fmt: skip
-        """Each board walked in a compiled kernel: a list for a list, an array for an
-        array."""
+        """A list for a list, an array for an array."""
         from ..results import STOPPED
         from ..table.compact import PLAIN_BOARDS
         from ..threads import Stopped, background
@@ -95,9 +82,7 @@ class CompactEngine(Engine):
 ENGINE = CompactEngine()
 
 
-_TABLES: dict[tuple[int, str], CompactTable] = {}
-"""Tables this process has checked (loaded in full) or built: used from memory from then
-on, whatever becomes of the file."""
+_TABLES: dict[tuple[int, str], CompactTable] = {}  # checked or built: kept, whatever the file
 
 
 def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
@@ -124,12 +109,10 @@ def compact_table(
     target: Board, cache_dir: str | os.PathLike[str] | None, stop: StopFlag | None = None
 ) -> CompactTable:
     """The compact table of ``target``: kept from earlier in this process, loaded from the
-    cache directory (checked as :func:`bitknights.table.compact.load` says), or built once
-    however many searches ask at the same time (announced), each waiting as long as its
-    ``stop`` allows (raises :class:`~bitknights.threads.Stopped`; ``None``: as long as it
-    takes).  A file that fails its
-    checks or may not be trusted is said once and built afresh (kept in memory only when
-    the directory cannot take it)."""
+    cache directory (checked), or built once however many searches ask at the same time
+    (announced), each waiting as long as its ``stop`` allows (raises
+    :class:`~bitknights.threads.Stopped`).  A file that fails its checks or may not be
+    trusted is said once and built afresh."""
     from .. import cache, estimates, progress
     from ..table import compact
     from ..threads import shared, wait

@@ -2,16 +2,13 @@
 
 Its kernels (:mod:`._ida_kernels`) load through :mod:`bitknights.native`; importing this
 module imports neither numpy nor numba.  The bound is the sum over knights of the jump
-distance to the nearest square the target gives its colour (admissible, and it dominates
-the misplaced count), or for deep searches the pattern databases (:mod:`.pdb`), kept
-incrementally and rounded up to the parity the blank's square colour fixes, so every
-threshold steps by two.  The move undoing the previous one is never tried.  Memory: a
-stack as deep as the limit, plus the pattern databases (10 MB) when used.
+distance to the nearest square the target gives its colour, or for deep searches the
+pattern databases (:mod:`.pdb`), kept incrementally and rounded up to the parity the
+blank's square colour fixes.  The move undoing the previous one is never tried.
 """
 
 from __future__ import annotations
 
-from .. import estimates, progress
 from . import Engine
 from .options import Capabilities, StopFlag
 
@@ -28,31 +25,22 @@ if TYPE_CHECKING:
 
 PDB_AFTER_NODES = 1 << 25
 """A search with the nearest-square bound that expands more nodes than this (about a
-second) starts again with the pattern databases, which take seconds to build once (then
-they are cached on disk) but cut deep searches by orders of magnitude (distance 32:
-0.12 s against 3-5 s)."""
+second) starts again with the pattern databases."""
 
 PDB_FROM_DEPTH = 20
 """Searches allowed deeper than this use the pattern databases from the start when they
 are at hand (in memory or in a valid cache file)."""
 
 PDB_FROM_BOARDS = 64
-"""Batches this large use the pattern databases whenever they are at hand, whatever the
-limit: loading them takes ~10 ms, and they cut the classic hard batch (limit 15) from
-0.8-1.2 s of search to 0.12-0.18 s."""
+"""Batches this large use the pattern databases whenever they are at hand."""
 
 PDB_UPFRONT_BOUND = 16
-"""A search allowed deeper than ``PDB_FROM_DEPTH`` from a board whose nearest-square bound
-is at least this (boards some 22 or more moves away), or such a batch of
-``PDB_FROM_BOARDS`` boards, builds missing pattern databases before it starts
-(:data:`bitknights.estimates.PATTERN_BUILD` seconds, once: they are cached on disk)
-instead of after ``PDB_AFTER_NODES`` nodes: without them a distance-32 board takes
-3-5 s, a batch of them ten times that."""
+"""Searches allowed deeper than ``PDB_FROM_DEPTH`` of a board whose nearest-square bound
+is at least this, or of ``PDB_FROM_BOARDS`` boards, build missing pattern databases
+before they start."""
 
 
 def _kernels() -> ModuleType | SimpleNamespace:
-    """The compiled-ahead kernels when installed and current (no numba import), else the
-    JIT ones (:mod:`._ida_kernels`)."""
     from ..native import kernels
 
     return kernels("ida")
@@ -70,19 +58,16 @@ def backend() -> str:
 
 def heuristic(board: Board, target: Board) -> int:
     """The kernel's nearest-square bound for ``board``, rounded up to the parity of the
-    true distance (for profiling; the kernel keeps it incrementally).
+    true distance.
 
     >>> from bitknights import TARGET
     >>> heuristic(TARGET, TARGET), heuristic(TARGET.play("b5"), TARGET)
     (0, 1)
     """
-    from ..squares import NUM_SQUARES, square_color
-    from .common import nearest_target_distance
+    from .common import nearest_sum, parity
 
-    hw, hb = nearest_target_distance(target.key)
-    h = sum(int(hb[sq]) if board.black >> sq & 1 else int(hw[sq])
-            for sq in range(NUM_SQUARES) if sq != board.blank)  # fmt: skip
-    return h + ((h ^ square_color(board.blank) ^ square_color(target.blank)) & 1)
+    h = nearest_sum(board, target)
+    return h + ((h ^ parity(board, target)) & 1)
 
 
 class IdaEngine(Engine):
@@ -101,7 +86,6 @@ class IdaEngine(Engine):
     def _path(
         self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
     ) -> Found:
-        """``timeout`` covers any pattern-database build the search waits for."""
         import numpy as np
 
         from ..results import NO_BUDGET, OVER_BUDGET
@@ -110,11 +94,11 @@ class IdaEngine(Engine):
         nodes = 0
         use_pdb = self._choose_bound([start.key], target, limit, options.cache_dir, stop)
         for pdb in (False, True) if use_pdb is None else (use_pdb,):
-            bounds = _bounds(target, pdb, options.cache_dir, stop)
             budget = NO_BUDGET if pdb or use_pdb is not None else PDB_AFTER_NODES
             steps, more = _kernels().ida_one(
                 np.int64(start.black), np.int64(start.blank), np.int64(target.blank),
-                np.int64(limit), *_tables(), *bounds, np.int64(budget), path, stop.array,
+                np.int64(limit), *_bounds(target, pdb, options.cache_dir, stop),
+                np.int64(budget), path, stop.array,
             )  # fmt: skip
             nodes += more
             if steps != OVER_BUDGET:
@@ -138,27 +122,24 @@ class IdaEngine(Engine):
         nodes = np.zeros(len(keys), dtype=np.int64)
         stop = stop or StopFlag()
         try:
-            use_pdb = self._choose_bound(keys.tolist(), target, limit, options.cache_dir, stop)
+            use_pdb = self._choose_bound(keys, target, limit, options.cache_dir, stop)
             bounds = _bounds(target, bool(use_pdb), options.cache_dir, stop)
         except Stopped:
             return steps
         blacks, blanks = keys & FULL_MASK, keys >> KEY_SHIFT
-        tblank, tcount = np.int64(target.blank), np.int64(target.counts[1])
-        kernel, tables, flag = _kernels().ida_many, _tables(), stop.array
+        fixed = (np.int64(target.blank), np.int64(target.counts[1]), np.int64(limit), *bounds)
+        kernel, flag = _kernels().ida_many, stop.array
 
         def run(lo: int, hi: int) -> None:
             if flag[0] == 0:
-                kernel(blacks[lo:hi], blanks[lo:hi], tblank, tcount, np.int64(limit), *tables,
-                       *bounds, steps[lo:hi], nodes[lo:hi], flag)  # fmt: skip
+                kernel(blacks[lo:hi], blanks[lo:hi], *fixed, steps[lo:hi], nodes[lo:hi], flag)
 
         parallel_chunks(run, len(keys), options.workers, stop=stop)
         return steps
 
-    # -- the bound ----------------------------------------------------------------------
-
     def _choose_bound(
         self,
-        keys: list[int],
+        keys: np.ndarray | list[int],
         target: Board,
         limit: int,
         cache_dir: str | os.PathLike[str] | None,
@@ -170,14 +151,15 @@ class IdaEngine(Engine):
         as long as ``stop`` allows)."""
         if self.use_pdb is not None:
             return self.use_pdb
+        from .common import nearest_bounds
         from .pdb import cached_pattern_tables
 
-        wanted = limit > PDB_FROM_DEPTH or len(keys) >= PDB_FROM_BOARDS
-        if not wanted:
-            return False if len(keys) > 1 else None
-        if _deep(keys, target, limit):
+        many = len(keys) >= PDB_FROM_BOARDS
+        if limit > PDB_FROM_DEPTH and (
+            many or nearest_bounds(keys, target).max(initial=0) >= PDB_UPFRONT_BOUND
+        ):
             _patterns(target, cache_dir, stop)
-        if cached_pattern_tables(target.key, cache_dir) is not None:
+        if (limit > PDB_FROM_DEPTH or many) and cached_pattern_tables(target.key, cache_dir):
             return True
         return False if len(keys) > 1 else None
 
@@ -191,44 +173,28 @@ def _bounds(
     cache_dir: str | os.PathLike[str] | None = None,
     stop: StopFlag | None = None,
 ) -> tuple:
-    """The kernel's bound arguments: (mode, hw, hb, pw, pb, part, pc)."""
+    """The kernels' arguments after the move limit: (nbr, cnt, color, mode, hw, hb, pw,
+    pb, part, pc)."""
     import numpy as np
 
-    from ..coords.arrays import POPCOUNT8, RANK_BYTE
+    from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
+    from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
     from .common import nearest_target_distance
 
-    hw, hb = nearest_target_distance(target.key)
     if use_pdb:
         pw, pb = _patterns(target, cache_dir, stop or StopFlag())
-        return np.int64(1), hw, hb, pw, pb, RANK_BYTE, POPCOUNT8
-    empty = np.zeros(1, dtype=np.uint8)
-    return np.int64(0), hw, hb, empty, empty, RANK_BYTE, POPCOUNT8
-
-
-def _tables() -> tuple:
-    from ..coords.arrays import SQUARE_COLOR
-    from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-
-    return KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR
-
-
-def _deep(keys: list[int], target: Board, limit: int) -> bool:
-    """Whether a search of these boards should build the pattern databases up front."""
-    from ..board import Board
-
-    if limit <= PDB_FROM_DEPTH:
-        return False
-    return len(keys) >= PDB_FROM_BOARDS or any(
-        heuristic(Board.from_key(k), target) >= PDB_UPFRONT_BOUND for k in keys
-    )
+    else:
+        pw = pb = np.zeros(1, dtype=np.uint8)
+    return (KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR, np.int64(use_pdb),
+            *nearest_target_distance(target.key), pw, pb, RANK_BYTE, POPCOUNT8)  # fmt: skip
 
 
 def _patterns(
     target: Board, cache_dir: str | os.PathLike[str] | None, stop: StopFlag
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The pattern databases of ``target`` (cached in ``cache_dir``): at hand, or built
-    once however many searches ask at the same time (announced on a terminal), each
-    waiting as long as its ``stop`` flag allows (raises :class:`~bitknights.threads.Stopped`)."""
+    """The pattern databases of ``target``: at hand, or built once however many searches
+    ask at the same time, each waiting as long as its ``stop`` flag allows (raises
+    :class:`~bitknights.threads.Stopped`)."""
     from .. import cache
     from ..threads import shared, wait
     from .pdb import cached_pattern_tables, pattern_tables
@@ -236,11 +202,5 @@ def _patterns(
     tables = cached_pattern_tables(target.key, cache_dir)
     if tables is not None:
         return tables
-
-    def build() -> tuple[np.ndarray, np.ndarray]:
-        progress.announce("building pattern databases", "once, for deep IDA* searches",
-                          estimates.PATTERN_BUILD)  # fmt: skip
-        return pattern_tables(target.key, cache_dir)
-
     key = ("pattern databases", target.key, cache.cache_directory(cache_dir))
-    return wait(shared(key, build), lambda: stop.raised)
+    return wait(shared(key, lambda: pattern_tables(target.key, cache_dir)), lambda: stop.raised)

@@ -1,35 +1,12 @@
 """Meet-in-the-middle engine (``mitm``): plain Python, for a few boards under a small limit.
 
-Importing numpy takes longer than a judge's whole test file takes to answer, so this
-engine uses neither numpy nor numba.  It meets in the middle:
-
-- the **ball**: every board within ``radius`` moves of the target, with its exact
-  distance (a breadth-first search from the target; moves are reversible).  For the
-  classic target the radius-10 ball (57,427 boards) ships as package data,
-  ``data/classic-ball.bkb``: 290 KB, read and checked (every byte under a CRC-32, the
-  payload the one this version ships: :func:`read_ball`) in under a millisecond, where
-  computing it takes about 50 ms (:func:`write_ball` makes it; a test checks it against
-  a fresh computation).  A shipped file that fails a check is said once on standard error and
-  computed instead.  For another target the ball is computed once per process.
-- a **forward search** from each board: breadth-first layers, at most ``limit - radius``
-  of them, looked up in the ball until a board of one lies in it.
-
-Why it is exact (:func:`_search`): a board in the ball answers at once.  Else let ``i``
-be the first forward layer with a board in the ball: every board of the layers before
-lies farther than ``radius``, so the distance ``d`` is at least ``radius + i``, and the
-board met lies ``radius`` away, so ``d`` is exactly ``radius + i``; no board of the last
-layer in the ball means ``d > limit``.  Every move changes the colour of the blank's
-square, so half of the layers cannot meet the ball and are only made, not looked up, and
-the first board met ends the search.  Within the classic limit (15) that is at most 5
-layers, a hundred boards or so: about 0.1 ms a board.
-
-The forward search grows about 2.5× a move past ``radius + 5``, so the engine answers
-limits up to :data:`MAX_DEPTH` (about a second and tens of MB a board at worst) and
-refuses larger ones, ``--exact`` among them, with a message naming the engines that
-answer them; a forward search that would hold more than :data:`MAX_FORWARD` boards stops
-with the same message rather than eat memory.  ``auto`` uses this engine only for small
-classic batches (see :mod:`bitknights.service`).  It polls its stop flag between boards
-and every few thousand boards of a forward search, so timeouts and Ctrl-C hold.
+No numpy nor numba (importing numpy takes longer than a judge's test file takes to
+answer).  The **ball** holds every board within :data:`RADIUS` moves of the target with
+its distance; for the classic target it ships as ``data/classic-ball.bkb``
+(:func:`read_ball`; a file that fails a check is said once and the ball computed
+instead).  A **forward search** from each board grows breadth-first layers, at most
+``limit - radius`` of them, until a board of one lies in the ball (:func:`_search`).
+Limits above :data:`MAX_DEPTH` are refused (the forward search grows 2.5x a move).
 
 >>> from bitknights import TARGET, Board
 >>> from bitknights.engines.options import SolveOptions
@@ -65,59 +42,42 @@ RADIUS = 10
 
 AUTO_LAYERS = 5
 AUTO_BOARDS = 200
-"""``auto`` gives this engine at most ``AUTO_LAYERS`` forward layers (radius 10 + 5: the
-classic limit 15, a few hundred boards a search) and at most ``AUTO_BOARDS`` boards.  It
-needs no numpy (whose import alone takes 0.1 s) but spends about 0.3 ms a board where numpy
-bidirectional search spends microseconds; measured whole process with nothing cached on
-random boards (most of them -1), the two cross between 400 and 800 boards, so 200 keeps a
-margin."""
+"""``auto`` gives this engine at most ``AUTO_LAYERS`` forward layers and ``AUTO_BOARDS``
+boards (beyond, numpy's bidirectional search is faster, its import included)."""
 
 MAX_DEPTH = 22
-"""The deepest limit this engine accepts: 12 forward layers, at most some 10^5 boards and
-a second a board.  Larger limits (``--exact``) are refused: the forward search grows about
-2.5x a move."""
+"""The deepest limit this engine accepts (12 forward layers, a second a board at worst)."""
 
 MAX_FORWARD = 1 << 20
-"""The most forward boards one search may hold (about 100 MB of Python objects); a search
-that needs more stops with an error instead (it cannot happen within ``MAX_DEPTH``)."""
+"""The most forward boards one search may hold; more is an error (not within MAX_DEPTH)."""
 
 _POLL = 4096  # forward boards between looks at the stop flag
 
 MAGIC = b"BKNMBALL"
 VERSION = 2
 BALL_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "classic-ball.bkb")
-"""The shipped ball of the classic target.  Layout (little-endian): a header
-(:func:`bitknights.cache.pack_header`: magic, format version, header size, the fields
-below, CRC-32 of it all), then the payload: n sorted keys (u32 each), then n distances
-(a byte each).  Fields: target key (u64), radius (u32), board count n (u32), CRC-32 of
-the payload (u32).  Every byte of the file is under a checksum.  The payload is not
-compressed: inflating it would take longer than reading it (the wheel compresses it)."""
+"""The shipped ball of the classic target: a header (:func:`bitknights.cache.pack_header`
+with the fields target key u64, radius u32, board count n u32, payload CRC-32 u32), then
+n sorted keys (u32 each) and n distances (a byte each); every byte is under a checksum."""
 
 CLASSIC_LAYERS = (1, 8, 14, 38, 148, 368, 1001, 2440, 6468, 14116, 32825)
-"""How many boards are 0, 1, ..., 10 moves from the classic target (a test recomputes
-them): a shipped ball must have exactly these."""
+"""How many boards are 0, 1, ..., 10 moves from the classic target."""
 
 SHIPPED_CRC = 0xFE19BFC4
-"""The CRC-32 of the shipped ball's payload: the one ball of the classic target of radius
-:data:`RADIUS` (a test computes it afresh).  A file whose checksums match and whose
-payload has this checksum is that ball, so its keys' order, its boards at each distance
-and the rest need no checking when it is read (they were when it was made)."""
+"""The CRC-32 of the shipped ball's payload: a file with it needs no further check."""
 
 _FIELDS = struct.Struct("<QIII")
 MAX_BALL_BYTES = 1 << 20
-"""The shipped file is about 290 KB; anything larger is refused before it is read."""
+_FIX = "reinstall bitknights to restore it"
 
 
 class BallError(ValueError):
-    """The shipped ball fails a check; the message says which (see :func:`parse_ball`)."""
+    """The shipped ball fails a check; the message says which."""
 
 
 class Ball:
-    """Every board within ``radius`` moves of ``target``, with its exact distance.
-
-    ``keys`` (sorted ``Board.key`` values) and ``dists`` are parallel; :meth:`get` finds
-    a board by binary search, so loading needs no dictionary of 57,000 entries.
-    """
+    """Every board within ``radius`` moves of ``target``: sorted ``keys`` and their
+    ``dists``, found by binary search."""
 
     __slots__ = ("dists", "keys", "radius", "target_key")
 
@@ -133,7 +93,6 @@ class Ball:
         return self.dists[i] if i < len(self.keys) and self.keys[i] == key else None
 
     def payload(self) -> bytes:
-        """The keys (u32, little-endian) and then the distances."""
         return cache.u32_bytes(self.keys) + bytes(self.dists)
 
 
@@ -142,11 +101,9 @@ _MOVES = tuple(
     for blank in range(NUM_SQUARES)
 )
 """``_MOVES[blank]``: for each square ``n`` a knight's jump from the blank, ``(bit of n,
-the bits that flip when a black knight jumps from n into the blank, n as a key's blank)``."""
-
+the bits a black knight's jump flips, n as a key's blank)``."""
 
 _COLOR = tuple(square_color(sq) for sq in range(NUM_SQUARES))
-"""Each square's colour: a move takes the blank to a square of the other colour."""
 
 
 def _neighbours(key: int) -> Iterable[int]:
@@ -155,20 +112,8 @@ def _neighbours(key: int) -> Iterable[int]:
         yield (black ^ flip if black & bit else black) | shifted
 
 
-def _next_layer(frontier: list[int], seen: dict[int, int], mark: int | None = None) -> list[int]:
-    """The boards one move from ``frontier`` not in ``seen``, entered there with ``mark``
-    (``None``: the board they were reached from)."""
-    nxt = []
-    for key in frontier:
-        for child in _neighbours(key):
-            if child not in seen:
-                seen[child] = key if mark is None else mark
-                nxt.append(child)
-    return nxt
-
-
 def build_ball(target: Board, radius: int = RADIUS) -> Ball:
-    """The ball of ``target`` by breadth-first search (radius 10: about 50 ms).
+    """The ball of ``target`` by breadth-first search.
 
     >>> from bitknights import TARGET
     >>> b = build_ball(TARGET, 2)
@@ -178,26 +123,25 @@ def build_ball(target: Board, radius: int = RADIUS) -> Ball:
     dist = {target.key: 0}
     frontier = [target.key]
     for d in range(1, radius + 1):
-        frontier = _next_layer(frontier, dist, d)
+        layer = dict.fromkeys(c for key in frontier for c in _neighbours(key) if c not in dist)
+        dist.update(dict.fromkeys(layer, d))
+        frontier = list(layer)
     keys = sorted(dist)
     return Ball(target.key, radius, array("I", keys), bytes(dist[k] for k in keys))
 
 
 def ball_bytes(ball: Ball) -> bytes:
-    """The ball as a file (the layout in :data:`BALL_FILE`'s description)."""
+    """The ball as a file (:data:`BALL_FILE`); ``ball_bytes(build_ball(TARGET))`` is the
+    shipped one."""
     payload = ball.payload()
     fields = _FIELDS.pack(ball.target_key, ball.radius, len(ball), zlib.crc32(payload))
     return cache.pack_header(MAGIC, VERSION, fields) + payload
 
 
 def read_ball(data: bytes) -> Ball:
-    """The classic target's ball a file holds, every check passed, else :class:`BallError`
-    naming the first that fails: header (magic, version, size, checksum), the payload's
-    size and checksum, the classic target's, of radius :data:`RADIUS`, and the very
-    ball this version ships (:data:`SHIPPED_CRC`, about 0.2 ms in all).  Any other ball
-    is refused, saying what is wrong with it: keys out of order, other than
-    :data:`CLASSIC_LAYERS` boards at each distance, the target not at 0 or its
-    neighbours not at 1, or else another payload."""
+    """The ball a file holds if it is the one this version ships, else :class:`BallError`
+    naming the first check that fails (header, size, checksum, target, radius; then, for
+    a payload of another checksum, what is wrong with it)."""
     from ..board import TARGET
 
     fields = cache.unpack_header(data, MAGIC, VERSION, BallError)
@@ -215,78 +159,45 @@ def read_ball(data: bytes) -> Ball:
         raise BallError(f"has radius {radius}, not {RADIUS}")
     keys = cache.u32_array(memoryview(data)[size : size + 4 * count])
     ball = Ball(key, radius, keys, data[size + 4 * count :])
-    if crc != SHIPPED_CRC or count != sum(CLASSIC_LAYERS):
-        _diagnose(ball)
-    return ball
-
-
-def _diagnose(ball: Ball) -> None:
-    """Raise :class:`BallError` saying what is wrong with a ball that is not the one this
-    version ships."""
-    listed = ball.keys.tolist()
-    if listed != sorted(listed):  # binary search needs them in order
+    if crc == SHIPPED_CRC and count == sum(CLASSIC_LAYERS):
+        return ball
+    listed = keys.tolist()
+    if listed != sorted(listed):
         raise BallError("is inconsistent (its keys are not in order)")
-    radius = ball.radius
-    if tuple(ball.dists.count(d) for d in range(radius + 1)) != CLASSIC_LAYERS[: radius + 1] or (
-        len(ball) != sum(CLASSIC_LAYERS[: radius + 1])
+    if tuple(ball.dists.count(d) for d in range(RADIUS + 1)) != CLASSIC_LAYERS or (
+        count != sum(CLASSIC_LAYERS)
     ):
         raise BallError("is inconsistent (its boards at each distance are not the classic ones)")
-    near = [ball.get(n) for n in _neighbours(ball.target_key)]
-    if ball.get(ball.target_key) != 0 or near != [1] * len(near):
+    if ball.get(key) != 0 or any(ball.get(n) != 1 for n in _neighbours(key)):
         raise BallError("is inconsistent (wrong distances next to the target)")
     raise BallError("is not the ball this version ships (its payload checksum differs)")
-
-
-def parse_ball(data: bytes) -> Ball | None:
-    """:func:`read_ball`, or ``None`` when it fails: a damaged file is never used."""
-    try:
-        return read_ball(data)
-    except BallError:
-        return None
-
-
-def write_ball(path: str = BALL_FILE) -> None:
-    """Write the classic target's ball to ``path`` (how the shipped file is made)."""
-    from ..board import TARGET
-
-    with open(path, "wb") as f:
-        f.write(ball_bytes(build_ball(TARGET)))
 
 
 _balls: dict[int, Ball] = {}
 
 
 def ball_of(target: Board) -> Ball:
-    """The ball of ``target``: the shipped file for the classic target when it passes
-    every check (:func:`read_ball`), else computed (once per process; a shipped file
-    that is refused is said once on standard error)."""
+    """The ball of ``target``: the shipped file for the classic target when
+    :func:`read_ball` takes it, else computed (once per process)."""
     from ..board import TARGET
 
     ball = _balls.get(target.key)
     if ball is None:
         ball = _read_shipped() if target == TARGET else None
-        if ball is None:
-            ball = build_ball(target)
-        _balls[target.key] = ball
+        ball = _balls[target.key] = build_ball(target) if ball is None else ball
     return ball
 
 
 def _read_shipped() -> Ball | None:
-    """The shipped ball, or ``None`` after saying on standard error why it is not used.
-
-    It is opened as the cache files are (:func:`bitknights.cache.open_cached`: without
-    blocking, a regular file, at most :data:`MAX_BALL_BYTES`), but without their trust
-    rule: it lies beside the code that reads it, so whoever can write it can write that
-    code too, and a shared installation (root's, or a group's environment) is not the
-    user's own; the rule would refuse installations that are fine and protect nothing."""
+    """The shipped ball, or ``None`` after saying once why not.  It is opened as cache
+    files are, without their trust rule (it lies beside the code that reads it)."""
     try:
         fd, st = cache.open_cached(BALL_FILE, "shipped ball", trust=False,
                                    max_size=MAX_BALL_BYTES, fix=_FIX)  # fmt: skip
         try:
-            data = cache.read_at(fd, st.st_size, 0)
+            return read_ball(cache.read_at(fd, st.st_size, 0))
         finally:
             os.close(fd)
-        return read_ball(data)
     except FileNotFoundError:
         problem = f"shipped ball {BALL_FILE} is missing; {_FIX}"
     except OSError as e:
@@ -299,13 +210,6 @@ def _read_shipped() -> Ball | None:
     return None
 
 
-_FIX = "reinstall bitknights to restore it"
-
-
-# Classic batches use no result code but -1 (``results.OVER_LIMIT``: beyond the limit, or
-# never reaching the target), spelt out so that the module need not import the codes' enum.
-
-
 class _Stopped(Exception):
     """The stop flag was raised during a forward search."""
 
@@ -314,17 +218,13 @@ def _search(
     start: int, ball: Ball, limit: int, stop: StopFlag | None
 ) -> tuple[int, int, int, dict[int, int]]:
     """``(distance or -1 beyond limit, the forward board where the halves meet, boards
-    looked up, each forward board's predecessor)``.  Raises :class:`_Stopped` when
-    ``stop`` is raised, :class:`BitknightsError` past :data:`MAX_FORWARD` boards.
+    looked up, each forward board's predecessor)``; raises :class:`_Stopped` when
+    ``stop`` is raised.
 
-    Layer ``i`` holds the boards first reached ``i`` moves from ``start``.  When no board
-    of layers ``0 .. i - 1`` lies in the ball, ``d >= radius + i`` (the board ``i - 1``
-    moves along an optimal path would), so a board of layer ``i`` in the ball lies
-    exactly ``radius`` away and ``d = radius + i``: the first one found ends the search,
-    and only the ball's outermost layer can hold it.  Every move changes the colour of
-    the blank's square, so ``d`` has the parity the colours give: layers where ``radius
-    + i`` has the other parity cannot meet the ball and are not looked up (the last such
-    layer is not even made)."""
+    Exact: when no board of forward layers ``0 .. i - 1`` lies in the ball, the distance
+    is at least ``radius + i``, so the first board of layer ``i`` found in the ball ends
+    the search at ``radius + i``.  Layers of the wrong parity (the blank changes colour
+    every move) are not looked up."""
     keys, dists, find = ball.keys, ball.dists, bisect_left
     n, radius = len(keys), ball.radius
     at = find(keys, start)
@@ -334,19 +234,17 @@ def _search(
     frontier = [start]
     parents = {start: start}
     nodes = 1
-    moves = _MOVES
     for i in range(1, limit - radius + 1):
         look = (radius + i - parity) % 2 == 0
         last = i == limit - radius
         if last and not look:
             break
         nxt: list[int] = []
-        add = nxt.append
         for j, key in enumerate(frontier):
             if not j % _POLL and stop is not None and stop.raised:
                 raise _Stopped
             black = key & FULL_MASK
-            for bit, flip, shifted in moves[key >> NUM_SQUARES]:
+            for bit, flip, shifted in _MOVES[key >> NUM_SQUARES]:
                 child = (black ^ flip if black & bit else black) | shifted
                 if child in parents:
                     continue
@@ -358,7 +256,7 @@ def _search(
                         return radius + i, child, nodes, parents
                 if not last:
                     parents[child] = key
-                    add(child)
+                    nxt.append(child)
         frontier = nxt
         if len(parents) > MAX_FORWARD:
             raise BitknightsError(
@@ -374,8 +272,8 @@ def _valid(key: int, black_count: int) -> bool:
 
 
 class MitmEngine(Engine):
-    """Meeting in the middle as an :class:`~bitknights.engines.Engine`, in plain
-    Python on the calling thread: ``nodes`` counts the forward boards looked up."""
+    """Meeting in the middle, in plain Python on the calling thread: ``nodes`` counts
+    the forward boards looked up."""
 
     name = "mitm"
     capabilities = Capabilities(
@@ -397,8 +295,7 @@ class MitmEngine(Engine):
         k = target.counts[1]
         out = []
         try:
-            for key in keys:
-                key = int(key)
+            for key in map(int, keys):
                 out.append(_search(key, ball, limit, stop)[0] if _valid(key, k) else -1)
         except _Stopped:
             from ..results import STOPPED

@@ -1,9 +1,6 @@
 """How an engine is asked (:class:`SolveOptions`, :class:`StopFlag`) and what it declares
-it can do (:class:`Capabilities`): the run-time half of the engine contract, whose
-methods :class:`~bitknights.engines.Engine` describes.
-
-Importing this module imports neither numpy nor numba, nor ``typing``, ``dataclasses`` or
-``threading``: the classic small-input path passes through here.
+it can do (:class:`Capabilities`).  The classic small-input path imports this module: it
+imports neither numpy, numba, ``typing``, ``dataclasses`` nor ``threading``.
 """
 
 from __future__ import annotations
@@ -23,14 +20,10 @@ DEFAULT_MAX_DEPTH = 15
 
 
 class SolveOptions(Record):
-    """What a request asks of an engine.
-
-    ``max_depth``: the move limit (``None``: none, every board is solved exactly);
-    ``timeout``: seconds a board may take (``None``: no limit); ``workers``: threads for
-    a batch (0: one per CPU); ``count_solutions``: also count the distinct optimal move
-    sequences (engines whose capabilities say so); ``cache_dir``: where cached tables
-    live (``None``: the default cache directory).
-    """
+    """What a request asks of an engine: ``max_depth``, the move limit (``None``: none);
+    ``timeout``, seconds a board may take (``None``: no limit); ``workers``, threads for
+    a batch (0: one per CPU); ``count_solutions``, also count the distinct optimal move
+    sequences; ``cache_dir``, where cached tables live (``None``: the default)."""
 
     max_depth: int | None = DEFAULT_MAX_DEPTH
     timeout: float | None = None
@@ -40,18 +33,15 @@ class SolveOptions(Record):
 
 
 class Capabilities(Record):
-    """What an engine can do, for the distance service to choose one.
-
-    ``lookup``: it answers from a table when :meth:`~Engine.ready`, preferred to any
-    search.  ``exact_at_any_depth``: it answers without a limit in bounded time.
-    ``numpy_depth``: the deepest limit its :meth:`~Engine.steps_many` answers with numpy
-    alone (``-1``: none).  ``counts_solutions``: it honours
-    :attr:`SolveOptions.count_solutions`.  ``plain_depth``, ``plain_boards``: batches up
-    to that many boards under that limit are answered in plain Python (``-1``, ``0``:
-    none).  ``max_limit``: the largest ``max_depth`` it takes (``None``: any, or none);
-    more is refused before anything runs.  ``from_depth``: the least limit at which
-    ``auto`` prefers this lookup engine.
-    """
+    """What an engine can do, for the distance service to choose one.  ``lookup``: it
+    answers from a table when :meth:`~Engine.ready`.  ``exact_at_any_depth``: it answers
+    without a limit in bounded time.  ``numpy_depth``: the deepest limit its
+    :meth:`~Engine.steps_many` answers with numpy alone (``-1``: none).
+    ``counts_solutions``: it honours :attr:`SolveOptions.count_solutions`.
+    ``plain_depth``, ``plain_boards``: batches up to that many boards under that limit are
+    answered in plain Python.  ``max_limit``: the largest ``max_depth`` it takes
+    (``None``: any, or none).  ``from_depth``: the least limit at which ``auto`` prefers
+    this lookup engine."""
 
     lookup: bool
     exact_at_any_depth: bool
@@ -64,8 +54,7 @@ class Capabilities(Record):
 
 
 def check_limit(engine: str, capabilities: Capabilities, max_depth: int | None) -> None:
-    """Refuse (a :class:`~bitknights.errors.BitknightsError`) a limit above what
-    ``engine`` takes (its ``max_limit``; ``None`` for ``max_depth`` is no limit at all)."""
+    """Refuse (:class:`~bitknights.errors.BitknightsError`) a limit above ``max_limit``."""
     cap = capabilities.max_limit
     if cap is None or (max_depth is not None and max_depth <= cap):
         return
@@ -78,42 +67,40 @@ def check_limit(engine: str, capabilities: Capabilities, max_depth: int | None) 
     )
 
 
-MAX_TIMEOUT = 1e6
-"""The longest timeout, in seconds (11.6 days; beyond the operating system's timers)."""
+MAX_TIMEOUT = 1e6  # seconds (11.6 days; beyond, the operating system's timers fail)
 
 
 def check_options(options: SolveOptions) -> SolveOptions:
-    """``options`` checked before any thread or kernel starts: a ``TypeError`` for a
-    value of the wrong type, a :class:`~bitknights.errors.BitknightsError` (a
-    ``ValueError``) for one out of range; returns them unchanged."""
+    """``options`` unchanged, or a ``TypeError`` for a value of the wrong type, a
+    :class:`~bitknights.errors.BitknightsError` for one out of range."""
     from ..errors import BitknightsError
 
     depth, timeout, workers = options.max_depth, options.timeout, options.workers
-    if depth is not None:
-        if isinstance(depth, bool) or not isinstance(depth, int):
-            raise TypeError(f"max_depth is an integer or None, got {depth!r}")
-        if depth < 0:
-            raise BitknightsError(f"max_depth must be non-negative, got {depth}")
-    if timeout is not None:
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-            raise TypeError(f"timeout is a number of seconds or None, got {timeout!r}")
-        if not 0 < timeout <= MAX_TIMEOUT:  # also refuses nan and inf
-            raise BitknightsError(
-                f"timeout must be a positive number of seconds up to {MAX_TIMEOUT:,.0f}, "
-                f"got {timeout!r}"
-            )
-    if isinstance(workers, bool) or not isinstance(workers, int):
-        raise TypeError(f"workers is an integer, got {workers!r}")
+    for name, value, kinds, what in (
+        ("max_depth", depth, int, "an integer or None"),
+        ("timeout", timeout, (int, float), "a number of seconds or None"),
+        ("workers", workers, int, "an integer"),
+    ):
+        if (value is not None or name == "workers") and (
+            isinstance(value, bool) or not isinstance(value, kinds)
+        ):
+            raise TypeError(f"{name} is {what}, got {value!r}")
+    if depth is not None and depth < 0:
+        raise BitknightsError(f"max_depth must be non-negative, got {depth}")
+    if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:  # also refuses nan and inf
+        raise BitknightsError(
+            f"timeout must be a positive number of seconds up to {MAX_TIMEOUT:,.0f}, "
+            f"got {timeout!r}"
+        )
     if workers < 0:
         raise BitknightsError(f"workers must be non-negative (0: one per CPU), got {workers}")
     return options
 
 
 class StopFlag:
-    """A one-element int64 array that kernels poll (every few thousand nodes) and stop
-    on when it is non-zero; ``arm(seconds)`` raises it after a delay (a timeout).  A
-    flag made with a ``parent`` is raised with it (a batch's Ctrl-C reaches every board's
-    search); raising the child leaves the parent alone (one board's timeout)."""
+    """A one-element int64 array that kernels poll and stop on when it is non-zero;
+    ``arm(seconds)`` raises it after a delay.  A flag made with a ``parent`` is raised with
+    it (a batch's Ctrl-C); raising the child leaves the parent alone (one board's timeout)."""
 
     def __init__(self, parent: StopFlag | None = None) -> None:
         import numpy as np

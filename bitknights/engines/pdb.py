@@ -3,13 +3,10 @@
 Relax the puzzle for one colour: its knights jump to any square not held by a knight of
 the same colour.  A real move is one relaxed step of one colour, so the two colours'
 relaxed distances add up to a lower bound that dominates the nearest-square sum.  Each
-colour's table holds that distance in one byte per pattern rank of its 25-bit mask
-(:func:`bitknights.coords.pattern_rank`; 5,200,300 for 12 knights), built by
-breadth-first search in seconds and kept in the cache directory.  A file is used only
-once proved (:mod:`bitknights.cache`: the build that wrote it records the proof); any
-other file is treated as absent and rebuilt (said once when it differed), so it can
-only slow searches, never change an answer.  A file others may write is refused (said
-once) and the tables are built in memory.
+colour's table holds that distance in one byte per pattern rank of its 25-bit mask,
+built by breadth-first search and kept in the cache directory.  A file is used only once
+proved (:mod:`bitknights.cache`); any other is rebuilt (said once when it differed), and
+one others may write is refused (said once) and the tables built in memory.
 """
 
 from __future__ import annotations
@@ -32,24 +29,22 @@ if TYPE_CHECKING:
     from typing import Any
 
 _TABLES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-_REFUSED: set[str] = set()
-"""Cache files refused as untrusted in this process: the tables are built in memory and
-never saved there (the user is told how to fix the file)."""
-_UNPROVED: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-"""What intact but unproved files held, to say whether the build that replaces them
-found them wrong."""
+_REFUSED: set[str] = set()  # files refused as untrusted: never written over
+_UNPROVED: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # what unproved files held
 
 
 def pattern_tables(
     target_key: int, cache_dir: str | os.PathLike[str] | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(white, black)`` relaxed-distance tables of the target with this key: loaded from
-    the cache directory when a valid file is there, else built (and saved if the
-    directory is writable).  Once per process and target."""
+    the cache directory when a valid file is there, else built (announced, and saved if
+    the directory is writable).  Once per process and target."""
     tables = cached_pattern_tables(target_key, cache_dir)
     if tables is None:
-        from .. import progress
+        from .. import estimates, progress
 
+        progress.announce("building pattern databases", "once, for deep IDA* searches",
+                          estimates.PATTERN_BUILD)  # fmt: skip
         target = Board.from_key(target_key)
         kw, kb = target.white.bit_count(), target.black.bit_count()
         with progress.bar(pattern_count(kw) + pattern_count(kb), "patterns", "pattern databases",
@@ -76,9 +71,8 @@ def build_tables(
     bar: Any = None,
 ) -> np.ndarray:
     """The relaxed-distance table of the ``k``-knight pattern ``tmask``, built with
-    ``kernel`` (default: the compiled :func:`._pdb_kernels.layer` when it is installed,
-    see :mod:`bitknights.native`, else the JIT one); ``bar`` (a progress bar) advances by
-    the patterns reached, layer by layer."""
+    ``kernel`` (default: :func:`._pdb_kernels.layer`, compiled when installed); ``bar``
+    (a progress bar) advances by the patterns reached, layer by layer."""
     from ..coords.arrays import BINOM, POPCOUNT8, RANK_BYTE
     from ..native import kernels
     from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
@@ -151,32 +145,23 @@ def _cache_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) 
     return os.path.join(cache.cache_directory(cache_dir), f"patterns-{name}.bkp")
 
 
-def _sizes(target: Board) -> tuple[int, int]:
-    return pattern_count(target.white.bit_count()), pattern_count(target.black.bit_count())
-
-
 def _load(path: str, target: Board) -> tuple[np.ndarray, np.ndarray] | None:
-    """The tables in ``path`` if it is complete, intact, for ``target`` and proved (see the
-    module docstring); else ``None``, and the caller builds them.  A file or directory
-    that others may write raises :class:`~bitknights.cache.UntrustedError`."""
-    n_w, n_b = _sizes(target)
+    """The tables in ``path`` if it is complete, intact, for ``target`` and proved, else
+    ``None``; :class:`~bitknights.cache.UntrustedError` if others may write it."""
+    n_w, n_b = (pattern_count(m.bit_count()) for m in (target.white, target.black))
+    size = _HEADER_SIZE + n_w + n_b
     try:
-        fd, st = cache.open_cached(path, "pattern database", sizes=[_HEADER_SIZE + n_w + n_b])
+        fd, st = cache.open_cached(path, "pattern database", sizes=[size])
+        try:
+            data = cache.read_at(fd, size, 0)
+        finally:
+            os.close(fd)
+        fields = cache.unpack_header(data[:_HEADER_SIZE], _MAGIC, _VERSION, cache.CacheError)
     except cache.UntrustedError:
         raise
     except (OSError, cache.CacheError):
         return None
-    try:
-        data = cache.read_at(fd, _HEADER_SIZE + n_w + n_b, 0)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    try:
-        fields = cache.unpack_header(data[:_HEADER_SIZE], _MAGIC, _VERSION, cache.CacheError)
-    except cache.CacheError:
-        return None
-    if len(fields) != _FIELDS.size or len(data) != _HEADER_SIZE + n_w + n_b:
+    if len(fields) != _FIELDS.size or len(data) != size:
         return None
     key, size_w, size_b, crc = _FIELDS.unpack(fields)
     if (key, size_w, size_b) != (target.key, n_w, n_b):
@@ -192,7 +177,6 @@ def _load(path: str, target: Board) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _save(path: str, target: Board, tables: tuple[np.ndarray, np.ndarray]) -> None:
-    """Write atomically (:func:`bitknights.cache.atomic_write`)."""
     payload = tables[0].tobytes() + tables[1].tobytes()
     crc = zlib.crc32(payload)
     fields = _FIELDS.pack(target.key, tables[0].size, tables[1].size, crc)

@@ -1,8 +1,7 @@
 """The lookup engine (``--engine table``): answers read from the distance table, proved
 exact before its first answer (:mod:`bitknights.table.store`).  It never builds the
 table: without one it raises :class:`~bitknights.table.store.TableError` naming the fix.
-``nodes`` counts table probes.  Importing it imports neither numpy nor numba: ``auto``
-asks it whether a table is there on every run.
+Importing it imports neither numpy nor numba.
 """
 
 from __future__ import annotations
@@ -26,9 +25,7 @@ if TYPE_CHECKING:
 class TableEngine(Engine):
     """The :class:`~bitknights.engines.Engine` that reads the distance table: one
     optimal path walked to the target (microseconds: ``timeout`` and ``stop`` never
-    apply); with ``options.count_solutions`` a solved result's ``optimal_solutions`` too
-    (the only step that needs numba).  A batch is one table read a board, with numpy
-    alone."""
+    apply; ``nodes`` counts table probes).  A batch is one table read a board."""
 
     name = "table"
     capabilities = Capabilities(
@@ -37,8 +34,6 @@ class TableEngine(Engine):
     timed = False
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        """Whether a usable table of ``target`` is in the cache directory (checked and
-        proved once per process and file; its payload checksummed as it is read)."""
         return store.available(target, cache_dir)
 
     def solve(

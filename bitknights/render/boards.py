@@ -1,33 +1,34 @@
-"""One board as a picture: squares, knights, a move's arrow, hint badges.
+"""One board as a picture (squares, knights, a move's arrow, hint badges), on a small
+SVG/XHTML builder, and the picture types.
 
-Geometry is in viewBox units: a square is :data:`S` wide, the coordinate labels take
-:data:`M` on the top and left, and :data:`P` pads the right and bottom edges; ``size``
-arguments scale the whole.  The board stands in a frame of its own colour
-(:data:`FRAME`), and every text on it has its own colour too (:data:`LABEL` on the frame,
-:data:`INK` on the squares), never the page's: a notebook shows an SVG output as an
-``<img>``, where ``currentColor`` is black whatever the theme, and ``prefers-color-scheme``
-follows the operating system, not the notebook's theme.  So a picture reads the same on
-light and dark themes, inline or as an image.
+Markup is built as elements, never by pasting strings, so every text and attribute value is
+escaped by the serializer.  Attribute names are keyword arguments with ``_`` for ``-`` and a
+trailing ``_`` dropped; numbers are written short and ``None`` leaves an attribute out:
+
+>>> markup(el("text", "a<b", class_="coord", x=12.5, y=40.0, font_size=28, fill=None))
+'<text class="coord" x="12.5" y="40" font-size="28">a&lt;b</text>'
+
+Geometry is in viewBox units: a square is :data:`S` wide, the labels take :data:`M` on the
+top and left, :data:`P` pads the right and bottom.  Every colour is the picture's own, never
+the page's (a notebook shows an SVG as an ``<img>``, blind to its theme).
 
 Every picture carries the ``<defs>`` it uses (:class:`Defs`), once: the knight's outline
-(``#bk-knight``), a white and a black knight (``#bk-white``, ``#bk-black``) and the blank
-(``#bk-blank``) built on it, the board's squares in their frame with their labels
-(``#bk-grid...``), and for pictures of many boards each piece already placed on its
-square (``#bk-w-c3``, ``#bk-b-c3``, ``#bk-e-c3``: white, black, blank).  A board is a
-``<g class="board">`` that places the grid and one ``<use>`` per piece.  An id names one
-content only, so pictures can share a page, and the SVGs of one HTML view share one
-``<defs>``.
+(``#bk-knight``), the knights and blank built on it (``#bk-white``, ``#bk-black``,
+``#bk-blank``), the framed grid (``#bk-grid...``), and for pictures of many boards each
+piece placed on its square (``#bk-w-c3``, ``#bk-b-c3``, ``#bk-e-c3``).  An id names one
+content only, so pictures can share a page.
 """
 
 from __future__ import annotations
 
 import math
+import xml.etree.ElementTree as ET
 from string import ascii_letters, digits
 from typing import TYPE_CHECKING
 
 from ..board import Board, Move
 from ..errors import BoardError
-from ..solution import Hint
+from ..solution import Hint  # noqa: TC001 - hints_svg's example uses it
 from ..squares import (
     KNIGHT_TARGETS,
     NUM_SQUARES,
@@ -37,12 +38,107 @@ from ..squares import (
     square_color,
     square_name,
 )
-from .svg import Attr, HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
 
 if TYPE_CHECKING:
-    import xml.etree.ElementTree as ET
     from collections.abc import Iterable, Sequence
-    from typing import Any
+    from typing import Any, TypeAlias
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+Attr: TypeAlias = "str | int | float | None"
+
+
+def num(x: float) -> str:
+    """A coordinate as short text: integers without a fraction, else at most two decimals.
+
+    >>> num(140.0), num(12.5), num(1 / 3)
+    ('140', '12.5', '0.33')
+    """
+    x = round(float(x), 2)
+    return str(int(x)) if x.is_integer() else f"{x:.2f}".rstrip("0")
+
+
+def _attrs(attrs: dict[str, Attr]) -> dict[str, str]:
+    return {
+        k.rstrip("_").replace("_", "-"): v if isinstance(v, str) else num(v)
+        for k, v in attrs.items()
+        if v is not None
+    }
+
+
+def el(tag: str, text: str | None = None, /, **attrs: Attr) -> ET.Element:
+    """A new element ``tag`` holding ``text`` with ``attrs`` (see the module docstring)."""
+    e = ET.Element(tag, _attrs(attrs))
+    e.text = text
+    return e
+
+
+def sub(parent: ET.Element, tag: str, text: str | None = None, /, **attrs: Attr) -> ET.Element:
+    """:func:`el`, appended to ``parent``; returns the new element."""
+    e = el(tag, text, **attrs)
+    parent.append(e)
+    return e
+
+
+def svg_root(width: float, height: float, units_w: float, units_h: float, cls: str) -> ET.Element:
+    """An ``<svg>`` element ``width`` x ``height`` pixels showing ``units_w`` x ``units_h``."""
+    return el(
+        "svg",
+        xmlns=SVG_NS,
+        width=width,
+        height=height,
+        viewBox=f"0 0 {num(units_w)} {num(units_h)}",
+        class_=cls,
+        role="img",
+        font_family="sans-serif",
+    )
+
+
+def markup(e: ET.Element) -> str:
+    """``e`` and everything in it as text (no XML declaration)."""
+    return ET.tostring(e, encoding="unicode")
+
+
+class _Picture(str):
+    """Markup (a ``str``: every str operation works) that a notebook shows as a picture,
+    its ``repr`` one short line (the idea of python-chess's ``SvgWrapper``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        name = type(self).__name__
+        return f"<{name}: {len(self):,} characters of {name.removesuffix('Picture').upper()}>"
+
+
+class SvgPicture(_Picture):
+    """An SVG document that shows itself as a picture in a notebook."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+class HtmlPicture(_Picture):
+    """An XHTML fragment that shows itself in a notebook.
+
+    >>> HtmlPicture("<p>hi</p>")
+    <HtmlPicture: 9 characters of HTML>
+    """
+
+    __slots__ = ()
+
+    def _repr_html_(self) -> str:
+        return str(self)
+
+
+def svg_picture(root: ET.Element) -> SvgPicture:
+    return SvgPicture(markup(root))
+
+
+def html_picture(root: ET.Element) -> HtmlPicture:
+    return HtmlPicture(markup(root))
+
 
 S = 100
 M = 40
@@ -72,28 +168,10 @@ _KNIGHT_STYLE = {
 }
 
 
-# -- definitions shared by every board of a document ----------------------------------------
-
-
 def square_corner(sq: Square) -> tuple[int, int]:
     """Top-left corner of square ``sq`` in a board's own coordinates."""
     r, c = divmod(sq, SIZE)
     return M + c * S, M + r * S
-
-
-def file_label(column: int) -> str:
-    """The label over ``column``: the letters of its squares' names."""
-    return square_name(column).rstrip(digits)
-
-
-def rank_label(row: int) -> str:
-    """The label left of ``row``: the digits of its squares' names."""
-    return square_name(row * SIZE).lstrip(ascii_letters)
-
-
-def grid_id(coordinates: bool = True) -> str:
-    """The id of the grid with or without the edge labels."""
-    return "bk-grid" if coordinates else "bk-grid-bare"
 
 
 def frame_rect(x: float, y: float, width: float, height: float) -> ET.Element:
@@ -102,30 +180,23 @@ def frame_rect(x: float, y: float, width: float, height: float) -> ET.Element:
 
 
 def _grid(coordinates: bool) -> ET.Element:
-    """The frame, the 25 squares, and with ``coordinates`` the file and rank labels on the
-    frame."""
-    g = el("g", id=grid_id(coordinates), class_="grid")
+    """The frame, the 25 squares, and with ``coordinates`` the file and rank labels."""
+    g = el("g", id="bk-grid" if coordinates else "bk-grid-bare", class_="grid")
     g.append(frame_rect(0, 0, BOARD_UNITS, BOARD_UNITS))
     for sq in range(NUM_SQUARES):
         tone = "dark" if square_color(sq) else "light"
         g.append(square_rect(sq, f"sq {tone}", DARK if tone == "dark" else LIGHT))
-    if coordinates:
-        label: dict[str, Attr] = {
-            "text_anchor": "middle",
-            "font_size": 28,
-            "font_weight": "bold",
-            "fill": LABEL,
-        }
-        for i in range(SIZE):
-            middle = M + i * S + S / 2
-            sub(g, "text", file_label(i), class_="coord file", x=middle, y=M - 10, **label)
-            sub(g, "text", rank_label(i), class_="coord rank", x=M / 2, y=middle + 10, **label)
+    label = dict[str, Attr](text_anchor="middle", font_size=28, font_weight="bold", fill=LABEL)
+    for i in range(SIZE if coordinates else 0):
+        middle = M + i * S + S / 2
+        file, rank = square_name(i).rstrip(digits), square_name(i * SIZE).lstrip(ascii_letters)
+        sub(g, "text", file, class_="coord file", x=middle, y=M - 10, **label)
+        sub(g, "text", rank, class_="coord rank", x=M / 2, y=middle + 10, **label)
     return g
 
 
 def square_names() -> ET.Element:
-    """Every square's name in its top-left corner, haloed in the square's colour so that
-    it stays readable over a piece."""
+    """Every square's name in its top-left corner, haloed in the square's colour."""
     g = el("g", class_="names", font_size=18, font_weight="bold", fill=INK, stroke_width=5,
            paint_order="stroke")  # fmt: skip
     for sq in range(NUM_SQUARES):
@@ -183,35 +254,22 @@ class Defs:
                 fill_opacity=0.35, **dashed)  # fmt: skip
             sub(g, "circle", cx=50, cy=50, r=5, fill=INK)
             return g
-        if ident in (grid_id(True), grid_id(False)):
-            return _grid(ident == grid_id(True))
+        if ident in ("bk-grid", "bk-grid-bare"):
+            return _grid(ident == "bk-grid")
         # a piece placed on its square: bk-w-c3, bk-b-c3, bk-e-c3
-        kind, square = ident[3], ident[5:]
-        cell = next(c for c, (k, _) in _PIECE.items() if k == kind)
-        colour = _PIECE[cell][1]
-        cls = "blank" if cell == "*" else f"knight {colour}"
-        x, y = square_corner(parse_square(square))
-        return el("use", class_=cls, href=self.use(f"bk-{colour}"), data_square=square, x=x, y=y)
+        cell = next(c for c, (k, _) in _PIECE.items() if k == ident[3])
+        return piece(cell, parse_square(ident[5:]), self)
 
 
-# -- pieces and marks -----------------------------------------------------------------------
-
-
-def piece(board: Board, sq: Square, defs: Defs, **attrs: str) -> ET.Element:
-    """The knight or blank on ``sq`` placed at its square (``attrs`` may add a ``transform``
-    instead of ``x``/``y``): ``<use class="knight white" data-square="c3" ...>``."""
-    x, y = square_corner(sq)
-    colour = _PIECE[board.cell(sq)][1]
-    where = {} if "transform" in attrs else {"x": x, "y": y}
+def piece(cell: str, sq: Square, defs: Defs, **attrs: str) -> ET.Element:
+    """The knight or blank ``cell`` (``0 1 *``) placed at square ``sq`` (``attrs`` may add a
+    ``transform`` instead of ``x``/``y``): ``<use class="knight white" data-square="c3" ...>``."""
+    colour = _PIECE[cell][1]
     cls = "blank" if colour == "blank" else f"knight {colour}"
+    x, y = square_corner(sq)
+    where = {} if "transform" in attrs else {"x": x, "y": y}
     href = defs.use(f"bk-{colour}")
     return el("use", class_=cls, href=href, data_square=square_name(sq), **where, **attrs)
-
-
-def placed_piece(board: Board, sq: Square, defs: Defs) -> ET.Element:
-    """The piece on ``sq`` as one short ``<use href="#bk-w-c3">`` of a piece defined on its
-    square: for pictures of many boards (the definition carries the class and square)."""
-    return el("use", href=defs.use(f"bk-{_PIECE[board.cell(sq)][0]}-{square_name(sq)}"))
 
 
 def square_rect(sq: Square, cls: str, fill: str, **attrs: Attr) -> ET.Element:
@@ -310,19 +368,18 @@ def board_group(
 ) -> ET.Element:
     """``board`` as a ``<g class="board">`` with its top-left corner at ``(ox, oy)``, its
     definitions added to ``defs``; ``placed`` draws each piece as one short ``<use>`` of a
-    piece defined on its square (:func:`placed_piece`), for pictures of many boards."""
+    piece defined on its square, for pictures of many boards."""
     place = f"translate({num(ox)},{num(oy)})" if (ox, oy) != (0, 0) else None
     g = el("g", class_="board", data_board=board.compact, **attrs, transform=place)
-    sub(g, "use", href=defs.use(grid_id(coordinates)))
+    sub(g, "use", href=defs.use("bk-grid" if coordinates else "bk-grid-bare"))
     if move is not None:
         g.append(highlight(move.from_square, "from"))
         g.append(highlight(move.to_square, "to"))
     marks = [_hint_marks(h, move) for h in hints]
     g.extend(frame for frame, _ in marks)
-    if placed:
-        g.extend(placed_piece(board, sq, defs) for sq in range(NUM_SQUARES))
-    else:
-        g.extend(piece(board, sq, defs) for sq in range(NUM_SQUARES))
+    for sq in range(NUM_SQUARES):  # placed: a short <use> of a piece defined on its square
+        ident = f"bk-{_PIECE[board.cell(sq)][0]}-{square_name(sq)}"
+        g.append(el("use", href=defs.use(ident)) if placed else piece(board.cell(sq), sq, defs))
     if names:
         g.append(square_names())
     if move is not None:
@@ -445,13 +502,3 @@ def hints_html(board: Board, hints: Iterable[Hint], *, size: float = 300) -> Htm
             cell.text = str(h.move)
             sub(row, "td", "never" if h.distance is None else str(h.distance))
     return html_picture(div)
-
-
-__all__ = [
-    "BOARD_UNITS",
-    "Hint",
-    "board_html",
-    "board_svg",
-    "hints_html",
-    "hints_svg",
-]

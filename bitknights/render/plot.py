@@ -17,21 +17,14 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-PAPER = "#fbf5ea"
-"""The figure's background: warm paper, in the board's dark wooden frame (:data:`FRAME`)."""
-FRAME_WIDTH = 6
-"""The frame's width in points (half of it inside the picture)."""
+PAPER = "#fbf5ea"  # the figure's background, in the board's dark wooden frame
+FRAME_WIDTH = 6  # points (half of it inside the picture)
 
 
 @functools.cache
 def _figure_class() -> type[Figure]:
-    """A matplotlib ``Figure`` that shows itself in a notebook (as PNG) even when pyplot
-    and its inline backend were never loaded; made on first use (imports matplotlib).
-
-    Like the board pictures it carries its own colours, whatever the notebook's theme: dark
-    text on paper (:data:`PAPER`) inside a dark wooden frame, so it reads the same on light
-    and dark themes (a PNG cannot follow the theme, and no one colour of text reads on both
-    a white and a near-black page)."""
+    """A matplotlib ``Figure`` that shows itself in a notebook (as PNG) without pyplot, in
+    its own colours: dark text on paper in a dark wooden frame, on any theme."""
     from matplotlib.figure import Figure
 
     class NotebookFigure(Figure):
@@ -55,10 +48,8 @@ def _figure_class() -> type[Figure]:
 
 
 def distribution_plot(layers: Sequence[int] | Mapping[int, int], *, log: bool = True) -> Figure:
-    """A bar chart (a matplotlib ``Figure``) of how many boards lie at each distance;
-    ``log`` puts the counts on a log scale.  It displays itself in a notebook without
-    pyplot.  Needs matplotlib (``pip install 'bitknights[plot]'``);
-    :func:`~bitknights.render.distribution_text` draws the same without it."""
+    """A bar chart (a matplotlib ``Figure``) of how many boards lie at each distance
+    (``log``: a log scale); needs ``bitknights[plot]``, unlike :func:`distribution_text`."""
     try:
         import matplotlib.figure  # noqa: F401
     except ImportError:
@@ -79,6 +70,3 @@ def distribution_plot(layers: Sequence[int] | Mapping[int, int], *, log: bool = 
     ax.set_title(f"{sum(counts):,} boards, largest distance {far}")
     ax.set_xlim(-0.6, len(counts) - 0.4)
     return fig
-
-
-__all__ = ["distribution_plot"]

@@ -13,15 +13,22 @@ from .boards import (
     BOARD_UNITS,
     LABEL,
     Defs,
+    HtmlPicture,
     M,
+    SvgPicture,
     board_group,
     board_root,
+    el,
     frame_rect,
     highlight,
+    html_picture,
+    num,
     piece,
+    sub,
+    svg_picture,
+    svg_root,
 )
 from .boards import square_corner as corner
-from .svg import HtmlPicture, SvgPicture, el, html_picture, num, sub, svg_picture, svg_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,8 +38,7 @@ Path = Solution | Sequence[Board]
 
 
 def _path(solution: Path) -> tuple[list[Board], list[Move]]:
-    """The boards and moves of a solved ``solution`` (or of a list of boards), each step
-    checked to be a legal move."""
+    """The boards and moves of a solved ``solution`` (or of a list of boards), checked."""
     boards = list(solution.boards if isinstance(solution, Solution) else solution)
     for a, b in zip(boards, boards[1:]):
         if a.play(b.blank) != b:  # raises BoardError when not even a knight's jump
@@ -57,27 +63,20 @@ def _caption(text: str, x: float, y: float, size: int, **attrs: str) -> ET.Eleme
 
 
 def _band(ox: float, oy: float, height: float) -> ET.Element:
-    """The caption band over a board: the frame's colour, running into the board's frame
-    below it (the two make one card)."""
+    """The caption band over a board, running into the board's frame below it."""
     return frame_rect(ox, oy, BOARD_UNITS, height + 30)
 
 
 def _with_defs(root: ET.Element, defs: Defs) -> ET.Element:
-    """``root`` with ``defs`` inserted after its title (or first)."""
     at = 1 if len(root) and root[0].tag == "title" else 0
     root.insert(at, defs.element())
     return root
 
 
 def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -> SvgPicture:
-    """Every board along the solution's path, ``per_row`` to a row, each headed by the move
-    that made it (``start`` for the first) and with that move highlighted.
-
-    Each board is a ``<g class="board" data-step="k" data-board="...">`` whose pieces are
-    short ``<use>`` references to pieces defined once on their squares (see
-    :mod:`~bitknights.render.boards`); ``solution`` may also be the list of boards itself.
-    An unsolved result shows its start board and why.
-    """
+    """Every board along the solution's path (or list of boards), ``per_row`` to a row,
+    each a ``<g class="board" data-step="k" data-board="...">`` headed by the move that made
+    it, highlighted.  An unsolved result shows its start board and why."""
     defs = Defs()
     return svg_picture(_with_defs(_strip(solution, per_row, board_size, defs), defs))
 
@@ -101,8 +100,7 @@ _GAP = 30  # between the boards of a strip
 
 def _step(root: ET.Element, k: int, boards: list[Board], moves: list[Move], ox: float,
           oy: float, defs: Defs) -> None:  # fmt: skip
-    """Board ``k`` of a path at ``(ox, oy)`` of ``root``: its caption band (the move that
-    made it) and the board with that move marked."""
+    """Board ``k`` of a path at ``(ox, oy)`` of ``root``, under its caption band."""
     root.append(_band(ox, oy, _CAP_H))
     root.append(_caption("start" if k == 0 else f"{k}. {moves[k - 1]}", ox + M, oy + 50, 40))
     move = moves[k - 1] if k else None
@@ -129,8 +127,7 @@ def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.El
 
 
 def _steps(boards: list[Board], moves: list[Move], board_size: float, defs: Defs) -> ET.Element:
-    """The boards of a path as one small picture each, in a ``<div>`` that wraps them to
-    the width there is (a notebook scales a wide picture down; these keep their size)."""
+    """The boards of a path as one small picture each, in a ``<div>`` that wraps them."""
     div = el("div", class_="bitknights-steps", style="display:flex;flex-wrap:wrap;gap:8px")
     units_h = _CAP_H + BOARD_UNITS
     size = board_size / BOARD_UNITS
@@ -144,14 +141,9 @@ def _steps(boards: list[Board], moves: list[Move], board_size: float, defs: Defs
 def solution_animation_svg(
     solution: Path, *, size: float = 240, seconds_per_move: float = 1.0
 ) -> SvgPicture:
-    """A compact animated picture of the solution: the knights jump one move per
-    ``seconds_per_move``, the move's squares lit, a caption counting moves; it pauses on
-    the start and end boards and loops.
-
-    Pure SVG animation (SMIL ``<animate>``/``<animateTransform>``), no script; viewers
-    without animation show the start board.  Each moving knight carries an
-    ``<animateTransform>`` whose ``values`` list the knight's positions over time.
-    """
+    """An animated picture of the solution (SMIL, no script; else the start board): the
+    knights jump one move per ``seconds_per_move``, the move's squares lit, a caption
+    counting moves; it pauses on the start and end boards and loops."""
     defs = Defs()
     return svg_picture(_with_defs(_animation(solution, size, seconds_per_move, defs), defs))
 
@@ -176,26 +168,16 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
     def times(ts: Sequence[float]) -> str:
         return ";".join(f"{min(1.0, t / dur):.6f}".rstrip("0").rstrip(".") or "0" for t in ts)
 
+    def animate(tag: str, name: str, values: list[str], ts: list[float], mode: str, **kind: str):
+        keys = {"values": ";".join(values), "keyTimes": times(ts), "calcMode": mode, **clock}
+        return el(tag, attributeName=name, **kind, **keys)
+
     def fade(values: list[str], ts: list[float]) -> ET.Element:
-        return el(
-            "animate",
-            attributeName="opacity",
-            values=";".join(values),
-            keyTimes=times(ts),
-            calcMode="discrete",
-            **clock,
-        )
+        return animate("animate", "opacity", values, ts, "discrete")
 
     def moving(squares: list[int], ts: list[float], mode: str) -> ET.Element:
-        return el(
-            "animateTransform",
-            attributeName="transform",
-            type="translate",
-            values=";".join(xy(sq) for sq in squares),
-            keyTimes=times(ts),
-            calcMode=mode,
-            **clock,
-        )
+        values = [xy(sq) for sq in squares]
+        return animate("animateTransform", "transform", values, ts, mode, type="translate")
 
     def xy(sq: int) -> str:
         x, y = corner(sq)
@@ -222,7 +204,7 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
         hl.append(fade(["0", "1", "0"], [0.0, starts[i], starts[i] + step]))
     # the blank moves to the square a knight left the moment the knight lands
     blank_path = [boards[0].blank] + [m.from_square for m in moves]
-    blank = piece(boards[0], blank_path[0], defs, transform=f"translate({xy(blank_path[0])})")
+    blank = piece("*", blank_path[0], defs, transform=f"translate({xy(blank_path[0])})")
     g.append(blank)
     if n:
         blank.append(moving(blank_path, [0.0, *(t + travel * step for t in starts)], "discrete"))
@@ -236,7 +218,7 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
     end = {k: sq for sq, k in where.items()}
     for k, keys in sorted(track.items()):
         knight = piece(
-            boards[0],
+            boards[0].cell(k),
             k,
             defs,
             transform=f"translate({xy(k)})",
@@ -263,12 +245,9 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
 
 
 def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) -> HtmlPicture:
-    """The notebook view of a solution: a line with the move count and the move list,
-    the animated compact view, then every board along the path (as in
-    :func:`solution_svg`, one small picture each, wrapping to the width there is;
-    ``per_row`` is for :func:`solution_svg` alone).  Well-formed XHTML; its pictures share
-    one ``<defs>`` (in the first).  A notebook
-    stores this one copy (a :class:`~bitknights.Solution` has no separate SVG view)."""
+    """The notebook view of a solution (well-formed XHTML): the move count and list, the
+    animation, then every board along the path, wrapping (``per_row`` is for
+    :func:`solution_svg` alone); its pictures share one ``<defs>``."""
     div = el("div", class_="bitknights-solution")
     unsolved = _unsolved(solution)
     if unsolved is not None:
@@ -299,6 +278,3 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     steps.set("style", steps.get("style", "") + ";flex:1 1 320px;min-width:0")
     row.extend([_with_defs(animation, defs), steps])
     return html_picture(div)
-
-
-__all__ = ["solution_animation_svg", "solution_html", "solution_svg"]

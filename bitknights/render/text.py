@@ -22,15 +22,11 @@ if TYPE_CHECKING:
     from ..board import Board
     from ..solution import Solution
 
-_PANEL = 7  # a 5-character row plus two spaces of gutter
-_UNICODE_PANEL = 11  # five glyphs one space apart plus two spaces of gutter
-GLYPHS = str.maketrans({"0": "\u2658", "1": "\u265e", "*": "\u00b7"})  # ♘ ♞ ·
-"""The knights and the blank on a terminal: ``str.translate`` turns ``0 1 *`` into them."""
+GLYPHS = str.maketrans({"0": "\u2658", "1": "\u265e", "*": "\u00b7"})  # ♘ ♞ ·: str.translate
 
 
 def board_rows(board: Board, *, unicode: bool = False) -> list[str]:
-    """The five rows of ``board``, top first: ``0 1 *`` characters, or with ``unicode``
-    the glyphs ``♘`` (white), ``♞`` (black) and ``·`` (blank) separated by spaces."""
+    """The five rows of ``board``, top first (with ``unicode``: glyphs, spaced)."""
     if not unicode:
         return board.rows()
     return [" ".join(row.translate(GLYPHS)) for row in board.rows()]
@@ -42,12 +38,8 @@ def board_text(board: Board, *, unicode: bool = False) -> str:
 
 
 def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool = False) -> str:
-    """The move list in square names, then the boards along the path side by side, each
-    headed by the move that made it.
-
-    ``unicode`` draws the knights as ``♘``/``♞`` and the blank as ``·`` (for terminals
-    that take UTF-8); otherwise the boards are plain ``0 1 *``.  ``per_line`` boards go
-    side by side (default 8 plain, 6 with ``unicode``: both fit 80 columns).
+    """The move list, then the boards along the path side by side (``per_line``, default
+    8 plain, 6 with ``unicode``: 80 columns), each headed by the move that made it.
 
     >>> from bitknights import Board, solve
     >>> print(path_text(solve(Board("11111/011*1/00111/00001/00000")), per_line=2))
@@ -72,7 +64,7 @@ def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool 
         per_line = 6 if unicode else 8
     if per_line < 1:
         raise ValueError(f"per_line must be at least 1, got {per_line}")
-    panel = _UNICODE_PANEL if unicode else _PANEL
+    panel = 11 if unicode else 7  # a row plus two spaces of gutter
     moves = solution.moves
     heads = ["start"] + [f"{k} {m}" for k, m in enumerate(moves, 1)]
     lines = [f"moves ({len(moves)}): " + (" ".join(str(m) for m in moves) or "none")]
@@ -88,8 +80,7 @@ def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool 
 
 
 def layer_counts(layers: Sequence[int] | Mapping[int, int]) -> list[int]:
-    """Counts at distance 0, 1, 2, ... from a list or a ``{distance: count}`` mapping
-    (missing distances count 0)."""
+    """Counts at distance 0, 1, 2, ... from a list or a ``{distance: count}`` mapping."""
     if isinstance(layers, Mapping):
         top = max(layers, default=-1)
         counts = [layers.get(d, 0) for d in range(top + 1)]
@@ -103,8 +94,8 @@ def layer_counts(layers: Sequence[int] | Mapping[int, int]) -> list[int]:
 def distribution_text(
     layers: Sequence[int] | Mapping[int, int], *, width: int = 50, log: bool = False, bar: str = "#"
 ) -> str:
-    """A text histogram of how many boards lie at each distance: one line per distance
-    with its count and a bar (``log``: bar lengths on a log scale), then the total.
+    """A text histogram of how many boards lie at each distance (``log``: bars on a log
+    scale), then the total.
 
     >>> print(distribution_text([1, 8, 40], width=10))
     distance  boards
@@ -131,6 +122,3 @@ def distribution_text(
     far = max((d for d, c in enumerate(counts) if c), default=0)
     lines.append(f"total {sum(counts):,} boards, largest distance {far}")
     return "\n".join(lines)
-
-
-__all__ = ["board_rows", "board_text", "distribution_text", "path_text"]
