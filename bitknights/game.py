@@ -122,16 +122,11 @@ class Game:
 
     def solution(self) -> list[Move]:
         """One optimal rest from the board now (:class:`GameError` when out of reach)."""
-        moves, board = [], self.board
-        if self.distance is None:
+        path = self.answers.path(self.board)
+        if path is None:
             why = never_reaches(self.board, self.target) or "never reaches the target"
             raise GameError(f"this board {why}")
-        while board != self.target:
-            nxt = self.answers.next_board(board)
-            assert nxt is not None  # a reachable board has a next one until the target
-            moves.append(Move(nxt.blank, board.blank))
-            board = nxt
-        return moves
+        return [Move(b.blank, a.blank) for a, b in zip(path, path[1:])]
 
     def move(self, move: Move | str | int) -> Move:
         """Jump a knight into the blank (as :meth:`Board.play` takes it); returns the move
