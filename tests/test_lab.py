@@ -14,7 +14,6 @@ from bitknights.engines.pdb import pattern_bound
 from bitknights.errors import BitknightsError
 from bitknights.render.boards import FRAME
 from bitknights.squares import square_color
-from bitknights.table import load_table
 from helpers import copy_table, record_proof, replay, run_python, script, solve_with
 
 TARGET_WHITE = TARGET.white
@@ -50,11 +49,6 @@ def lab_dir(table_dir, tmp_path_factory):
     copy_table(table_dir, d)
     record_proof(d)
     return d
-
-
-@pytest.fixture(scope="session")
-def classic(lab_dir):
-    return load_table(TARGET, cache_dir=lab_dir)
 
 
 @pytest.fixture(scope="session")
