@@ -111,6 +111,27 @@ def ordered_map(
     pool.shutdown()
 
 
+def _on_thread(
+    fn: Callable[[], T], name: str, then: Callable[[], None] = lambda: None
+) -> Future[T]:
+    """``fn()`` on a daemon thread, its result or exception in the future returned;
+    ``then()`` runs once it is set."""
+    from concurrent.futures import Future
+
+    future: Future[T] = Future()
+
+    def work() -> None:
+        try:
+            future.set_result(fn())
+        except BaseException as e:  # handed to whoever waits
+            future.set_exception(e)
+        finally:
+            then()
+
+    threading.Thread(target=work, name=name, daemon=True).start()
+    return future
+
+
 def background(fn: Callable[[], T]) -> Callable[[], T]:
     """Start ``fn()`` on a daemon thread; the function returned waits for its result.
 
@@ -118,25 +139,7 @@ def background(fn: Callable[[], T]) -> Callable[[], T]:
     >>> answer()
     42
     """
-    box: list = []
-
-    def work() -> None:
-        try:
-            box.append((True, fn()))
-        except BaseException as e:  # handed to the caller
-            box.append((False, e))
-
-    thread = threading.Thread(target=work, name="bitknights-background", daemon=True)
-    thread.start()
-
-    def result() -> T:
-        thread.join()
-        ok, value = box[0]
-        if not ok:
-            raise value
-        return value
-
-    return result
+    return _on_thread(fn, "bitknights-background").result
 
 
 class Stopped(Exception):
@@ -151,25 +154,15 @@ POLL_SECONDS = 0.01  # how often a waiting caller looks at its stop flag
 def shared(key: object, fn: Callable[[], T]) -> Future[T]:
     """The one run of ``fn()`` for ``key`` on a daemon thread: the same future for every
     caller until it finishes (then the next call runs ``fn`` again)."""
-    from concurrent.futures import Future
-
     with _shared_lock:
         future = _shared.get(key)
         if future is None:
-            future = _shared[key] = Future()
 
-            def work() -> None:
-                try:
-                    result = fn()
-                except BaseException as e:  # handed to every waiting caller
-                    future.set_exception(e)
-                else:
-                    future.set_result(result)
-                finally:
-                    with _shared_lock:
-                        _shared.pop(key, None)
+            def forget() -> None:
+                with _shared_lock:
+                    _shared.pop(key, None)
 
-            threading.Thread(target=work, name="bitknights-shared", daemon=True).start()
+            future = _shared[key] = _on_thread(fn, "bitknights-shared", forget)
     return future
 
 
