@@ -15,7 +15,6 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import naive
@@ -623,14 +622,10 @@ def check_labels(found, theme_name: str, where: str, least: int, *, on_page: int
     poor = [lb for lb in found if lb.contrast < 4.5]
     assert not poor, (where, theme_name, poor)
     if theme_name == "dark":
-        page = float(pixels.luminance(np.array(pixels_rgb(THEMES["dark"]["background"]))))
+        page = float(pixels.luminance(pixels.rgb(THEMES["dark"]["background"])))
         plain = [lb for lb in found if abs(lb.back - page) < 0.01]
         assert len(plain) >= on_page, (where, plain)
         assert all(lb.ink > 0.5 for lb in plain), (where, plain)
-
-
-def pixels_rgb(css: str) -> list[float]:
-    return [int(css[i : i + 2], 16) for i in (1, 3, 5)]
 
 
 @pytest.mark.parametrize("theme_name", ["light", "dark"])

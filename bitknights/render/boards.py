@@ -9,8 +9,7 @@ trailing ``_`` dropped; numbers are written short and ``None`` leaves an attribu
 '<text class="coord" x="12.5" y="40" font-size="28">a&lt;b</text>'
 
 Geometry is in viewBox units: a square is :data:`S` wide, the labels take :data:`M` on the
-top and left, :data:`P` pads the right and bottom.  Every colour is the picture's own, never
-the page's (a notebook shows an SVG as an ``<img>``, blind to its theme).
+top and left, :data:`P` pads the right and bottom.
 
 Every picture carries the ``<defs>`` it uses (:class:`Defs`), once: the knight's outline
 (``#bk-knight``), the knights and blank built on it (``#bk-white``, ``#bk-black``,
