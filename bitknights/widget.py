@@ -176,12 +176,11 @@ class PlayWidget(anywidget.AnyWidget):
         """Play out an optimal rest; the view animates it (a click or Escape stops it)."""
 
         def op() -> list[Move]:
-            before, base = self._game.board, len(self._game.history)
+            base, boards = len(self._game.history), [self._game.board]
             moves = self._game.solution()
-            frames, boards = [], [before]
             for m in moves:
                 boards.append(boards[-1].play(m))
-                frames.append(self._picture(boards[-1], m, hints=False))
+            frames = [self._picture(b, m, hints=False) for b, m in zip(boards[1:], moves)]
             for m in moves:
                 self._game.move(m)
             if moves:
