@@ -225,23 +225,6 @@ def test_play_fresh_boards_and_bad_arguments(tmp_path, ball8):
         assert "Traceback" not in p.stderr
 
 
-def test_play_on_a_pseudo_terminal():
-    best = Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()
-    pid, fd = terminal.spawn(["play", SAMPLE.compact])
-    out = terminal.read_until(fd, PROMPT.encode(), seconds=60)
-    os.write(fd, f"{best[0]}\n".encode())
-    out = terminal.read_until(fd, b"distance 6", out, 60)
-    os.write(fd, b"nonsense\n")
-    out = terminal.read_until(fd, b"refused: ", out, 60)
-    os.write(fd, b"q\n")
-    status, out = terminal.wait_exit(pid, fd, out, 60)
-    text = out.decode()
-    assert status == 0
-    assert "\u2658" in text and "\u265e" in text and "\u00b7" in text  # ♘ ♞ · on a UTF-8 tty
-    assert f"move 1: {best[0]}" in text and "distance 7" in text
-    assert text.count("the target:") == 1 and text.index("the target:") < text.index("distance 7")
-
-
 def _play_on_a_terminal(args, keys):
     """``bitknights play ARGS`` on its controlling pseudo-terminal, typing each of ``keys``
     once the prompt shows; returns the exit status and what the terminal kept."""
@@ -252,6 +235,17 @@ def _play_on_a_terminal(args, keys):
         os.write(fd, key)
     status, out = terminal.wait_exit(pid, fd, out, seconds=60)
     return status, terminal.kept(out.decode())
+
+
+def test_play_on_a_pseudo_terminal():
+    best = Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()
+    keys = [f"{best[0]}\n".encode(), b"nonsense\n", b"q\n"]
+    status, screen = _play_on_a_terminal([SAMPLE.compact], keys)
+    text = "\n".join(screen)
+    assert status == 0 and "distance 6" in text and "refused: " in text
+    assert "\u2658" in text and "\u265e" in text and "\u00b7" in text  # ♘ ♞ · on a UTF-8 tty
+    assert f"move 1: {best[0]}" in text and "distance 7" in text
+    assert text.count("the target:") == 1 and text.index("the target:") < text.index("distance 7")
 
 
 def test_play_prompt_and_ctrl_c_on_a_terminal():
