@@ -293,15 +293,23 @@ def solved(ball11) -> list[Solution]:
     return out
 
 
+def check_strip(root: ET.Element, groups: list[ET.Element], s: Solution) -> None:
+    """``groups`` (in document ``root``) draw the boards of ``s``'s path in order, one a step,
+    each headed by its caption."""
+    assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
+    assert [g.get("data-step") for g in groups] == [str(k) for k in range(len(s.boards))]
+    for g, b in zip(groups, s.boards):  # (the pictures of a view share its defs)
+        check_board(g, b, root)
+    captions = [t.text for t in find(root, "caption") if t.get("data-step") is None]
+    assert captions == ["start"] + [f"{k}. {m}" for k, m in enumerate(s.moves, 1)]
+
+
 def test_solution_svg_draws_every_board_of_the_path(solved):
     for s in solved:
-        svg = render.solution_svg(s)
-        root = parse(svg)
+        root = parse(render.solution_svg(s))
         groups = find(root, "board")
-        assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
-        assert [g.get("data-step") for g in groups] == [str(k) for k in range(len(s.boards))]
+        check_strip(root, groups, s)
         for k, (g, b) in enumerate(zip(groups, s.boards)):
-            check_board(g, b, root)
             hl = {el.get("data-square") for el in find(g, "hl")}
             arrows = [(a.get("data-from"), a.get("data-to")) for a in find(g, "arrow")]
             if k == 0:
@@ -312,8 +320,6 @@ def test_solution_svg_draws_every_board_of_the_path(solved):
                 assert hl == set(names) and arrows == [names]
                 # the move that made this board: its knight now stands on `to`
                 assert b.blank == m.from_square and b.cell(m.to_square) != "*"
-        captions = [t.text for t in find(root, "caption")]
-        assert captions == ["start"] + [f"{k}. {m}" for k, m in enumerate(s.moves, 1)]
 
 
 def test_solution_html_has_moves_animation_and_boards(solved):
@@ -335,12 +341,7 @@ def test_solution_html_has_moves_animation_and_boards(solved):
         spans = list(root.iter("code"))[0].findall("span") if s.moves else []
         assert [sp.text for sp in spans] == [str(m) for m in s.moves]
         assert all(sp.get("style") == "white-space:nowrap" for sp in spans)
-        groups = [g for svg in svgs[1:] for g in find(svg, "board")]
-        assert [g.get("data-step") for g in groups] == [str(k) for k in range(s.steps + 1)]
-        for g, b in zip(groups, s.boards):  # the strip's boards, through the shared defs
-            check_board(g, b, root)
-        captions = [t.text for svg in svgs[1:] for t in find(svg, "caption")]
-        assert captions == ["start"] + [f"{k}. {m}" for k, m in enumerate(s.moves, 1)]
+        check_strip(root, [g for svg in svgs[1:] for g in find(svg, "board")], s)
 
 
 def test_unsolved_solution_shows_start_and_reason():
@@ -401,10 +402,7 @@ def test_a_solutions_saved_output_stays_small(moves, limit):
     html = s._repr_html_()
     root = self_contained(html)
     animation, *steps = root.iter(SVG + "svg")
-    groups = [g for svg in steps for g in find(svg, "board")]
-    assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
-    for g, b in zip(groups, s.boards):
-        check_board(g, b, root)
+    check_strip(root, [g for svg in steps for g in find(svg, "board")], s)
     assert len(find(animation, "hl-step")) == moves
     assert len([e for e in root.iter() if e.get("d")]) == 1  # one knight outline
     assert len(list(animation.iter(SVG + "defs"))) == 1
