@@ -318,3 +318,9 @@ __all__ = [
     "steps_with",
     "write_compact",
 ]
+
+
+def still_square(board):
+    """The first square (in reading order) of a knight of ``board`` that cannot move."""
+    jumps = {m.from_square for m in board.moves()}
+    return next(sq for sq in range(25) if sq != board.blank and sq not in jumps)
