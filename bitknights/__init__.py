@@ -20,11 +20,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from . import lab, table
-    from .api import DEFAULT_MAX_DEPTH, iter_solve, solve, solve_many
+    from .api import DEFAULT_MAX_DEPTH, iter_solve, optimal_solutions, solve, solve_many
     from .batch import read_batch, read_board
     from .checker import CheckResult, check
     from .game import Game
-    from .optimal import optimal_solutions
     from .solution import Solution
     from .widget import play
 
@@ -46,7 +45,7 @@ _LAZY = {
     "CheckResult": "checker",
     "Game": "game",
     "play": "widget",
-    "optimal_solutions": "optimal",
+    "optimal_solutions": "api",
 }
 
 

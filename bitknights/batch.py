@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import io
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from .board import (
     Board,
@@ -28,15 +28,17 @@ from .board import (
     looks_like_board,
     parse_row,
 )
-from .errors import BoardError, InputError
+from .errors import BoardError, InputError, plural
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO
+    from typing import Any, BinaryIO, TypeVar
 
     import numpy as np
 
     from .solution import Solution
+
+    K = TypeVar("K")
 
 ROWS = 5  # rows a board
 WIDTH = 5  # cells a row
@@ -188,18 +190,20 @@ class BatchReader:
         """The boards as ``int64`` arrays of packed keys, checked as they come."""
         import numpy as np
 
-        try:
-            for runs in self._runs():
-                keys = [_pack(*run) for run in runs]
-                yield keys[0] if len(keys) == 1 else np.concatenate(keys)
-        except InputError as e:
-            raise self._explained(e) from None
+        def pack(runs: list[Run]) -> np.ndarray:
+            keys = [_pack(*run) for run in runs]
+            return keys[0] if len(keys) == 1 else np.concatenate(keys)
+
+        return self._keys(pack)
 
     def key_lists(self) -> Iterator[list[int]]:
         """:meth:`chunks` as lists of ints, without numpy (a few µs a board)."""
+        return self._keys(lambda runs: [key for run in runs for key in _pack_list(*run)])
+
+    def _keys(self, pack: Callable[[list[Run]], K]) -> Iterator[K]:
         try:
             for runs in self._runs():
-                yield [key for run in runs for key in _pack_list(*run)]
+                yield pack(runs)
         except InputError as e:
             raise self._explained(e) from None
 
@@ -259,7 +263,7 @@ class BatchReader:
                     f"board {k + 1} is cut short: expected row {r + 1} of 5, "
                     "found the end of the input",
                 )
-            raise InputError(last_line + 1, f"expected {_boards(self.count)}, found {k}")
+            raise InputError(last_line + 1, f"expected {plural(self.count, 'board')}, found {k}")
 
     def _rows(
         self, first: int, block: bytes, done: int, total: int
@@ -288,7 +292,7 @@ class BatchReader:
             g = done + len(rows)
             if g >= total:
                 err = InputError(
-                    no, f"unexpected content after the {_boards(self.count)}: {_show(row)}"
+                    no, f"unexpected content after the {plural(self.count, 'board')}: {_show(row)}"
                 )
                 break
             text = _utf8(no, row)
@@ -307,10 +311,6 @@ def _long_line(line: int) -> InputError:
 
 def _misaligned(problem: str) -> bool:
     return problem.startswith("expected ") or "is cut short" in problem or "one blank" in problem
-
-
-def _boards(n: int) -> str:
-    return "1 board" if n == 1 else f"{n} boards"
 
 
 def _utf8(line: int, data: bytes) -> str:

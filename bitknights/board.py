@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 from .coords import KEY_SHIFT
-from .errors import BoardError
+from .errors import BoardError, plural
 from .squares import (
     FULL_MASK,
     KNIGHT_TARGET_MASKS,
@@ -268,7 +268,7 @@ def parse_row(row: str) -> str | None:
     """
     found = []
     if len(row) != SIZE:
-        found.append(f"{len(row)} character{'' if len(row) == 1 else 's'}")
+        found.append(plural(len(row), "character"))
     bad = next(((i, ch) for i, ch in enumerate(row, 1) if ch not in "01*"), None)
     if bad is not None:
         found.append(f"character {bad[0]} is {bad[1]!r}")
@@ -353,10 +353,7 @@ def blank_problem(cells: str) -> str:
 
 def _census(cells: str) -> str:
     white, black, blank = cells.count("0"), cells.count("1"), cells.count("*")
-    return (
-        f"{white} white knight{'' if white == 1 else 's'}, {black} black, "
-        f"{blank} blank{'' if blank == 1 else 's'}"
-    )
+    return f"{plural(white, 'white knight')}, {black} black, {plural(blank, 'blank')}"
 
 
 def cells_to_state(cells: str) -> tuple[Bitboard, Square]:
@@ -396,7 +393,7 @@ def never_reaches(board: Board, target: Board) -> str | None:
     if have == want:
         return None
     return (
-        f"never reaches the target: it has {have} black knight{'' if have == 1 else 's'}, "
+        f"never reaches the target: it has {plural(have, 'black knight')}, "
         f"the target {want} (moves never change it)"
     )
 

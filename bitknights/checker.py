@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from .board import TARGET, Board, Move, as_board
-from .errors import BoardError
+from .errors import BoardError, plural
 from .game import parse_moves
 
 TYPE_CHECKING = False
@@ -69,9 +69,8 @@ class CheckResult:
         elif self.optimum is None:
             what = "legal; the board never reaches the target"
         else:
-            n = self.length
             done = "reach the target" if self.reaches_target else "stop short of the target"
-            what = f"{n} legal move{'' if n == 1 else 's'} {done} (optimum {self.optimum})"
+            what = f"{plural(self.length, 'legal move')} {done} (optimum {self.optimum})"
         return f"<CheckResult {what}: score {self.score:.3g}>"
 
     def as_dict(self) -> dict[str, Any]:
@@ -93,13 +92,10 @@ def check(
     commas; moves that are not moves count as illegal.  The optimum comes from ``answers``
     (default: the process's :func:`~bitknights.service.service`).
     """
-    from .service import service
+    from .service import answering
 
     start, goal = as_board(board), as_board(target)
-    if answers is None:
-        answers = service(goal, cache_dir=cache_dir)
-    elif answers.target != goal:
-        raise BoardError("the distance service answers for another target")
+    answers = answering(goal, cache_dir, answers, BoardError)
     given = parse_moves(moves)
     texts = [str(m) for m in given]
     now = start

@@ -1,6 +1,16 @@
-"""Error types.  Every error a user can cause is a ``ValueError`` subclass."""
+"""Error types (every error a user can cause is a ``ValueError`` subclass), and how their
+messages count things."""
 
 from __future__ import annotations
+
+
+def plural(n: int, word: str, spec: str = "") -> str:
+    """``n`` (formatted by ``spec``) and ``word``, with an ``s`` unless ``n`` is 1.
+
+    >>> plural(1, "move"), plural(12345, "board", ",")
+    ('1 move', '12,345 boards')
+    """
+    return f"{n:{spec}} {word}{'' if n == 1 else 's'}"
 
 
 class BitknightsError(ValueError):

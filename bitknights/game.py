@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from .board import TARGET, Board, Move, as_board, never_reaches
-from .errors import BitknightsError, BoardError
+from .errors import BitknightsError, BoardError, plural
 from .solution import Hint
 
 TYPE_CHECKING = False
@@ -54,15 +54,10 @@ class Game:
         cache_dir: str | os.PathLike[str] | None = None,
         answers: DistanceService | None = None,
     ) -> None:
-        from .service import service
+        from .service import answering
 
-        target = as_board(target)
-        if answers is None:
-            answers = service(target, cache_dir=cache_dir)
-        elif answers.target != target:
-            raise GameError("the distance service answers for another target")
-        self.answers = answers
-        self.target = target
+        self.target = target = as_board(target)
+        self.answers = answering(target, cache_dir, answers, GameError)
         self._rng = random.Random(seed)
         if board is None:
             board = self._fresh(DEFAULT_DISTANCE if distance is None else distance)
@@ -88,7 +83,7 @@ class Game:
         made = len(self._history)
         shown = " ".join(map(str, self._history[-6:]))
         more = "... " if made > 6 else ""
-        moves = f"{made} move{'s' * (made != 1)}" + (f" ({more}{shown})" if made else "")
+        moves = plural(made, "move") + (f" ({more}{shown})" if made else "")
         return f"<Game {'/'.join(self.board.rows())} after {moves}, {len(self._redo)} to redo>"
 
     @property
@@ -127,16 +122,11 @@ class Game:
 
     def solution(self) -> list[Move]:
         """One optimal rest from the board now (:class:`GameError` when out of reach)."""
-        moves, board = [], self.board
-        if self.distance is None:
+        path = self.answers.path(self.board)
+        if path is None:
             why = never_reaches(self.board, self.target) or "never reaches the target"
             raise GameError(f"this board {why}")
-        while board != self.target:
-            nxt = self.answers.next_board(board)
-            assert nxt is not None  # a reachable board has a next one until the target
-            moves.append(Move(nxt.blank, board.blank))
-            board = nxt
-        return moves
+        return [Move(b.blank, a.blank) for a, b in zip(path, path[1:])]
 
     def move(self, move: Move | str | int) -> Move:
         """Jump a knight into the blank (as :meth:`Board.play` takes it); returns the move

@@ -20,7 +20,7 @@ from .errors import BitknightsError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
     import numpy as np
@@ -193,12 +193,9 @@ class DistanceService:
         array."""
         options = self._options(max_depth=max_depth, workers=workers)
         name = engine or self.choose(max_depth, counts_only=True, boards=len(keys))
-        chosen = self._engine(name, options)
-        deep = self._far_engine(name, max_depth)
-        if deep is not None and (
-            deep.ready(self.target, self.cache_dir) or _any_far(keys, self.target)
-        ):
-            chosen, name = deep, deep.name  # it answers every board, far or not
+        deep = self._far_engine(name, max_depth)  # it answers every board, far or not
+        chosen = self._route(self._engine(name, options), deep, lambda: _any_far(keys, self.target))
+        name = chosen.name
         if isinstance(keys, list) and name == "table":
             from .table import probe, store
 
@@ -276,7 +273,7 @@ class DistanceService:
 
         def one(b: Board | str) -> Solution:
             board = as_board(b)
-            engine = self._route(board, chosen, deep)
+            engine = self._route(chosen, deep, lambda: far(board, self.target))
             return self._checked(engine.solve(board, self.target, options, stop))
 
         try:
@@ -298,7 +295,7 @@ class DistanceService:
 
         options = self._options(max_depth=max_depth, timeout=timeout)
         start = as_board(board)
-        chosen = self._route(start, *self._engines(options, None))
+        chosen = self._route(*self._engines(options, None), lambda: far(start, self.target))
         stop = StopFlag()  # raised by Ctrl-C
         return self._checked(
             off_main_thread(lambda: chosen.solve(start, self.target, options, stop), stop)
@@ -314,13 +311,10 @@ class DistanceService:
             return None
         return deep
 
-    def _route(self, board: Board, chosen: Engine, deep: Engine | None) -> Engine:
-        """``deep`` for a far board, or once its table is at hand; else ``chosen``."""
-        if deep is not None and (
-            deep.ready(self.target, self.cache_dir) or far(board, self.target)
-        ):
-            return deep
-        return chosen
+    def _route(self, chosen: Engine, deep: Engine | None, is_far: Callable[[], bool]) -> Engine:
+        """``deep`` once its table is at hand or when ``is_far()``; else ``chosen``."""
+        ready = deep is not None and deep.ready(self.target, self.cache_dir)
+        return deep if deep is not None and (ready or is_far()) else chosen
 
     @staticmethod
     def _checked(solution: Solution) -> Solution:
@@ -457,8 +451,7 @@ class DistanceService:
         path = store.table_path(self.target, self.cache_dir)
         record: dict[str, Any] = {"path": str(path), "target": self.target.compact}
         try:
-            file = store.load(self.target, self.cache_dir)
-            file.verify()
+            file = self._verified()
         except store.TableError as e:
             record.update(valid=False, problem=str(e))
             return record
@@ -473,14 +466,18 @@ class DistanceService:
     def table_stats(self) -> dict[str, Any]:
         """How many boards lie at each distance (``layers``), from the table checked in
         full."""
-        from .table import store
-
-        file = store.load(self.target, self.cache_dir)
-        file.verify()
+        file = self._verified()
         return {"target": self.target.compact, "boards": file.state_count,
                 "unreachable": file.unreachable, "layers": list(file.layers),
                 "max_distance": file.max_distance,
                 "example": file.example().compact}  # fmt: skip
+
+    def _verified(self) -> TableFile:
+        from .table import store
+
+        file = store.load(self.target, self.cache_dir)
+        file.verify()
+        return file
 
     def prove_table(self) -> TableFile:
         """The table proved exact afresh, trusting no earlier verdict."""
@@ -678,6 +675,21 @@ def service(
             _services.clear()
         found = _services[key] = DistanceService(target, engine=engine, cache_dir=cache_dir)
     return found
+
+
+def answering(
+    target: Board,
+    cache_dir: str | os.PathLike[str] | None,
+    answers: DistanceService | None,
+    error: type[BitknightsError] = BitknightsError,
+) -> DistanceService:
+    """``answers``, else the process's service for ``target``; ``error`` when ``answers``
+    answers for another target."""
+    if answers is None:
+        return service(target, cache_dir=cache_dir)
+    if answers.target != target:
+        raise error("the distance service answers for another target")
+    return answers
 
 
 __all__ = ["DEFAULT_MAX_DEPTH", "ENGINE_CHOICES", "MAX_TIMEOUT", "DistanceService", "service"]

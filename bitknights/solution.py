@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ._records import Record
 from .board import Board, Move
-from .errors import BoardError
+from .errors import BoardError, plural
 from .results import Status
 
 TYPE_CHECKING = False
@@ -125,9 +125,9 @@ class Solution:
         if len(moves) > _REPR_MOVES:
             moves[_REPR_MOVES - 2 :] = [f"\u2026 ({len(moves) - _REPR_MOVES + 2} more)"]
         counted = self.optimal_solutions
-        sequences = "" if counted is None else f" ({counted:,} optimal sequence{_s(counted)})"
+        sequences = "" if counted is None else f" ({plural(counted, 'optimal sequence', ',')})"
         listed = ": " + " ".join(moves) if moves else ": the start is the target"
-        return f"<Solution solved in {self.steps} move{_s(self.steps)}{sequences}{listed}>"
+        return f"<Solution solved in {plural(self.steps, 'move')}{sequences}{listed}>"
 
     def __str__(self) -> str:
         """The long form: every move and the boards along the path; unsolved, why."""
@@ -145,10 +145,6 @@ class Solution:
 
 
 _REPR_MOVES = 8  # a solution's repr lists up to this many moves
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 def _why_unsolved(solution: Solution) -> str:

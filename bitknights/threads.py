@@ -12,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from concurrent.futures import Future
-    from typing import Protocol, TypeVar
+    from typing import Any, Protocol, TypeVar
 
     T = TypeVar("T")
     R = TypeVar("R")
@@ -47,7 +47,8 @@ def parallel_blocks(
     fn: Callable[[int, int], T], blocks: int, workers: int | None = None
 ) -> list[T]:
     """``fn(lo, hi)`` over spans covering blocks ``0 .. blocks - 1`` (four a thread or more),
-    on ``workers`` threads; the results in span order (:func:`ordered_map`).
+    on ``workers`` threads, the calling thread one of them; the results in span order, or
+    the first exception once every thread has stopped taking spans.
 
     >>> parallel_blocks(lambda lo, hi: hi - lo, 10, workers=2)
     [1, 1, 1, 2, 1, 1, 1, 2]
@@ -59,8 +60,33 @@ def parallel_blocks(
     if workers <= 1 or blocks <= 1:
         return [fn(0, blocks)]
     n = min(blocks, 4 * workers)
-    spans = [(blocks * i // n, blocks * (i + 1) // n) for i in range(n)]
-    return list(ordered_map(lambda span: fn(*span), spans, workers))
+    spans = iter(enumerate((blocks * i // n, blocks * (i + 1) // n) for i in range(n)))
+    results: list = [None] * n
+    failed: list[BaseException] = []
+    lock, stop = threading.Lock(), threading.Event()
+
+    def work() -> None:
+        while not stop.is_set():
+            with lock:
+                i, span = next(spans, (-1, (0, 0)))
+            if i < 0:
+                return
+            try:
+                results[i] = fn(*span)
+            except BaseException as e:  # raised in the caller's thread
+                failed.append(e)
+                stop.set()
+
+    helpers = [_Call(work, "bitknights-block") for _ in range(min(workers, n) - 1)]
+    try:
+        work()
+    finally:
+        stop.set()  # after Ctrl-C too: the helpers take no new span
+        for helper in helpers:
+            helper.result()
+    if failed:
+        raise failed[0]
+    return results
 
 
 def parallel_chunks(
@@ -111,6 +137,37 @@ def ordered_map(
     pool.shutdown()
 
 
+class _Call:
+    """``fn()`` started on a daemon thread; :meth:`result` waits for what it gave (without
+    ``concurrent.futures``: a compact batch starts sooner without that import).  ``then()``
+    runs once it is done."""
+
+    def __init__(self, fn: Callable[[], T], name: str, then: Callable[[], None] = lambda: None):
+        self._done = threading.Event()
+        self._outcome: tuple[bool, Any] = (False, None)
+
+        def work() -> None:
+            try:
+                self._outcome = (True, fn())
+            except BaseException as e:  # handed to whoever waits
+                self._outcome = (False, e)
+            finally:
+                self._done.set()
+                then()
+
+        threading.Thread(target=work, name=name, daemon=True).start()
+
+    def result(self, timeout: float | None = None) -> Any:
+        """What ``fn()`` returned (or raise what it raised); :class:`TimeoutError` if it
+        is still running after ``timeout`` seconds."""
+        if not self._done.wait(timeout):
+            raise TimeoutError
+        ok, value = self._outcome
+        if not ok:
+            raise value
+        return value
+
+
 def background(fn: Callable[[], T]) -> Callable[[], T]:
     """Start ``fn()`` on a daemon thread; the function returned waits for its result.
 
@@ -118,69 +175,39 @@ def background(fn: Callable[[], T]) -> Callable[[], T]:
     >>> answer()
     42
     """
-    box: list = []
-
-    def work() -> None:
-        try:
-            box.append((True, fn()))
-        except BaseException as e:  # handed to the caller
-            box.append((False, e))
-
-    thread = threading.Thread(target=work, name="bitknights-background", daemon=True)
-    thread.start()
-
-    def result() -> T:
-        thread.join()
-        ok, value = box[0]
-        if not ok:
-            raise value
-        return value
-
-    return result
+    return _Call(fn, "bitknights-background").result
 
 
 class Stopped(Exception):
     """A wait (:func:`wait`) ended because its stop flag was raised."""
 
 
-_shared: dict[object, Future] = {}
+_shared: dict[object, _Call] = {}
 _shared_lock = threading.Lock()
 POLL_SECONDS = 0.01  # how often a waiting caller looks at its stop flag
 
 
-def shared(key: object, fn: Callable[[], T]) -> Future[T]:
-    """The one run of ``fn()`` for ``key`` on a daemon thread: the same future for every
+def shared(key: object, fn: Callable[[], T]) -> _Call:
+    """The one run of ``fn()`` for ``key`` on a daemon thread: the same call for every
     caller until it finishes (then the next call runs ``fn`` again)."""
-    from concurrent.futures import Future
-
     with _shared_lock:
         future = _shared.get(key)
         if future is None:
-            future = _shared[key] = Future()
 
-            def work() -> None:
-                try:
-                    result = fn()
-                except BaseException as e:  # handed to every waiting caller
-                    future.set_exception(e)
-                else:
-                    future.set_result(result)
-                finally:
-                    with _shared_lock:
-                        _shared.pop(key, None)
+            def forget() -> None:
+                with _shared_lock:
+                    _shared.pop(key, None)
 
-            threading.Thread(target=work, name="bitknights-shared", daemon=True).start()
+            future = _shared[key] = _Call(fn, "bitknights-shared", forget)
     return future
 
 
-def wait(future: Future[T], stopped: Callable[[], bool]) -> T:
-    """``future``'s result, or :class:`Stopped` as soon as ``stopped()`` is true."""
-    from concurrent.futures import TimeoutError as FutureTimeout
-
+def wait(call: _Call, stopped: Callable[[], bool]) -> Any:
+    """``call``'s result, or :class:`Stopped` as soon as ``stopped()`` is true."""
     while True:
         try:
-            return future.result(timeout=POLL_SECONDS)
-        except FutureTimeout:
+            return call.result(timeout=POLL_SECONDS)
+        except TimeoutError:
             if stopped():
                 raise Stopped from None
 

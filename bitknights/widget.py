@@ -1,15 +1,11 @@
 """The puzzle as a notebook widget: :func:`play` returns a :class:`PlayWidget`, an
-`anywidget <https://anywidget.dev>`_ (the ``notebook`` extra) whose JavaScript ships in
-``static/`` (what it offers a person: ``docs/notebook.md``).
+`anywidget <https://anywidget.dev>`_ (the ``notebook`` extra; ``docs/notebook.md``).
 
-The game and the picture live in Python; the view shows them and turns a click on a
-knight into a move.  Code calls the same operations as methods; of the traitlets both
-sides see only ``board`` (a new game there), ``new_distance`` and ``show_hints`` may be
-set.  A bad value raises :class:`traitlets.TraitError`, a refused method
-:class:`~bitknights.game.GameError`, and neither changes anything; a refused request from
-the page (which carries the board it showed) only sets ``message``.  Beside the live view
-the output holds a static picture of the board, kept up to date, for a notebook reopened
-without its kernel.
+Code calls the view's operations as methods; of the traits only ``board`` (a new game),
+``new_distance`` and ``show_hints`` may be set.  A bad value raises
+:class:`traitlets.TraitError`, a refused method :class:`~bitknights.game.GameError`, and
+neither changes anything; a refused request from the page only sets ``message``.  The
+output also keeps a static picture of the board, for a notebook reopened without its kernel.
 """
 
 from __future__ import annotations
@@ -180,12 +176,11 @@ class PlayWidget(anywidget.AnyWidget):
         """Play out an optimal rest; the view animates it (a click or Escape stops it)."""
 
         def op() -> list[Move]:
-            before, base = self._game.board, len(self._game.history)
+            base, boards = len(self._game.history), [self._game.board]
             moves = self._game.solution()
-            frames, boards = [], [before]
             for m in moves:
                 boards.append(boards[-1].play(m))
-                frames.append(self._picture(boards[-1], m, hints=False))
+            frames = [self._picture(b, m, hints=False) for b, m in zip(boards[1:], moves)]
             for m in moves:
                 self._game.move(m)
             if moves:
@@ -231,12 +226,11 @@ class PlayWidget(anywidget.AnyWidget):
 
     @traitlets.validate("new_distance")
     def _valid_new_distance(self, proposal: dict[str, Any]) -> int:
-        if not isinstance(proposal["value"], int) or isinstance(proposal["value"], bool):
-            raise traitlets.TraitError(
-                f"new_distance: a whole number, got {_short(proposal['value'])}"
-            )
+        value = proposal["value"]
         try:
-            return self._new_distance(proposal["value"])
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise GameError(f"a whole number, got {_short(value)}")
+            return self._new_distance(value)
         except GameError as e:
             raise traitlets.TraitError(f"new_distance: {e}") from None
 
@@ -406,8 +400,6 @@ class PlayWidget(anywidget.AnyWidget):
 
     def _fallback(self) -> dict[str, str]:
         """The static picture of the board, for when the live view cannot be shown."""
-        from .render import board_svg
-
         d = self.distance
         status = "never reaches the target" if d is None else f"distance {d}"
         if self.solved:
@@ -415,8 +407,8 @@ class PlayWidget(anywidget.AnyWidget):
         elif self.history:
             status += f" after {len(self.history)} move{'s' if len(self.history) > 1 else ''}"
         status += " (a picture: run the cell to play)"
-        svg = board_svg(self._game.board, size=SIZE)
-        return {"text/html": fallback_html(str(svg), status, self.fallback_id)}
+        svg = self._picture(self._game.board, None, hints=False)
+        return {"text/html": fallback_html(svg, status, self.fallback_id)}
 
     def _ipython_display_(self) -> None:
         """The live view, then the static picture in an output of its own."""

@@ -157,15 +157,12 @@ class Ran(NamedTuple):
 def run_bitknights(
     args, stdin: str | bytes = b"", *, env=None, cache_dir=None, text=True, closed=()
 ) -> Ran:
-    """``bitknights ARGS`` run in this process (:func:`bitknights.cli.main`), as a
-    subprocess with pipes would run it: standard input holding ``stdin``, standard output
-    and error captured (``text``: decoded as UTF-8, else bytes), no terminal, and the
-    environment variables this process's with ``env`` over them (``None``: unset);
-    ``cache_dir``: ``$BITKNIGHTS_CACHE_DIR``; ``closed``: the names of the streams that
-    are closed (``None``, as ``2>&-`` leaves ``sys.stderr``).  As in a new process, the distance services
-    start afresh (nothing learnt by earlier runs) and what a process says once (a warning
-    about a refused file, that solutions come by search) is said again.  Whatever
-    ``main`` raises is a bug and is raised here."""
+    """``bitknights ARGS`` run in this process as a subprocess with pipes would run it:
+    ``stdin`` on standard input, the output captured (``text``: decoded, else bytes), the
+    environment this process's with ``env`` over it (``None``: unset), ``cache_dir`` as
+    ``$BITKNIGHTS_CACHE_DIR``, the streams named in ``closed`` closed.  As in a new
+    process, the services start afresh and what is said once is said again; whatever
+    ``main`` raises is raised here."""
     from bitknights import cache, cli, service
 
     cache._warned.clear()
@@ -192,6 +189,21 @@ def run_bitknights(
     return Ran(argv, status, out.getvalue(), err.getvalue())
 
 
+def one_line_error(r, status: int = 2, *words: str) -> str:
+    """The error line of a refused run (a :class:`Ran` or a finished process): exit
+    ``status``, nothing on standard output, one line on standard error holding ``words``."""
+    assert r.returncode == status, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout in ("", b""), r.stdout
+    assert r.stderr.startswith("bitknights: error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert all(w in r.stderr for w in words), (words, r.stderr)
+    return r.stderr
+
+
+def run(args, cache_dir=None, stdin: str | bytes = b"", **kw) -> Ran:
+    """:func:`run_bitknights` with ``cache_dir`` second and ``stdin`` third."""
+    return run_bitknights(args, stdin, cache_dir=cache_dir, **kw)
+
+
 def run_python(
     code: str, *args: str, env: dict[str, str | None] | None = None, **kw
 ) -> subprocess.CompletedProcess:
@@ -203,6 +215,40 @@ def run_python(
         full.pop(k, None) if v is None else full.__setitem__(k, v)
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                           env=full, timeout=300, **kw)  # fmt: skip
+
+
+def script(name, *args, cwd=None) -> str:
+    """The standard output of ``python scripts/NAME ARGS`` (which must succeed)."""
+    path = Path(__file__).parent.parent / "scripts" / name
+    r = subprocess.run([sys.executable, str(path), *map(str, args)], capture_output=True,
+                       text=True, timeout=600, cwd=cwd)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def load_script(name: str):
+    """``scripts/NAME.py`` imported as a module (its ``main`` not run)."""
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def replay(start: str, moves, target: str | None = None) -> int:
+    """Replay ``moves`` from ``start`` with the naive reference, each legal and ending on
+    ``target`` (default: the classic one); returns the length."""
+    import naive
+
+    board = start
+    for m in moves:
+        nxt = [n for n in naive.neighbours(board) if n.index("*") == m.from_square]
+        assert board.index("*") == m.to_square and len(nxt) == 1, (start, moves)
+        board = nxt[0]
+    assert board == (target or naive.TARGET), (start, moves)
+    return len(moves)
 
 
 def checked_by(sol, start, target=TARGET, *, engine):
@@ -227,27 +273,24 @@ def many_and_few(test, *strategies, many: int = 400, few: int = 50):
     return pytest.mark.slow(made[0]), made[1]
 
 
-def _engine(engine):
+def _call(engine, method: str, *args, max_depth, stop, **options):
+    """``engine.METHOD(*args, SolveOptions(max_depth=..., **options), stop)`` (a name or an
+    engine object): the engine contract, called as the distance service calls it."""
     from bitknights.engines import get_engine
+    from bitknights.engines.options import SolveOptions
 
-    return get_engine(engine) if isinstance(engine, str) else engine
+    found = get_engine(engine) if isinstance(engine, str) else engine
+    return getattr(found, method)(*args, SolveOptions(max_depth=max_depth, **options), stop)
 
 
 def solve_with(engine, board, target=TARGET, max_depth=15, stop=None, **options):
-    """``engine.solve`` (a name or an engine object) under ``SolveOptions(max_depth=...,
-    **options)``: the engine contract, called as the distance service calls it."""
-    from bitknights.engines.options import SolveOptions
-
-    opts = SolveOptions(max_depth=max_depth, **options)
-    return _engine(engine).solve(board, target, opts, stop)
+    """``engine.solve`` under ``SolveOptions(max_depth=..., **options)``."""
+    return _call(engine, "solve", board, target, max_depth=max_depth, stop=stop, **options)
 
 
 def steps_with(engine, keys, target=TARGET, max_depth=15, stop=None, **options):
-    """``engine.steps_many`` (a name or an engine object) as :func:`solve_with` calls solve."""
-    from bitknights.engines.options import SolveOptions
-
-    opts = SolveOptions(max_depth=max_depth, **options)
-    return _engine(engine).steps_many(keys, target, opts, stop)
+    """``engine.steps_many`` as :func:`solve_with` calls solve."""
+    return _call(engine, "steps_many", keys, target, max_depth=max_depth, stop=stop, **options)
 
 
 __all__ = [
@@ -258,12 +301,17 @@ __all__ = [
     "checked_by",
     "copy_table",
     "record_proof",
+    "replay",
     "rewrite_header",
+    "run",
     "run_bitknights",
     "run_python",
+    "script",
     "cache_env",
     "forge",
+    "load_script",
     "many_and_few",
+    "one_line_error",
     "random_board",
     "random_walk",
     "solve_with",
@@ -272,12 +320,10 @@ __all__ = [
 ]
 
 
-def one_line_error(r, status=2) -> str:
-    """The error line of a run that failed with ``status``: one line, nothing on stdout."""
-    assert r.returncode == status, (r.returncode, r.stdout, r.stderr)
-    assert r.stdout == "", r.stdout
-    assert r.stderr.startswith("bitknights: error: ") and r.stderr.count("\n") == 1, r.stderr
-    return r.stderr
+def still_square(board):
+    """The first square (in reading order) of a knight of ``board`` that cannot move."""
+    jumps = {m.from_square for m in board.moves()}
+    return next(sq for sq in range(25) if sq != board.blank and sq not in jumps)
 
 
 def batch_file(path: Path, boards) -> Path:

@@ -75,10 +75,8 @@ def test_readable_path():
 def test_custom_target(tmp_path):
     target = tmp_path / "t.txt"
     target.write_text("10110\n01*11\n10111\n01001\n00000\n")
-    r = run(
-        ["solve", "--target", str(target), "--exact"],
-        f"2\n{B1}11111\n01111\n00*11\n00001\n00000\n".encode(),
-    )
+    batch = f"2\n{B1}11111\n01111\n00*11\n00001\n00000\n"
+    r = run(["solve", "--target", str(target), "--exact"], batch.encode())
     assert r.returncode == 0, r.stderr
     assert r.stdout == b"0\n7\n"
     bad = tmp_path / "bad.txt"
@@ -119,10 +117,8 @@ def test_bad_input_api(text, message):
 @pytest.mark.parametrize(("text", "message"), BAD[::3])
 def test_bad_input_cli(text, message):
     r = run(["solve"], text.encode())
-    assert r.returncode == 2
-    assert r.stdout == b""
+    assert (r.returncode, r.stdout) == (2, b"")
     err = r.stderr.decode()
-    assert err == f"bitknights: error: {err.split('bitknights: error: ', 1)[1]}"
     assert err.startswith("bitknights: error: " + message)
     assert err.count("\n") == 1 and "Traceback" not in err
 
@@ -137,10 +133,8 @@ def test_bad_input_names_the_file(tmp_path):
 
 def test_not_utf8_and_missing_file(tmp_path):
     r = run(["solve"], b"1\n10110\n01*11\n10\xff11\n01001\n00000\n")
-    assert (
-        r.returncode == 2
-        and r.stderr == b"bitknights: error: line 4: the input is not UTF-8 text\n"
-    )
+    want = b"bitknights: error: line 4: the input is not UTF-8 text\n"
+    assert (r.returncode, r.stderr) == (2, want)
     r = run(["solve", str(tmp_path / "nope.txt")])
     assert r.returncode == 2 and b"cannot read" in r.stderr and b"Traceback" not in r.stderr
 

@@ -49,31 +49,16 @@ def test_closed_pipe_ends_quietly(tmp_path):
 
 
 def test_progress_bar_only_on_a_terminal(tmp_path):
-    import fcntl
-    import os
-    import pty
-    import struct
-    import termios
-
     big = tmp_path / "big.txt"
     board = "10110\n01*11\n10111\n01001\n00000\n"
     big.write_text(f"3000\n{board * 3000}")
-    args = [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", str(big)]
-    master, slave = pty.openpty()
-    fcntl.ioctl(
-        slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0)
-    )  # an 80-column terminal
-    env = {**os.environ, "BITKNIGHTS_PROGRESS_DELAY": "0"}  # a bar even for a quick batch
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, env=env)
-    os.close(slave)
-    out, _ = p.communicate(timeout=120)
-    assert p.returncode == 0
-    seen = terminal.drain(master, 120)
-    os.close(master)
-    assert out == b"7\n" * 3000
-    assert b"board" in seen and b"3000" in seen  # tqdm: "n/3000 ... board/s"
-    quiet = run_bitknights([*args[3:], "--quiet"])
-    piped = run_bitknights(args[3:])
+    args = ["solve", "--engine", "ida", str(big)]
+    env = {"BITKNIGHTS_PROGRESS_DELAY": "0"}  # a bar even for a quick batch
+    status, out, seen = terminal.stderr_on_terminal(args, env=env, columns=80, timeout=120)
+    assert status == 0 and out == b"7\n" * 3000
+    assert "board" in seen and "3000" in seen  # tqdm: "n/3000 ... board/s"
+    quiet = run_bitknights([*args, "--quiet"])
+    piped = run_bitknights(args)
     assert quiet.stderr == piped.stderr == "" and quiet.stdout == piped.stdout == "7\n" * 3000
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bitknights import Board, estimates, progress
-from helpers import SMALL, run_bitknights
+from helpers import SMALL, load_script, run_bitknights
 
 ROOT = Path(__file__).parent.parent
 
@@ -140,19 +140,10 @@ def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     assert 0 < builder.estimate(SMALL) < 0.01
 
 
-def _first_use():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("first_use", ROOT / "scripts" / "first_use.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_performance_page_times_what_first_use_measures():
     """The table "How long things take" (docs/performance.md) has the commands and notes
     ``scripts/first_use.py`` prints, times written as it writes them."""
-    first_use = _first_use()
+    first_use = load_script("first_use")
     text = (ROOT / "docs" / "performance.md").read_text()
     header = "| command | first | again | what runs the first time |\n|---|---|---|---|\n"
     rows = text.split(header, 1)[1].split("\n\n", 1)[0].splitlines()

@@ -105,7 +105,7 @@ def _rank(name: str) -> int:
         return 2
     if name.startswith("bitknights.table."):
         return 1
-    surfaces = ("api", "optimal", "checker", "game", "widget", "lab", "table")
+    surfaces = ("api", "checker", "game", "widget", "lab", "table")
     if name == "bitknights" or name.split(".")[1] in surfaces:
         return SURFACES
     return 0
@@ -142,6 +142,6 @@ def test_only_the_service_opens_the_door_below():
     assert below == [("bitknights.table", "bitknights.table.distance_table"),
                      ("bitknights.table", "bitknights.table.store")]  # fmt: skip
     assert {a for a, b in _edges() if b == "bitknights.service"} >= {
-        "bitknights.api", "bitknights.optimal", "bitknights.table", "bitknights.game",
+        "bitknights.api", "bitknights.table", "bitknights.game",
         "bitknights.checker", "bitknights.lab", "bitknights.lab.core", "bitknights.cli.solve",
         "bitknights.cli.stats", "bitknights.cli.table"}  # fmt: skip

@@ -65,22 +65,19 @@ def test_bad_workers(workers, kind):
 
 
 @pytest.mark.slow
-def test_ctrl_c_in_solve_many_stops_every_worker(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "search",
+    [
+        lambda: bitknights.solve_many([DEEP] * 6, engine="ida", max_depth=None, workers=3),
+        lambda: bitknights.solve(DEEP, engine="ida", max_depth=None),
+    ],
+    ids=["solve_many-stops-every-worker", "one-long-solve"],
+)
+def test_ctrl_c_stops_the_search(search, tmp_path, monkeypatch):
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
     bitknights.solve(NEAR, engine="ida")  # kernels loaded before the clock starts
     timer = _interrupt_after(1.0)
-    with pytest.raises(KeyboardInterrupt):
-        bitknights.solve_many([DEEP] * 6, engine="ida", max_depth=None, workers=3)
-    timer.cancel()
-    _wait_gone(_search_threads())
-
-
-@pytest.mark.slow
-def test_ctrl_c_reaches_one_long_solve(tmp_path, monkeypatch):
-    monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
-    bitknights.solve(NEAR, engine="ida")
-    timer = _interrupt_after(1.0)
     with pytest.raises(KeyboardInterrupt):  # not a finished search: it takes far longer
-        bitknights.solve(DEEP, engine="ida", max_depth=None)
+        search()
     timer.cancel()
     _wait_gone(_search_threads())

@@ -6,7 +6,6 @@ import json
 import pytest
 from numba import njit
 
-import naive
 import pixels
 import terminal
 from bitknights import TARGET, Board, lab
@@ -15,8 +14,7 @@ from bitknights.engines.pdb import pattern_bound
 from bitknights.errors import BitknightsError
 from bitknights.render.boards import FRAME
 from bitknights.squares import square_color
-from bitknights.table import load_table
-from helpers import copy_table, record_proof, run_python, solve_with
+from helpers import copy_table, record_proof, replay, run_python, script, solve_with
 
 TARGET_WHITE = TARGET.white
 TARGET_BLACK = TARGET.black
@@ -54,25 +52,9 @@ def lab_dir(table_dir, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def classic(lab_dir):
-    return load_table(TARGET, cache_dir=lab_dir)
-
-
-@pytest.fixture(scope="session")
 def boards(classic):
     """Boards at distances 0 to 19 (the misplaced-knight bound takes seconds beyond)."""
     return [TARGET] + [b for d in range(1, 20, 3) for b in classic.random_boards(d, 2, d)]
-
-
-def replay(trial):
-    """The answer replayed by the naive reference, ending at the target."""
-    board = trial.board.compact
-    for move in trial.moves:
-        nxt = [n for n in naive.neighbours(board) if n.index("*") == move.from_square]
-        assert board.index("*") == move.to_square and len(nxt) == 1
-        board = nxt[0]
-    assert board == naive.TARGET
-    return len(trial.moves)
 
 
 def test_every_builtin_against_the_table(boards, classic, lab_dir):
@@ -82,7 +64,7 @@ def test_every_builtin_against_the_table(boards, classic, lab_dir):
     for t in trials:
         truth = classic.distance(t.board)
         assert t.status == "solved" and t.steps == t.distance == truth, t
-        assert replay(t) == truth
+        assert replay(t.board.compact, t.moves) == truth
         assert t.optimal is True and not t.flagged and t.overestimates == 0
         assert t.checked > 0 and t.h0 <= truth and t.h0_overestimates is False
         assert t.iterations[0][0] == t.h0 and sum(n for _, n in t.iterations) == t.nodes
@@ -115,7 +97,7 @@ def test_a_user_heuristic(boards, classic, lab_dir):
         assert (mine.steps, mine.nodes, mine.h0, mine.iterations) == (
             theirs.steps, theirs.nodes, theirs.h0, theirs.iterations)  # fmt: skip
         assert mine.steps == classic.distance(mine.board) and mine.optimal
-        assert replay(mine) == mine.steps
+        assert replay(mine.board.compact, mine.moves) == mine.steps
         assert mine.checked >= mine.nodes and mine.overestimates == 0 and not mine.flagged
         assert theirs.checked == 1  # built-ins: at the start, unless check_all
 
@@ -127,7 +109,7 @@ def test_an_inadmissible_heuristic_is_flagged(classic, lab_dir):
     longer = [t for t in trials if t.steps != t.distance]
     assert longer, "the test needs boards where the inadmissible bound misleads IDA*"
     for t in trials:
-        assert replay(t) == t.steps  # still a legal solution
+        assert replay(t.board.compact, t.moves) == t.steps  # still a legal solution
         assert t.distance == classic.distance(t.board)
         assert t.flagged and t.overestimates > 0
         board, bound, truth = t.worst
@@ -144,7 +126,7 @@ def test_an_inadmissible_heuristic_is_flagged(classic, lab_dir):
 def test_without_a_table_nothing_is_claimed(tmp_path):
     b = "10110/01*11/10111/01001/00000"
     (t,) = lab.compare([b], {"3x": three_times_misplaced}, cache_dir=tmp_path)
-    assert t.steps is not None and replay(t) == t.steps
+    assert t.steps is not None and replay(t.board.compact, t.moves) == t.steps
     assert t.distance is None and t.optimal is None and t.overestimates is None
     assert not t.flagged and t.note == lab.NO_TABLE_NOTE and "cannot be checked" in t.note
     assert t.as_dict()["flagged"] is False
@@ -240,18 +222,6 @@ def test_pictures(classic, lab_dir, tmp_path):
     fig.savefig(tmp_path / "values.png")
     pixels.check_framed_figure(fig, 10, FRAME)
     assert (tmp_path / "values.png").stat().st_size > 10_000
-
-
-def script(name, *args):
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).parent.parent / "scripts" / name
-    r = subprocess.run([sys.executable, str(path), *map(str, args)], capture_output=True,
-                       text=True, timeout=600)  # fmt: skip
-    assert r.returncode == 0, r.stderr
-    return r.stdout
 
 
 @pytest.mark.slow

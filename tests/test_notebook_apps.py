@@ -28,12 +28,8 @@ def test_the_notebook_app(app, package, tmp_path):
             pytest.fail(f"browser tests must run in CI: {missing} missing")
         pytest.skip(f"{', '.join(missing)} missing")
     out = Path(os.environ.get("BITKNIGHTS_SCREENSHOTS") or tmp_path)
-    p = subprocess.run(
-        [sys.executable, str(SCRIPT), str(out), "--app", app],
-        capture_output=True,
-        text=True,
-        timeout=1500,
-    )
+    command = [sys.executable, str(SCRIPT), str(out), "--app", app]
+    p = subprocess.run(command, capture_output=True, text=True, timeout=1500)
     failed = [line for line in p.stdout.splitlines() if line.startswith(("FAIL", "     "))]
     assert p.returncode == 0, "\n".join(failed) or p.stderr[-2000:]
     assert "FAIL" not in p.stdout

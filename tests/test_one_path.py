@@ -14,7 +14,7 @@ import bitknights as bk
 from bitknights import TARGET, Board
 from bitknights.errors import BitknightsError
 from bitknights.service import DistanceService
-from helpers import run_bitknights, solve_with
+from helpers import one_line_error, run, solve_with
 
 LIMIT = 120  # seconds any wait may take
 NEAR = Board("10110/01*11/10111/01001/00000")  # 7 moves from the target
@@ -22,24 +22,10 @@ FAR = Board("01011/110*1/01110/01010/00100")  # 18 moves
 SAMPLE = f"2\n{NEAR}\n{FAR}\n"
 
 
-def run(args, cache, stdin="", env=None):
-    return run_bitknights(args, stdin, cache_dir=cache, env=env)
-
-
-def refused(r, *words):
-    """A one-line error, status 2, nothing on standard output, no traceback."""
-    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    assert r.stdout == "", r.stdout
-    assert r.stderr.startswith("bitknights: error: ") and r.stderr.count("\n") == 1, r.stderr
-    for w in words:
-        assert w in r.stderr, (w, r.stderr)
-    return r.stderr
-
-
 def test_mitm_refuses_requests_it_cannot_bound(tmp_path):
     for args in (["--exact"], ["--max-depth", "23"]):
-        err = refused(run(["solve", "--engine", "mitm", *args, "--timeout", "3"], tmp_path, SAMPLE))
-        assert "at most 22 moves" in err and "bidir" in err
+        r = run(["solve", "--engine", "mitm", *args, "--timeout", "3"], tmp_path, SAMPLE)
+        one_line_error(r, 2, "at most 22 moves", "bidir")
     with pytest.raises(BitknightsError, match="at most 22 moves"):
         bk.solve(NEAR, engine="mitm", max_depth=None)
     r = run(["solve", "--engine", "mitm", "--max-depth", "22"], tmp_path, SAMPLE)

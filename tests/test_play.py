@@ -18,7 +18,7 @@ from bitknights.cli.play import PROMPT
 from bitknights.game import Game, GameError
 from bitknights.service import DistanceService
 from bitknights.squares import square_name
-from helpers import Ran, random_walk, run_bitknights, run_python
+from helpers import Ran, random_walk, run_bitknights, run_python, still_square
 
 SAMPLE = Board("10110/01*11/10111/01001/00000")
 
@@ -71,7 +71,7 @@ def test_move_undo_redo_and_refusals_leave_the_game_unchanged():
             bad()
     first, second = SAMPLE.moves()[:2]
     assert g.move(square_name(first.from_square)) == first
-    far = next(sq for sq in range(25) if sq not in {m.from_square for m in g.board.moves()})
+    far = still_square(g.board)
     before = snapshot(g)
     for bad_move in (far, square_name(far), str(second), "z9", "e1-e1", 99, Move(0, 0)):
         with pytest.raises(GameError):
@@ -155,11 +155,7 @@ def test_check_scores_solutions(ball8):
     assert r.legal and not r.reaches_target and r.score == 0.0
     assert ball8[r.final] == 1
     # an illegal third move: its index, text and reason
-    far = next(
-        sq
-        for sq in range(25)
-        if sq not in {m.from_square for m in SAMPLE.play(best[0]).play(best[1]).moves()}
-    )
+    far = still_square(SAMPLE.play(best[0]).play(best[1]))
     moves = [str(best[0]), str(best[1]), square_name(far), str(best[2])]
     r = check(SAMPLE, moves, answers=oracle)
     assert (r.legal, r.illegal_index, r.illegal_move, r.reaches_target, r.score) == (
@@ -178,7 +174,7 @@ def test_check_scores_solutions(ball8):
 
 def test_play_through_a_pipe(ball8):
     best = Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()
-    far = next(sq for sq in range(25) if sq not in {m.from_square for m in SAMPLE.moves()})
+    far = still_square(SAMPLE)
     script = f"hint\n{square_name(far)}\ndance\nundo\n{best[0]}\nundo\nredo\nsolve\nquit\nhint"
     p = run("play", "/".join(SAMPLE.rows()), stdin=script + "\n")
     assert p.returncode == 0, p.stderr
@@ -229,23 +225,6 @@ def test_play_fresh_boards_and_bad_arguments(tmp_path, ball8):
         assert "Traceback" not in p.stderr
 
 
-def test_play_on_a_pseudo_terminal():
-    best = Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()
-    pid, fd = terminal.spawn(["play", SAMPLE.compact])
-    out = terminal.read_until(fd, PROMPT.encode(), seconds=60)
-    os.write(fd, f"{best[0]}\n".encode())
-    out = terminal.read_until(fd, b"distance 6", out, 60)
-    os.write(fd, b"nonsense\n")
-    out = terminal.read_until(fd, b"refused: ", out, 60)
-    os.write(fd, b"q\n")
-    status, out = terminal.wait_exit(pid, fd, out, 60)
-    text = out.decode()
-    assert status == 0
-    assert "\u2658" in text and "\u265e" in text and "\u00b7" in text  # ♘ ♞ · on a UTF-8 tty
-    assert f"move 1: {best[0]}" in text and "distance 7" in text
-    assert text.count("the target:") == 1 and text.index("the target:") < text.index("distance 7")
-
-
 def _play_on_a_terminal(args, keys):
     """``bitknights play ARGS`` on its controlling pseudo-terminal, typing each of ``keys``
     once the prompt shows; returns the exit status and what the terminal kept."""
@@ -256,6 +235,17 @@ def _play_on_a_terminal(args, keys):
         os.write(fd, key)
     status, out = terminal.wait_exit(pid, fd, out, seconds=60)
     return status, terminal.kept(out.decode())
+
+
+def test_play_on_a_pseudo_terminal():
+    best = Game(SAMPLE, answers=DistanceService(engine="bidir")).solution()
+    keys = [f"{best[0]}\n".encode(), b"nonsense\n", b"q\n"]
+    status, screen = _play_on_a_terminal([SAMPLE.compact], keys)
+    text = "\n".join(screen)
+    assert status == 0 and "distance 6" in text and "refused: " in text
+    assert "\u2658" in text and "\u265e" in text and "\u00b7" in text  # ♘ ♞ · on a UTF-8 tty
+    assert f"move 1: {best[0]}" in text and "distance 7" in text
+    assert text.count("the target:") == 1 and text.index("the target:") < text.index("distance 7")
 
 
 def test_play_prompt_and_ctrl_c_on_a_terminal():

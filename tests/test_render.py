@@ -20,7 +20,7 @@ import pytest
 from bitknights import TARGET, Board, BoardError, Move, Solution, parse_square, render, solve
 from bitknights import square_name as name
 from bitknights.render import board_rows, board_text, path_text
-from helpers import random_board, random_walk, run_python
+from helpers import random_board, random_walk, run_python, still_square
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -146,15 +146,16 @@ def check_board(
 
 
 def parse(markup: str) -> ET.Element:
-    root = ET.fromstring(markup)
+    """The ``<svg>`` element of a self-contained picture."""
+    root = self_contained(markup)
     assert root.tag == SVG + "svg"
     return root
 
 
-def self_contained(markup: str) -> None:
-    """Nothing fetched, nothing run: the only URL is the SVG namespace, every ``href``
-    points at an id in the same picture (the SVGs of an HTML view share one ``<defs>``),
-    and no id is defined twice."""
+def self_contained(markup: str) -> ET.Element:
+    """The root of ``markup``, which fetches nothing and runs nothing: the only URL is the SVG
+    namespace, every ``href`` points at an id in the same picture (the SVGs of an HTML view
+    share one ``<defs>``), and no id is defined twice."""
     urls = re.findall(r"https?://[^\s\"'<>)]*", markup)
     assert set(urls) <= {"http://www.w3.org/2000/svg"}, urls
     low = markup.lower()
@@ -171,6 +172,7 @@ def self_contained(markup: str) -> None:
     assert len(list(root.iter(SVG + "defs"))) <= 1
     hrefs = sum(1 for e in root.iter() if e.get("href") is not None)
     assert hrefs == len(re.findall(r"href", low))  # no href outside the SVG documents
+    return root
 
 
 # -- one board ------------------------------------------------------------------------------
@@ -184,7 +186,6 @@ def more_boards() -> list[Board]:
 @pytest.mark.parametrize("board", BOARDS + more_boards(), ids=str)
 def test_board_svg_has_every_square_and_knight_in_place(board):
     svg = render.board_svg(board, size=222)
-    self_contained(svg)
     root = parse(svg)
     assert root.get("width") == root.get("height") == "222"
     check_board(root, board)
@@ -225,7 +226,6 @@ def test_edge_labels_and_square_names_follow_square_name():
 @pytest.mark.parametrize("board", BOARDS[:3])
 def test_every_square_named_on_request(board):
     svg = render.board_svg(board, names=True, size=400)
-    self_contained(svg)
     root = parse(svg)
     corner = check_board(root, board)
     labels = find(root, "name")
@@ -269,8 +269,7 @@ def test_pictures_are_strings_that_display_themselves():
 
 def test_board_html_wraps_the_svg():
     html = TARGET._repr_html_()
-    self_contained(html)
-    root = ET.fromstring(html)  # well-formed
+    root = self_contained(html)  # well-formed
     (svg,) = root.iter(SVG + "svg")
     check_board(svg, TARGET)
     assert " / ".join(TARGET.rows()) in html
@@ -294,16 +293,23 @@ def solved(ball11) -> list[Solution]:
     return out
 
 
+def check_strip(root: ET.Element, groups: list[ET.Element], s: Solution) -> None:
+    """``groups`` (in document ``root``) draw the boards of ``s``'s path in order, one a step,
+    each headed by its caption."""
+    assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
+    assert [g.get("data-step") for g in groups] == [str(k) for k in range(len(s.boards))]
+    for g, b in zip(groups, s.boards):  # (the pictures of a view share its defs)
+        check_board(g, b, root)
+    captions = [t.text for t in find(root, "caption") if t.get("data-step") is None]
+    assert captions == ["start"] + [f"{k}. {m}" for k, m in enumerate(s.moves, 1)]
+
+
 def test_solution_svg_draws_every_board_of_the_path(solved):
     for s in solved:
-        svg = render.solution_svg(s)
-        self_contained(svg)
-        root = parse(svg)
+        root = parse(render.solution_svg(s))
         groups = find(root, "board")
-        assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
-        assert [g.get("data-step") for g in groups] == [str(k) for k in range(len(s.boards))]
+        check_strip(root, groups, s)
         for k, (g, b) in enumerate(zip(groups, s.boards)):
-            check_board(g, b, root)
             hl = {el.get("data-square") for el in find(g, "hl")}
             arrows = [(a.get("data-from"), a.get("data-to")) for a in find(g, "arrow")]
             if k == 0:
@@ -314,8 +320,6 @@ def test_solution_svg_draws_every_board_of_the_path(solved):
                 assert hl == set(names) and arrows == [names]
                 # the move that made this board: its knight now stands on `to`
                 assert b.blank == m.from_square and b.cell(m.to_square) != "*"
-        captions = [t.text for t in find(root, "caption")]
-        assert captions == ["start"] + [f"{k}. {m}" for k, m in enumerate(s.moves, 1)]
 
 
 def test_solution_html_has_moves_animation_and_boards(solved):
@@ -323,13 +327,11 @@ def test_solution_html_has_moves_animation_and_boards(solved):
         html = s._repr_html_()
         assert html == render.solution_html(s)
         assert not hasattr(s, "_repr_svg_")  # the notebook stores one copy
-        self_contained(html)
-        root = ET.fromstring(html)  # well-formed XHTML
+        root = self_contained(html)  # well-formed XHTML
         svgs = list(root.iter(SVG + "svg"))
         # the animation, then one small picture per board, in a div that wraps them
-        assert [classes(x) for x in svgs] == [{"bitknights-animation"}] + [{"bitknights-step"}] * (
-            s.steps + 1
-        )
+        want = [{"bitknights-animation"}] + [{"bitknights-step"}] * (s.steps + 1)
+        assert [classes(x) for x in svgs] == want
         (steps,) = [d for d in root.iter("div") if d.get("class") == "bitknights-steps"]
         assert "flex-wrap:wrap" in steps.get("style") and list(steps) == svgs[1:]
         text = "".join(root.itertext())
@@ -339,20 +341,14 @@ def test_solution_html_has_moves_animation_and_boards(solved):
         spans = list(root.iter("code"))[0].findall("span") if s.moves else []
         assert [sp.text for sp in spans] == [str(m) for m in s.moves]
         assert all(sp.get("style") == "white-space:nowrap" for sp in spans)
-        groups = [g for svg in svgs[1:] for g in find(svg, "board")]
-        assert [g.get("data-step") for g in groups] == [str(k) for k in range(s.steps + 1)]
-        for g, b in zip(groups, s.boards):  # the strip's boards, through the shared defs
-            check_board(g, b, root)
-        captions = [t.text for svg in svgs[1:] for t in find(svg, "caption")]
-        assert captions == ["start"] + [f"{k}. {m}" for k, m in enumerate(s.moves, 1)]
+        check_strip(root, [g for svg in svgs[1:] for g in find(svg, "board")], s)
 
 
 def test_unsolved_solution_shows_start_and_reason():
     s = solve(BOARDS[2])  # classic sample 2: farther than 15
     assert s.steps is None
     for markup in (render.solution_svg(s), s._repr_html_(), render.solution_animation_svg(s)):
-        self_contained(markup)
-        root = ET.fromstring(markup)
+        root = self_contained(markup)
         (group,) = find(root, "board")
         assert group.get("data-board") == s.start.compact
         check_board(group, s.start, root)
@@ -404,13 +400,9 @@ def test_a_solutions_saved_output_stays_small(moves, limit):
     assert set(data) == {"text/plain", "text/html"}
     assert stored_size(s) <= limit
     html = s._repr_html_()
-    self_contained(html)
-    root = ET.fromstring(html)
+    root = self_contained(html)
     animation, *steps = root.iter(SVG + "svg")
-    groups = [g for svg in steps for g in find(svg, "board")]
-    assert [g.get("data-board") for g in groups] == [b.compact for b in s.boards]
-    for g, b in zip(groups, s.boards):
-        check_board(g, b, root)
+    check_strip(root, [g for svg in steps for g in find(svg, "board")], s)
     assert len(find(animation, "hl-step")) == moves
     assert len([e for e in root.iter() if e.get("d")]) == 1  # one knight outline
     assert len(list(animation.iter(SVG + "defs"))) == 1
@@ -480,7 +472,6 @@ def anim_caption(root: ET.Element, f: float) -> str:
 def test_animation_steps_through_the_path(solved):
     for s in solved:
         svg = render.solution_animation_svg(s, seconds_per_move=0.5)
-        self_contained(svg)
         root = parse(svg)
         anims = [e for e in root.iter() if e.tag in (SVG + "animate", SVG + "animateTransform")]
         assert len({_times(a)[2] for a in anims}) <= 1  # one clock for everything
@@ -544,7 +535,6 @@ def test_hints_mark_every_move_with_its_distance(walk, ball8):
     by_hand = [render.Hint(r.move, r.board, r.distance, r.optimal) for r in records]
     svg = render.hints_svg(board, records)
     assert svg == render.hints_svg(board, by_hand) == render.board_svg(board, hints=records)
-    self_contained(svg)
     root = parse(svg)
     check_board(root, board)
     badges = {h.get("data-square"): h for h in find(root, "hint")}
@@ -553,15 +543,13 @@ def test_hints_mark_every_move_with_its_distance(walk, ball8):
     assert set(badges) == set(frames) == set(want) and len(badges) == len(board.moves())
     for square, (d, opt) in want.items():
         assert badges[square].get("data-distance") == str(d)
-        assert (
-            ("optimal" in classes(badges[square])) == opt == ("optimal" in classes(frames[square]))
-        )
+        assert ("optimal" in classes(badges[square])) == opt
+        assert ("optimal" in classes(frames[square])) == opt
         assert "".join(badges[square].itertext()) == str(d)
     if board != TARGET:
         assert any(r.optimal for r in records)
     html = render.hints_html(board, records)
-    self_contained(html)
-    root = ET.fromstring(html)
+    root = self_contained(html)
     rows = [["".join(td.itertext()) for td in tr.iter("td")] for tr in root.iter("tr")][1:]
     assert sorted(rows) == sorted(
         [str(r.move), str(r.distance)] + (["optimal"] if r.optimal else []) for r in records
@@ -583,7 +571,7 @@ def test_hints_of_a_board_that_never_arrives():
 def test_hints_must_be_legal_moves():
     board = BOARDS[1]
     jumps = {m.from_square for m in board.moves()}
-    near = next(sq for sq in range(25) if sq not in jumps and sq != board.blank)
+    near = still_square(board)
     elsewhere = next(sq for sq in range(25) if sq not in (board.blank, min(jumps)))
     with pytest.raises(BoardError):  # the blank is not where the move goes
         render.hints_svg(board, [render.Hint(Move(min(jumps), elsewhere), board, 3, True)])
@@ -774,14 +762,10 @@ def test_every_text_has_its_own_colour_on_its_own_backdrop():
             assert f.get("fill") == FRAME
     assert fills == {LABEL, INK, "#ffffff"}
     # the frames stand under every label: the grid's frame covers its whole square
-    grid = by_id(parse(render.board_svg(b)), "bk-grid")
-    (frame,) = find(grid, "frame")
+    root = parse(render.board_svg(b))
+    (frame,) = find(by_id(root, "bk-grid"), "frame")
     assert (frame.get("x"), frame.get("y")) == ("0", "0")
-    assert (
-        frame.get("width")
-        == frame.get("height")
-        == parse(render.board_svg(b)).get("viewBox").split()[2]
-    )
+    assert frame.get("width") == frame.get("height") == root.get("viewBox").split()[2]
 
 
 def test_a_badge_leaves_the_arrow_head_clear():
@@ -793,13 +777,10 @@ def test_a_badge_leaves_the_arrow_head_clear():
             hs = [render.Hint(m, c, 3, False) for m, c in after.children()]
             root = parse(render.board_svg(after, move=move, hints=hs))
             (arrow,) = find(root, "arrow")
-            head = [
-                tuple(map(float, p.split(",")))
-                for p in arrow.find(SVG + "polygon").get("points").split()
-            ]
-            (badge,) = [
-                h for h in find(root, "hint") if h.get("data-square") == name(move.to_square)
-            ]
+            points = arrow.find(SVG + "polygon").get("points").split()
+            head = [tuple(map(float, p.split(","))) for p in points]
+            to = name(move.to_square)
+            (badge,) = [h for h in find(root, "hint") if h.get("data-square") == to]
             circle = badge.find(SVG + "circle")
             cx, cy, r = (float(circle.get(k)) for k in ("cx", "cy", "r"))
             for px, py in head:

@@ -2,21 +2,15 @@
 
 import json
 import runpy
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from helpers import script
+
 SCRIPTS = Path(__file__).parent.parent / "scripts"
 BK = f"{sys.executable} -m bitknights solve --engine bidir"
-
-
-def script(name, *args, cwd=None):
-    r = subprocess.run([sys.executable, str(SCRIPTS / name), *map(str, args)], capture_output=True,
-                       text=True, timeout=600, cwd=cwd)  # fmt: skip
-    assert r.returncode == 0, r.stderr
-    return r.stdout
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in SCRIPTS.glob("*.py")))

@@ -14,13 +14,13 @@ import pytest
 import bitknights.service as service_module
 import naive
 import terminal
-from bitknights import TARGET, Board, optimal
+from bitknights import TARGET, Board, api
 from bitknights.coords import rank
 from bitknights.table import build, load_table, solutions, store
-from helpers import SMALL, forge, run_bitknights
+from helpers import SMALL, forge, replay, run
 
 GUEST = Board("00000/10000/11*00/11110/11111")  # the 7th Guest's board, colours swapped
-optimal_solutions = partial(optimal.optimal_solutions, engine="table")  # the table's listing
+optimal_solutions = partial(api.optimal_solutions, engine="table")  # the table's listing
 
 
 def naive_solutions(start: str, dist: dict[str, int]) -> list[list[tuple[int, int]]]:
@@ -41,20 +41,16 @@ def naive_solutions(start: str, dist: dict[str, int]) -> list[list[tuple[int, in
     return sorted(out, key=lambda path: [f for f, _ in path])
 
 
-def replay(start: str, moves, target: str = naive.TARGET) -> int:
-    """Replay moves with the naive reference, ending on the target; returns the length."""
-    board = start
-    for m in moves:
-        assert board.index("*") == m.to_square, (start, moves)
-        nxt = [n for n in naive.neighbours(board) if n.index("*") == m.from_square]
-        assert len(nxt) == 1, (start, moves)
-        board = nxt[0]
-    assert board == target, (start, moves)
-    return len(moves)
-
-
 def pairs(sequence) -> list[tuple[int, int]]:
     return [(m.from_square, m.to_square) for m in sequence]
+
+
+def naive_agrees(got, start: str, ball: dict[str, int], target: str = naive.TARGET) -> int:
+    """Each sequence of ``got`` replayed from ``start`` (as long as the ball says) and the
+    list exactly the naive reference's; returns how many."""
+    assert all(replay(start, seq, target) == ball[start] for seq in got)
+    assert [pairs(s) for s in got] == naive_solutions(start, ball)
+    return len(got)
 
 
 def test_every_sequence_against_the_naive_enumeration(table_dir, ball11):
@@ -69,10 +65,7 @@ def test_every_sequence_against_the_naive_enumeration(table_dir, ball11):
         for i in rng.choice(len(by_distance[d]), size=min(6, len(by_distance[d])), replace=False):
             start = by_distance[d][i]
             got = list(optimal_solutions(start, cache_dir=table_dir))
-            for seq in got:
-                assert replay(start, seq) == d
-            assert [pairs(s) for s in got] == naive_solutions(start, ball11)
-            assert len(got) == table.count_solutions(Board(start))
+            assert naive_agrees(got, start, ball11) == table.count_solutions(Board(start))
 
 
 def test_the_7th_guest_board(classic, table_dir):
@@ -89,8 +82,8 @@ def test_the_7th_guest_board(classic, table_dir):
 def test_limit_and_special_boards(table_dir):
     every = list(optimal_solutions(GUEST, cache_dir=table_dir))
     assert list(optimal_solutions(GUEST, limit=5, cache_dir=table_dir)) == every[:5]
-    assert list(optimal.optimal_solutions(GUEST, cache_dir=table_dir)) == every
-    assert list(optimal.optimal_solutions(GUEST, limit=7, cache_dir=table_dir)) == every[:7]
+    assert list(api.optimal_solutions(GUEST, cache_dir=table_dir)) == every
+    assert list(api.optimal_solutions(GUEST, limit=7, cache_dir=table_dir)) == every[:7]
     assert list(optimal_solutions(GUEST, limit=0, cache_dir=table_dir)) == []
     assert list(optimal_solutions(GUEST, limit=10**6, cache_dir=table_dir)) == every
     assert list(optimal_solutions(TARGET, cache_dir=table_dir)) == [()]  # no moves at all
@@ -124,7 +117,7 @@ def test_search_lists_the_same_sequences_without_a_table(classic, tmp_path, capf
     ]
     service_module._SAID_SEARCHING.clear()
     for b in boards:
-        source, chunks = optimal.solution_paths(b, cache_dir=tmp_path)
+        source, chunks = api.solution_paths(b, cache_dir=tmp_path)
         assert source == "search"
         found = np.concatenate(list(chunks))
         want = np.concatenate(list(solutions.table_paths(b, classic)))
@@ -138,10 +131,8 @@ def test_search_on_another_target(tmp_path, small_ball):
     """The search serves any target (and the small target's table agrees)."""
     far = [b for b, d in small_ball.items() if d >= 14][:8]
     for b in far:
-        got = list(optimal.optimal_solutions(b, target=SMALL, cache_dir=tmp_path))
-        for seq in got:
-            assert replay(b, seq, SMALL.compact) == small_ball[b]
-        assert [pairs(s) for s in got] == naive_solutions(b, small_ball)
+        got = list(api.optimal_solutions(b, target=SMALL, cache_dir=tmp_path))
+        naive_agrees(got, b, small_ball, SMALL.compact)
 
 
 def test_small_target_against_naive(tmp_path, small_ball):
@@ -150,9 +141,8 @@ def test_small_target_against_naive(tmp_path, small_ball):
     boards = list(small_ball)
     for i in rng.choice(len(boards), size=60, replace=False):
         b = boards[i]
-        got = [pairs(s) for s in optimal_solutions(b, target=SMALL, cache_dir=tmp_path)]
-        assert got == naive_solutions(b, small_ball)
-        assert len(got) == table.count_solutions(Board(b))
+        got = list(optimal_solutions(b, target=SMALL, cache_dir=tmp_path))
+        assert naive_agrees(got, b, small_ball, SMALL.compact) == table.count_solutions(Board(b))
 
 
 def forged_cases(small_ball, start):
@@ -311,7 +301,7 @@ def test_solution_paths_come_from_the_compact_table_without_the_distance_table(t
     search; the same sequences either way."""
     service_module._SAID_SEARCHING.clear()
     board = Board("10000/00000/00000/00000/0001*")
-    source, chunks = optimal.solution_paths(board, target=SMALL, cache_dir=tmp_path)
+    source, chunks = api.solution_paths(board, target=SMALL, cache_dir=tmp_path)
     searched = np.concatenate(list(chunks))
     assert source == "search" and not list(tmp_path.iterdir())
     service_module._services.clear()
@@ -319,7 +309,7 @@ def test_solution_paths_come_from_the_compact_table_without_the_distance_table(t
     source, chunks = answers.solution_paths(board)
     assert source == "compact" and list(tmp_path.glob("*.bk3"))  # built once
     assert (np.concatenate(list(chunks)) == searched).all()
-    source, chunks = optimal.solution_paths(board, target=SMALL, cache_dir=tmp_path)
+    source, chunks = api.solution_paths(board, target=SMALL, cache_dir=tmp_path)
     assert source == "compact" and (np.concatenate(list(chunks)) == searched).all()
     assert answers.count_solutions(board) == len(searched)
 
@@ -356,10 +346,6 @@ def test_a_distance_39_board_streams_every_sequence(classic, classic_compact):
     assert (np.concatenate(list(solutions.table_paths(board, classic_compact))) == paths).all()
     for i in range(0, len(paths), 9973):
         replay(board.compact, solutions.moves_of(paths[i]))
-
-
-def run(args, cache_dir, **kwargs):
-    return run_bitknights(args, cache_dir=cache_dir, **kwargs)
 
 
 def test_cli_text_and_json(table_dir, classic):

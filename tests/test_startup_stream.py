@@ -27,11 +27,9 @@ def test_second_process_loads_kernels_from_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "NUMBA_DEBUG_CACHE": "1",
            "BITKNIGHTS_NATIVE": "0"}  # fmt: skip
     args = [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", "--workers", "1"]
-    first = subprocess.run(
-        args, input=f"1\n{B1}", capture_output=True, text=True, env=env, timeout=300
-    )
-    second = subprocess.run(
-        args, input=f"1\n{B1}", capture_output=True, text=True, env=env, timeout=300
+    first, second = (
+        subprocess.run(args, input=f"1\n{B1}", capture_output=True, text=True, env=env, timeout=300)
+        for _ in range(2)
     )
     assert first.stdout.splitlines()[-1] == second.stdout.splitlines()[-1] == "7"
     assert "data saved" in first.stdout and any(tmp_path.rglob("*.nbc"))

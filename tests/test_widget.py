@@ -17,6 +17,7 @@ import naive
 from bitknights import TARGET, Board
 from bitknights.squares import square_name
 from bitknights.widget import OPS, PlayWidget, play, whole_number
+from helpers import still_square
 
 SAMPLE = Board("10110/01*11/10111/01001/00000")
 
@@ -46,11 +47,6 @@ def state(w: PlayWidget) -> dict:
 
 def legal_square(board: Board) -> str:
     return square_name(board.moves()[0].from_square)
-
-
-def still_square(board: Board) -> str:
-    jumps = {m.from_square for m in board.moves()}
-    return square_name(next(sq for sq in range(25) if sq != board.blank and sq not in jumps))
 
 
 # -- traits -----------------------------------------------------------------------------------
@@ -313,7 +309,7 @@ def test_a_won_game_is_over(widget):
     assert w.solved and w.legal == [] and w.hints == []  # no glow, no badges
     assert 'class="hint' not in w.svg
     before = state(w)
-    for square in ("c3", legal_square(TARGET), still_square(TARGET)):
+    for square in ("c3", legal_square(TARGET), square_name(still_square(TARGET))):
         widget.page({"op": "move", "square": square})
         assert "solved" in w.message and state(w) == before
     with pytest.raises(ValueError, match="solved"):

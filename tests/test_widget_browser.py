@@ -15,13 +15,13 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import naive
 import pixels
 from bitknights import TARGET, Board, render, solve
 from bitknights.squares import square_name
+from helpers import still_square
 
 pytestmark = pytest.mark.browser
 
@@ -244,13 +244,8 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
     # hint badges: one per legal move, each with the naive distance of its board
     page.click('button[data-op="hints"]')
     page.wait_for_selector("g.hint")
-    badges = {
-        page.get_attribute(f"g.hint >> nth={i}", "data-square"): (
-            page.get_attribute(f"g.hint >> nth={i}", "data-distance"),
-            "optimal" in page.get_attribute(f"g.hint >> nth={i}", "class"),
-        )
-        for i in range(page.locator("g.hint").count())
-    }
+    marks = "hs => hs.map(h => [h.dataset.square, h.dataset.distance, h.getAttribute('class')])"
+    badges = {sq: (d, "optimal" in c) for sq, d, c in page.eval_on_selector_all("g.hint", marks)}
     here = ball8[child.compact]
     expected = {
         square_name(m.from_square): (str(ball8[c.compact]), ball8[c.compact] == here - 1)
@@ -263,7 +258,7 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
 
 def test_refused_clicks_change_nothing_and_say_why(session):
     w, page, bridge = session
-    far = far_square(SAMPLE)
+    far = still_square(SAMPLE)
     before = (w.board, list(w.history), board_in_page(page))
     page.click(f'.knight[data-square="{square_name(far)}"]')
     page.wait_for_function("document.querySelector('.bk-message').textContent !== ''")
@@ -370,7 +365,7 @@ STOPPERS = {  # a knight may lie under the last move's arrow: the click lands on
     "a knight that may jump": lambda page, shown: page.click(
         f'.knight[data-square="{square_name(Board(shown).moves()[-1].from_square)}"]', force=True),
     "a knight that may not": lambda page, shown: page.click(
-        f'.knight[data-square="{square_name(far_square(Board(shown)))}"]', force=True),
+        f'.knight[data-square="{square_name(still_square(Board(shown)))}"]', force=True),
     "the blank": lambda page, shown: page.click(
         f'.blank[data-square="{square_name(Board(shown).blank)}"]', force=True),
     "Reset": lambda page, shown: page.click('button[data-op="reset"]'),
@@ -381,11 +376,6 @@ STOPPERS = {  # a knight may lie under the last move's arrow: the click lands on
     "the distance box": lambda page, shown: page.click(".bk-new-distance"),
     "Escape": lambda page, shown: page.keyboard.press("Escape"),
 }  # fmt: skip
-
-
-def far_square(board: Board) -> int:
-    jumps = {m.from_square for m in board.moves()}
-    return next(sq for sq in range(25) if sq != board.blank and sq not in jumps)
 
 
 def test_a_click_anywhere_or_escape_stops_the_solve_and_does_nothing_else(session, ball8):
@@ -632,14 +622,10 @@ def check_labels(found, theme_name: str, where: str, least: int, *, on_page: int
     poor = [lb for lb in found if lb.contrast < 4.5]
     assert not poor, (where, theme_name, poor)
     if theme_name == "dark":
-        page = float(pixels.luminance(np.array(pixels_rgb(THEMES["dark"]["background"]))))
+        page = float(pixels.luminance(pixels.rgb(THEMES["dark"]["background"])))
         plain = [lb for lb in found if abs(lb.back - page) < 0.01]
         assert len(plain) >= on_page, (where, plain)
         assert all(lb.ink > 0.5 for lb in plain), (where, plain)
-
-
-def pixels_rgb(css: str) -> list[float]:
-    return [int(css[i : i + 2], 16) for i in (1, 3, 5)]
 
 
 @pytest.mark.parametrize("theme_name", ["light", "dark"])
@@ -669,6 +655,23 @@ def test_every_label_of_the_widget_is_readable(session, theme_name):
     check_labels(found, theme_name, "banner", 10 + 2)
 
 
+def on_page(page, body: str, theme_name: str) -> None:
+    """``body`` alone on a page in the theme's background and text colours."""
+    colours = THEMES[theme_name]
+    style = (
+        f"margin:0;background:{colours['background']};color:{colours['--jp-content-font-color1']}"
+    )
+    page.set_content(f"<html><body style='{style}'>{body}</body></html>")
+
+
+def inline_and_img(page, svg: str, theme_name: str) -> None:
+    """``svg`` twice on a themed page: inline (``#inline``), then as an ``<img>`` (``#img``)."""
+    uri = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+    inline = f"<div id='inline' style='display:inline-block'>{svg}</div>"
+    on_page(page, f"{inline} <img id='img' src='{uri}'>", theme_name)
+    page.wait_for_function("document.getElementById('img').complete")
+
+
 def picture_cases() -> dict[str, str]:
     b = SAMPLE
     s = solve(b)
@@ -693,16 +696,8 @@ def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name):
     """The pictures as a notebook shows them: an SVG output becomes an <img> (where
     currentColor is black whatever the theme), an HTML output stays inline."""
     page = browser.new_page(viewport={"width": 1000, "height": 800})
-    bg = THEMES[theme_name]["background"]
-    fg = THEMES[theme_name]["--jp-content-font-color1"]
     for name, svg in picture_cases().items():
-        uri = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
-        page.set_content(
-            f"<html><body style='margin:0;background:{bg};color:{fg}'>"
-            f"<div id='inline' style='display:inline-block'>{svg}</div> "
-            f"<img id='img' src='{uri}'></body></html>"
-        )
-        page.wait_for_function("document.getElementById('img').complete")
+        inline_and_img(page, svg, theme_name)
         root = svg.count("<text")
         least = min(root, 10)
         for which in ("inline", "img"):
@@ -715,10 +710,7 @@ def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name):
     hs = [render.Hint(m, c, naive.distance(c.compact), False) for m, c in SAMPLE.children()]
     for name, html in [("board-html", SAMPLE._repr_html_()), ("solution-html", s._repr_html_()),
                        ("hints-html", render.hints_html(SAMPLE, hs))]:  # fmt: skip
-        page.set_content(
-            f"<html><body style='margin:0;background:{bg};color:{fg}'><div id='out' "
-            f"style='display:inline-block'>{html}</div></body></html>"
-        )
+        on_page(page, f"<div id='out' style='display:inline-block'>{html}</div>", theme_name)
         found = pixels.page_labels(page, clip=page.locator("#out").bounding_box(), least=10)
         check_labels(found, theme_name, name, 10)
         shot(page, f"15-{name}-{theme_name}")
@@ -731,14 +723,8 @@ def test_the_contrast_check_sees_an_unreadable_label(browser):
     from bitknights.render.boards import LABEL
 
     svg = render.board_svg(SAMPLE, size=240).replace(f'fill="{LABEL}"', 'fill="currentColor"')
-    uri = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
     page = browser.new_page(viewport={"width": 600, "height": 300})
-    page.set_content(
-        "<html><body style='margin:0;background:#111111;color:#ffffff'>"
-        f"<div id='inline' style='display:inline-block'>{svg}</div> <img id='img' src='{uri}'>"
-        "</body></html>"
-    )
-    page.wait_for_function("document.getElementById('img').complete")
+    inline_and_img(page, svg, "dark")
     found = pixels.page_labels(page, clip=page.locator("#img").bounding_box(), least=10)
     assert len(found) == 10 and all(lb.contrast < 3 for lb in found)
     with pytest.raises(AssertionError):

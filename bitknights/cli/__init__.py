@@ -1,9 +1,6 @@
 """The ``bitknights`` command line: :func:`main` runs ``bitknights ARGV`` in an
 :class:`Environment` and returns an :class:`ExitStatus`; :func:`entry` is the console script.
-
-Each command is a module (``bitknights.cli.solve``, ...) whose ``register(sub)`` adds its
-parser (:func:`.common.command`), imported only when its command runs (or for the help).
-"""
+Each command is a module (``bitknights.cli.solve``, ...), imported only when it runs."""
 
 from __future__ import annotations
 
@@ -174,13 +171,10 @@ def _interrupted(env: Environment) -> None:
     with contextlib.suppress(OSError, ValueError, AttributeError):
         if env.stdout_isatty:
             out.flush()  # type: ignore[union-attr]
-    if env.stderr_isatty:
-        env.say("\nbitknights: interrupted\n")
-    else:
-        if env.stdout_isatty:  # the ^C ends its line there; the message goes elsewhere
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                out.write("\n")  # type: ignore[union-attr]
-        env.say("bitknights: interrupted\n")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        if env.stdout_isatty and not env.stderr_isatty:  # the ^C ends its line there
+            out.write("\n")  # type: ignore[union-attr]
+    env.say(("\n" if env.stderr_isatty else "") + "bitknights: interrupted\n")
     with contextlib.suppress(OSError, ValueError, AttributeError):
         out.flush()  # type: ignore[union-attr]
 

@@ -1,11 +1,5 @@
 """``bitknights play``: the puzzle as a game in a terminal (or driven by a script through
-a pipe).
-
-Commands are read so that Ctrl-C always ends the wait: a SIGINT that arrives after the
-prompt but before ``read()`` starts would leave its handler pending while ``read()`` waits
-(``input()`` has this race), so every signal also writes a byte to a pipe
-(:func:`interruptible`) that :class:`CommandLines` waits on with standard input.
-"""
+a pipe); Ctrl-C always ends the wait for a command (:func:`interruptible`)."""
 
 from __future__ import annotations
 
@@ -124,7 +118,7 @@ class Session:
         self.env = env
         self._commands: dict[str, Callable[[], None]] = {
             "hint": self._hint,
-            "undo": self._undo,
+            "undo": lambda: self._shown(f"undo {self.game.undo()}"),
             "redo": lambda: self._move(self.game.redo(), " (redo)"),
             "solve": self._solve,
             "reset": self._reset,
@@ -169,7 +163,11 @@ class Session:
     def start(self) -> None:
         """What a game opens with: the target, once, then the board."""
         self._target()
-        self._say("your board:")
+        self._shown("your board:")
+
+    def _shown(self, text: str) -> None:
+        """``text``, then the board."""
+        self._say(text)
         self.show()
 
     def show(self) -> None:
@@ -192,8 +190,7 @@ class Session:
         return "\n".join(lines)
 
     def _move(self, move: Move, note: str = "") -> None:
-        self._say(f"move {len(self.game.history)}: {move}{note}")
-        self.show()
+        self._shown(f"move {len(self.game.history)}: {move}{note}")
         if self.game.solved:
             made, best = len(self.game.history), self.game.optimum
             verdict = "optimal" if made == best else f"{made - best} more than the optimum"
@@ -216,10 +213,6 @@ class Session:
     def _target(self) -> None:
         self._say(f"the target:\n{self._drawn(self.game.target)}")
 
-    def _undo(self) -> None:
-        self._say(f"undo {self.game.undo()}")
-        self.show()
-
     def _solve(self) -> None:
         if self.game.solved:
             raise BitknightsError("the board is already the target")
@@ -233,13 +226,11 @@ class Session:
             )
         with _dealing(self.env):
             self.game.new(int(rest[0]) if rest else None)
-        self._say("new board")
-        self.show()
+        self._shown("new board")
 
     def _reset(self) -> None:
         self.game.reset()
-        self._say("back to the start")
-        self.show()
+        self._shown("back to the start")
 
 
 @contextlib.contextmanager

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
-    from ..optimal import solution_paths
+    from ..api import solution_paths
 
     out = env.out
     board = read_board_argument(args.board, env)

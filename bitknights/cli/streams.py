@@ -37,11 +37,8 @@ def open_input(path: str, env: Environment) -> BinaryIO:
 def small_input(stream: BinaryIO, path: str) -> bytes | None:
     """The input's first ``SMALL_INPUT + 1`` bytes (more than ``SMALL_INPUT``: not small);
     ``None``, having read nothing, for a regular file larger than that."""
-    try:
-        st = os.fstat(stream.fileno())
-    except (OSError, ValueError):  # no file behind it (tests, embedding): read on
-        st = None
-    if st is not None and stat.S_ISREG(st.st_mode) and st.st_size > SMALL_INPUT:
+    stamp = _stamp(stream)  # None when no regular file is behind it (a pipe, tests): read on
+    if stamp is not None and stamp[0] > SMALL_INPUT:
         return None
     try:
         return stream.read(SMALL_INPUT + 1)
@@ -122,10 +119,9 @@ def _reread(source: BinaryIO, path: str, stamp: tuple[int, int] | None) -> Itera
 
 
 def _changed(path: str, *, answered: bool) -> UsageError:
+    done = "nothing was answered"
     if answered:
         done = "the answers printed are for its boards as they were read"
-    else:
-        done = "nothing was answered"
     return UsageError(
         f"{path} changed while it was read (an input over {KEEP_BOARDS:,} boards is read "
         f"twice, once to check it, once to solve it): {done}"

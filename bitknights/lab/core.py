@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 
 from .. import progress
 from ..board import TARGET, Board, Move, as_board
-from ..errors import BitknightsError
+from ..errors import BitknightsError, plural
 from ..results import Status
 from ..service import heuristic, service
 
@@ -71,11 +71,11 @@ class Trial:
         >>> t  # doctest: +ELLIPSIS
         <Trial 'knight_distance' solved in 7 moves, 9 nodes, h0 7: ...>
         """
-        work = f"{self.nodes:,} node{_s(self.nodes)}"
+        work = plural(self.nodes, "node", ",")
         if self.steps is None:
             found = f"{self.status} after {work}"
         else:
-            found = f"solved in {self.steps} move{_s(self.steps)}, {work}"
+            found = f"solved in {plural(self.steps, 'move')}, {work}"
         return f"<Trial {self.heuristic!r} {found}, h0 {self.h0}: {self.verdict}>"
 
     @property
@@ -107,10 +107,6 @@ class Trial:
                           "distance": self.worst[2]}  # fmt: skip
         d["flagged"] = self.flagged
         return d
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 def _bounds(heuristics: Mapping[str, Heuristic] | Sequence[Heuristic] | str) -> list[Bound]:

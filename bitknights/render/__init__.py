@@ -2,10 +2,8 @@
 text for terminals, a matplotlib plot.
 
 Every SVG or HTML picture is a :class:`SvgPicture` or :class:`HtmlPicture`: a ``str`` of
-self-contained markup (no script, nothing fetched) that a notebook shows as a picture.
-The knights are one outline defined once and placed with ``<use>``, ivory for white
-(``0``), near-black for black (``1``), the blank dashed, on a board in a dark wooden frame
-that carries the labels, so a picture reads the same on light and dark themes.
+self-contained markup (no script, nothing fetched) that a notebook shows as a picture, in
+its own colours (``docs/notebook.md``).
 
 Every square is a ``<rect class="sq ..." data-square="...">``, every knight a ``<use
 class="knight white|black" data-square="...">`` and the blank a ``<use class="blank"

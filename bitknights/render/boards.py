@@ -9,8 +9,7 @@ trailing ``_`` dropped; numbers are written short and ``None`` leaves an attribu
 '<text class="coord" x="12.5" y="40" font-size="28">a&lt;b</text>'
 
 Geometry is in viewBox units: a square is :data:`S` wide, the labels take :data:`M` on the
-top and left, :data:`P` pads the right and bottom.  Every colour is the picture's own, never
-the page's (a notebook shows an SVG as an ``<img>``, blind to its theme).
+top and left, :data:`P` pads the right and bottom.
 
 Every picture carries the ``<defs>`` it uses (:class:`Defs`), once: the knight's outline
 (``#bk-knight``), the knights and blank built on it (``#bk-white``, ``#bk-black``,
@@ -130,14 +129,6 @@ class HtmlPicture(_Picture):
 
     def _repr_html_(self) -> str:
         return str(self)
-
-
-def svg_picture(root: ET.Element) -> SvgPicture:
-    return SvgPicture(markup(root))
-
-
-def html_picture(root: ET.Element) -> HtmlPicture:
-    return HtmlPicture(markup(root))
 
 
 S = 100
@@ -272,11 +263,11 @@ def piece(cell: str, sq: Square, defs: Defs, **attrs: str) -> ET.Element:
     return el("use", class_=cls, href=href, data_square=square_name(sq), **where, **attrs)
 
 
-def square_rect(sq: Square, cls: str, fill: str, **attrs: Attr) -> ET.Element:
-    """Square ``sq`` as a ``<rect>`` of class ``cls``."""
+def square_rect(sq: Square, cls: str, fill: str, inset: int = 0, **attrs: Attr) -> ET.Element:
+    """Square ``sq`` (less ``inset`` on every side) as a ``<rect>`` of class ``cls``."""
     x, y = square_corner(sq)
-    return el("rect", class_=cls, data_square=square_name(sq), x=x, y=y, width=S, height=S,
-              fill=fill, **attrs)  # fmt: skip
+    box = {"x": x + inset, "y": y + inset, "width": S - 2 * inset, "height": S - 2 * inset}
+    return el("rect", class_=cls, data_square=square_name(sq), **box, fill=fill, **attrs)
 
 
 def highlight(sq: Square, role: str) -> ET.Element:
@@ -293,15 +284,8 @@ def arrow(move: Move) -> ET.Element:
     tipx, tipy = x1 - ux * S * 0.15, y1 - uy * S * 0.15
     basex, basey = tipx - ux * 26, tipy - uy * 26
     head = [(tipx, tipy), (basex - uy * 14, basey + ux * 14), (basex + uy * 14, basey - ux * 14)]
-    g = el(
-        "g",
-        class_="arrow",
-        data_from=square_name(move.from_square),
-        data_to=square_name(move.to_square),
-        fill=ARROW,
-        stroke=ARROW,
-        opacity=0.75,
-    )
+    ends = {"data_from": square_name(move.from_square), "data_to": square_name(move.to_square)}
+    g = el("g", class_="arrow", **ends, fill=ARROW, stroke=ARROW, opacity=0.75)
     sub(g, "line", x1=x0, y1=y0, x2=basex, y2=basey, stroke_width=10, stroke_linecap="round")
     sub(g, "polygon", points=" ".join(f"{num(px)},{num(py)}" for px, py in head), stroke="none")
     return g
@@ -323,33 +307,17 @@ def _hint_marks(h: Hint, arrow_move: Move | None) -> tuple[ET.Element, ET.Elemen
     x, y = square_corner(sq)
     colour = OPTIMAL if h.optimal else OTHER
     opt = " optimal" if h.optimal else ""
-    frame = el(
-        "rect",
-        class_="hint-sq" + opt,
-        data_square=square_name(sq),
-        x=x + 3,
-        y=y + 3,
-        width=S - 6,
-        height=S - 6,
-        fill="none",
-        stroke=colour,
-        stroke_width=6 if h.optimal else 3,
+    frame = square_rect(
+        sq, "hint-sq" + opt, "none", 3, stroke=colour, stroke_width=6 if h.optimal else 3
     )
     label = "none" if h.distance is None else str(h.distance)
     bx, by = _badge_corner(sq, arrow_move)
+    cx, cy = x + bx, y + by
     badge = el("g", class_="hint" + opt, data_square=square_name(sq), data_distance=label)
-    sub(badge, "circle", cx=x + bx, cy=y + by, r=21, fill=colour, stroke="#ffffff", stroke_width=3)
-    sub(
-        badge,
-        "text",
-        "\u221e" if h.distance is None else label,  # ∞: never reaches the target
-        x=x + bx,
-        y=y + by + 9,
-        text_anchor="middle",
-        font_size=26 if len(label) < 3 else 18,
-        font_weight="bold",
-        fill="#ffffff",
-    )
+    sub(badge, "circle", cx=cx, cy=cy, r=21, fill=colour, stroke="#ffffff", stroke_width=3)
+    shown = "\u221e" if h.distance is None else label  # ∞: never reaches the target
+    bold = {"font_size": 26 if len(label) < 3 else 18, "font_weight": "bold", "fill": "#ffffff"}
+    sub(badge, "text", shown, x=cx, y=cy + 9, text_anchor="middle", **bold)
     return frame, badge
 
 
@@ -449,9 +417,8 @@ def board_svg(
     >>> svg.count('class="knight black"'), svg.count('<path ')  # one outline for all
     (12, 1)
     """
-    return svg_picture(
-        board_root(board, size, move=move, hints=hints, coordinates=coordinates, names=names)
-    )
+    root = board_root(board, size, move=move, hints=hints, coordinates=coordinates, names=names)
+    return SvgPicture(markup(root))
 
 
 def board_html(
@@ -465,7 +432,7 @@ def board_html(
     div = el("div", class_="bitknights-board", style="display:inline-block;text-align:center")
     div.append(board_root(board, size, move=move, hints=hints))
     sub(div, "div", " / ".join(board.rows()), style="font-family:monospace")
-    return html_picture(div)
+    return HtmlPicture(markup(div))
 
 
 def hints_svg(board: Board, hints: Iterable[Hint], *, size: float = 300) -> SvgPicture:
@@ -501,4 +468,4 @@ def hints_html(board: Board, hints: Iterable[Hint], *, size: float = 300) -> Htm
         else:
             cell.text = str(h.move)
             sub(row, "td", "never" if h.distance is None else str(h.distance))
-    return html_picture(div)
+    return HtmlPicture(markup(div))

@@ -21,11 +21,10 @@ from .boards import (
     el,
     frame_rect,
     highlight,
-    html_picture,
+    markup,
     num,
     piece,
     sub,
-    svg_picture,
     svg_root,
 )
 from .boards import square_corner as corner
@@ -33,12 +32,17 @@ from .boards import square_corner as corner
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
+    from collections.abc import Callable
 
 Path = Solution | Sequence[Board]
 
 
 def _path(solution: Path) -> tuple[list[Board], list[Move]]:
-    """The boards and moves of a solved ``solution`` (or of a list of boards), checked."""
+    """The boards and moves of ``solution`` (or of a list of boards), checked; of an unsolved
+    one, its start alone."""
+    unsolved = _unsolved(solution)
+    if unsolved is not None:
+        return [unsolved.start], []
     boards = list(solution.boards if isinstance(solution, Solution) else solution)
     for a, b in zip(boards, boards[1:]):
         if a.play(b.blank) != b:  # raises BoardError when not even a knight's jump
@@ -73,12 +77,17 @@ def _with_defs(root: ET.Element, defs: Defs) -> ET.Element:
     return root
 
 
+def _svg(build: Callable[..., ET.Element], *args: object) -> SvgPicture:
+    """The picture ``build(*args, defs)`` draws, holding the definitions it used."""
+    defs = Defs()
+    return SvgPicture(markup(_with_defs(build(*args, defs), defs)))
+
+
 def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -> SvgPicture:
     """Every board along the solution's path (or list of boards), ``per_row`` to a row,
     each a ``<g class="board" data-step="k" data-board="...">`` headed by the move that made
     it, highlighted.  An unsolved result shows its start board and why."""
-    defs = Defs()
-    return svg_picture(_with_defs(_strip(solution, per_row, board_size, defs), defs))
+    return _svg(_strip, solution, per_row, board_size)
 
 
 def _unsolved_strip(solution: Solution, board_size: float, defs: Defs) -> ET.Element:
@@ -144,19 +153,14 @@ def solution_animation_svg(
     """An animated picture of the solution (SMIL, no script; else the start board): the
     knights jump one move per ``seconds_per_move``, the move's squares lit, a caption
     counting moves; it pauses on the start and end boards and loops."""
-    defs = Defs()
-    return svg_picture(_with_defs(_animation(solution, size, seconds_per_move, defs), defs))
+    return _svg(_animation, solution, size, seconds_per_move)
 
 
 def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs) -> ET.Element:
     step = float(seconds_per_move)
     if not step > 0:
         raise ValueError(f"seconds_per_move must be positive, got {seconds_per_move!r}")
-    unsolved = _unsolved(solution)
-    if unsolved is not None:
-        boards, moves = [unsolved.start], list[Move]()
-    else:
-        boards, moves = _path(solution)
+    boards, moves = _path(solution)
     n = len(moves)
     cap_h = 60
     units_h = BOARD_UNITS + cap_h
@@ -191,15 +195,9 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
     g = sub(root, "g", class_="board", data_board=boards[0].compact)
     sub(g, "use", href=defs.use("bk-grid"), y=cap_h)
     # the move being made lights its two squares for the length of its step
+    down = f"translate(0,{cap_h})"
     for i, m in enumerate(moves):
-        hl = sub(
-            g,
-            "g",
-            class_="hl-step",
-            data_step=str(i + 1),
-            opacity="0",
-            transform=f"translate(0,{cap_h})",
-        )
+        hl = sub(g, "g", class_="hl-step", data_step=str(i + 1), opacity="0", transform=down)
         hl.extend([highlight(m.from_square, "from"), highlight(m.to_square, "to")])
         hl.append(fade(["0", "1", "0"], [0.0, starts[i], starts[i] + step]))
     # the blank moves to the square a knight left the moment the knight lands
@@ -217,14 +215,8 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
         track[k] += [(starts[i], m.from_square), (starts[i] + travel * step, m.to_square)]
     end = {k: sq for sq, k in where.items()}
     for k, keys in sorted(track.items()):
-        knight = piece(
-            boards[0].cell(k),
-            k,
-            defs,
-            transform=f"translate({xy(k)})",
-            data_start=square_name(k),
-            data_end=square_name(end[k]),
-        )
+        ends = {"data_start": square_name(k), "data_end": square_name(end[k])}
+        knight = piece(boards[0].cell(k), k, defs, transform=f"translate({xy(k)})", **ends)
         if len(keys) > 1:
             keys = [*keys, (dur, keys[-1][1])]
             knight.append(moving([sq for _, sq in keys], [t for t, _ in keys], "linear"))
@@ -253,7 +245,7 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     if unsolved is not None:
         sub(div, "p", unsolved_text(unsolved))
         div.append(board_root(unsolved.start, board_size))
-        return html_picture(div)
+        return HtmlPicture(markup(div))
     boards, moves = _path(solution)
     meta = []
     if isinstance(solution, Solution):
@@ -277,4 +269,4 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     steps = _steps(boards, moves, board_size, defs)
     steps.set("style", steps.get("style", "") + ";flex:1 1 320px;min-width:0")
     row.extend([_with_defs(animation, defs), steps])
-    return html_picture(div)
+    return HtmlPicture(markup(div))

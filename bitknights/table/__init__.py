@@ -129,7 +129,7 @@ def optimal_solutions(
     """Deprecated: :func:`bitknights.optimal_solutions` with ``engine='table'``."""
     import warnings
 
-    from ..optimal import optimal_solutions as one
+    from ..api import optimal_solutions as one
 
     warnings.warn("bitknights.table.optimal_solutions is deprecated: use "
                   "bitknights.optimal_solutions(..., engine='table')", DeprecationWarning,
