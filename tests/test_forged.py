@@ -23,7 +23,6 @@ from bitknights.errors import BitknightsError
 from bitknights.table import store
 from helpers import (
     SAMPLE,
-    Ran,
     batch_file,
     cache_env,
     copy_table,
@@ -32,7 +31,7 @@ from helpers import (
     one_line_error,
     random_walk,
     rewrite_header,
-    run_bitknights,
+    run,
     run_python,
     solve_with,
     steps_with,
@@ -46,11 +45,6 @@ SAMPLE_ANSWER = "7\n-1\n"
 # (then the header's layer counts fit it: only the bytes tell)
 OTHER = Board("10111/01010/0*111/00011/01000")
 OTHER_CENTRE = Board("10111/01110/00*10/00011/01001")
-
-
-def run(args, cache_dir=None, *, env=None, input="") -> Ran:
-    """``bitknights ARGS`` in this process, ``$BITKNIGHTS_CACHE_DIR`` naming ``cache_dir``."""
-    return run_bitknights(args, input, cache_dir=cache_dir, env=env)
 
 
 def one_warning(r) -> str:
@@ -300,7 +294,7 @@ def test_untrusted_pattern_databases_are_refused_said_once_and_done_without(surf
         assert (r.returncode, r.stdout) == (0, "7\n"), r.stderr
     else:
         args, feed, want = SURFACES[surface]()
-        r = run(args, env=env, input=feed)
+        r = run(args, None, feed or "", env=env)
         assert r.returncode == 0 and want in r.stdout, (r.stdout, r.stderr)
         assert r.stdout == want or surface != "solve --max-depth 25"
     if surface in ("check", "play hint"):  # answered by bidirectional search: no file read

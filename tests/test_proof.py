@@ -22,7 +22,7 @@ from helpers import (
     forge_compact,
     forge_patterns,
     one_line_error,
-    run_bitknights,
+    run,
     write_compact,
 )
 
@@ -86,10 +86,6 @@ def forged(request, genuine, table_dir, tmp_path_factory):
     cache_dir = tmp_path_factory.mktemp(request.param) / "cache"
     forge(copy_table(table_dir, cache_dir), edits)
     return cache_dir, board, int(genuine[_r(board)])
-
-
-def run(args, cache_dir, input=None) -> Ran:
-    return run_bitknights(args, input or "", cache_dir=cache_dir)
 
 
 # -- the proof and its record ---------------------------------------------------------------
@@ -278,7 +274,7 @@ def test_every_command_gives_the_true_answer_or_one_refusal_line(forged, tmp_pat
         (["stats"], None, None),
     ]  # fmt: skip
     for args, feed, check_answer in cases:
-        r = run(args, cache_dir, input=feed)
+        r = run(args, cache_dir, feed or "")
         if check_answer is None:  # needs the table itself: refused
             assert r.returncode == 2, (args, r.stdout, r.stderr)
         _answered_or_refused(r, check_answer)
