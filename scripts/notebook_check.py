@@ -191,9 +191,9 @@ class Session:
         self.page, self.out, self.prefix = page, out, prefix
         self.shots: list[Path] = []
 
-    def shot(self, name: str, full: bool = False) -> None:
+    def shot(self, name: str, full: bool = False, clip: dict | None = None) -> None:
         path = self.out / f"{self.prefix}-{len(self.shots) + 1:02d}-{name}.png"
-        self.page.screenshot(path=str(path), full_page=full)
+        self.page.screenshot(path=str(path), full_page=full, clip=clip)
         self.shots.append(path)
 
     def cell(self, index: int):
@@ -393,6 +393,7 @@ def check_readable(s: Session, check: Check, theme: str) -> None:
     for index, what in PICTURES.items():
         out = s.cell(index).locator(".jp-OutputArea-output").first
         found = s.labels(out, 10)
+        s.shot(f"picture-{index}-{theme}", clip=out.bounding_box())
         check_labels(check, found, f"{theme}: {what}", 10)
         kind = out.evaluate("o => o.querySelector('img') ? 'img' : 'inline'")
         if index != 5:

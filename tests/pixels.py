@@ -24,7 +24,9 @@ html.bk-hide-text, html.bk-hide-text * {
 
 # Adds the style above to the page; hides each SVG <text> by its visibility attribute
 # (page CSS does not reach the copies a <use> draws of its <defs>, attributes do); swaps
-# every <img> whose SVG has text for a copy without it (an <img> cannot be reached at all).
+# every <img> of an SVG for a still copy (its animations removed: it shows its first
+# frame, and a swap cannot restart a clock) with or without its text (an <img> cannot be
+# reached at all); RESTORE_IMAGES_JS puts the pictures back.
 HIDE_TEXT_JS = """
 async ([css, hide]) => {
   if (!document.getElementById("bk-hide-text-style")) {
@@ -55,10 +57,13 @@ async ([css, hide]) => {
         ? new TextDecoder().decode(Uint8Array.from(atob(body), (c) => c.charCodeAt(0)))
         : decodeURIComponent(body);
       const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+      const url = () => "data:image/svg+xml;charset=utf-8," +
+        encodeURIComponent(new XMLSerializer().serializeToString(doc));
+      doc.querySelectorAll("animate, animateTransform, animateMotion, set").forEach((a) => a.remove());
+      img.dataset.bkOriginal = img.src;
+      img.dataset.bkShown = url();
       doc.querySelectorAll("text").forEach((t) => t.remove());
-      const bare = new XMLSerializer().serializeToString(doc);
-      img.dataset.bkShown = img.src;
-      img.dataset.bkHidden = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(bare);
+      img.dataset.bkHidden = url();
     }
     const want = hide ? img.dataset.bkHidden : img.dataset.bkShown;
     if (img.src !== want) {
@@ -173,6 +178,16 @@ def labels(
     return found
 
 
+RESTORE_IMAGES_JS = """async () => {
+  const loads = [];
+  for (const img of document.querySelectorAll("img[data-bk-original]")) {
+    loads.push(new Promise((done) => { img.onload = done; img.onerror = done; }));
+    img.src = img.dataset.bkOriginal;
+    delete img.dataset.bkOriginal; delete img.dataset.bkShown; delete img.dataset.bkHidden;
+  }
+  await Promise.all(loads);
+}"""
+
 # Stops (or restarts) the SMIL animations of the page's own SVGs (an <img> cannot be reached).
 PAUSE_JS = """(pause) => document.querySelectorAll("svg").forEach((s) => {
   if (s.pauseAnimations) { if (pause) s.pauseAnimations(); else s.unpauseAnimations(); }
@@ -181,13 +196,15 @@ PAUSE_JS = """(pause) => document.querySelectorAll("svg").forEach((s) => {
 
 def page_labels(page, clip: dict | None = None, *, least: int = 0, tries: int = 6) -> list[Label]:
     """The labels Playwright's ``page`` shows (within ``clip``): screenshots with text,
-    without, with, without.  Animations in the page's SVGs are paused; what still changed
-    between the two shots of a kind (an animated ``<img>``, a redraw) is left out.  Tried
+    without, with, without.  Animations in the page's SVGs are paused, an ``<img>`` shows
+    its first frame; what still changed between the two shots of a kind (a redraw) is left
+    out.  Tried
     again (up to ``tries`` times) while fewer than ``least`` labels are found that way."""
     page.evaluate(PAUSE_JS, True)
     try:
         return _labels_of(page, clip, least, tries)
     finally:
+        page.evaluate(RESTORE_IMAGES_JS)
         page.evaluate(PAUSE_JS, False)
 
 
