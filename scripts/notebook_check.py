@@ -257,13 +257,8 @@ class Session:
 
     def labels(self, locator, least: int) -> list[pixels.Label]:
         locator.scroll_into_view_if_needed()
-        box = None
-        for _ in range(50):  # until the layout holds still (a notebook settles cell heights)
-            self.page.wait_for_timeout(100)
-            box, before = locator.bounding_box(), box
-            if box == before:
-                break
-        return pixels.page_labels(self.page, clip=box, least=least)
+        self.page.wait_for_timeout(200)
+        return pixels.page_labels(self.page, clip=locator.bounding_box(), least=least)
 
     def switch_theme(self, theme: str) -> None:
         page = self.page
