@@ -241,11 +241,6 @@ def read_target(args: argparse.Namespace, env: Environment) -> Board:
         raise UsageError(f"target {args.target}: {e}") from None
 
 
-def plural(n: int, noun: str) -> str:
-    """``'1 board'``, ``'2 boards'``, ``'1,234 boards'``."""
-    return f"{n:,} {noun}" + ("" if n == 1 else "s")
-
-
 def board_argument(text: str, *, required: bool = False) -> Board | None:
     """The board ``text`` spells when a FILE argument is a board (25 characters, or five
     rows joined by ``/``); ``None`` when it names a file, is ``-``, or (unless

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import progress
 from ..batch import json_line
 from ..board import Board, never_reaches
-from ..errors import BitknightsError, InputError
+from ..errors import BitknightsError, InputError, plural
 from .common import (
     OPTIMAL_MARK,
     Environment,
@@ -15,7 +15,6 @@ from .common import (
     count_solutions,
     file_operand,
     hint_line,
-    plural,
     read_source,
     read_target,
     slashed,
@@ -89,9 +88,9 @@ def _hint(board: Board, answers: Any, args: argparse.Namespace, out: IO[str]) ->
         out.write(f"{never_reaches(board, answers.target) or 'never reaches the target'}\n")
     else:
         best = sum(h.optimal for h in hints)
-        tail = "" if here == 0 else f"; {best} of {plural(len(hints), 'move')} optimal"
+        tail = "" if here == 0 else f"; {best} of {plural(len(hints), 'move', ',')} optimal"
         if solutions is not None:
-            tail += f"; {plural(solutions, 'optimal move sequence')}"
+            tail += f"; {plural(solutions, 'optimal move sequence', ',')}"
         out.write(f"distance {here}{tail}\n")
     for h in hints:
         out.write(f"{hint_line(h)}  {slashed(h.board)}\n")

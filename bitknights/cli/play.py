@@ -9,7 +9,7 @@ import select
 
 from ..board import Board, Move, never_reaches
 from ..cache import CacheError
-from ..errors import BitknightsError
+from ..errors import BitknightsError, plural
 from ..render.text import GLYPHS
 from ..squares import SIZE, square_name
 from .common import (
@@ -21,7 +21,6 @@ from .common import (
     command,
     hint_line,
     number,
-    plural,
     read_board_argument,
     read_error,
     read_target,
@@ -194,7 +193,7 @@ class Session:
         if self.game.solved:
             made, best = len(self.game.history), self.game.optimum
             verdict = "optimal" if made == best else f"{made - best} more than the optimum"
-            self._say(f"solved in {plural(made, 'move')}; the optimum is {best} ({verdict})")
+            self._say(f"solved in {plural(made, 'move', ',')}; the optimum is {best} ({verdict})")
 
     # -- commands --
 
@@ -206,7 +205,7 @@ class Session:
         elif self.game.distance is None:
             lines = ["no move helps: this board never reaches the target"]
         else:
-            lines = [f"{best} of {plural(len(hints), 'move')} optimal"]
+            lines = [f"{best} of {plural(len(hints), 'move', ',')} optimal"]
         lines.extend(hint_line(h) for h in hints)
         self._say("\n".join(lines))
 

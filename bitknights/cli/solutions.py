@@ -7,13 +7,13 @@ import time
 
 from .. import progress
 from ..board import never_reaches
+from ..errors import plural
 from .common import (
     BOARD,
     Environment,
     ExitStatus,
     command,
     number,
-    plural,
     read_board_argument,
     read_target,
     slashed,
@@ -62,7 +62,7 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
     elif steps is None:
         what = "no optimal move sequence (the board never reaches the target)"
     else:
-        what = f"{plural(written, 'optimal move sequence')} of {plural(steps, 'move')}"
+        what = f"{plural(written, 'optimal move sequence', ',')} of {plural(steps, 'move', ',')}"
         if args.limit is not None and written == args.limit:
             what += f" (--limit {args.limit}; there may be more)"
     from_ = {"table": "from the distance table", "compact": "from the compact distance table",

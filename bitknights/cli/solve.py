@@ -9,7 +9,7 @@ import io
 from .. import progress
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board, never_reaches
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..service import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, DistanceService, service
 from ..squares import FULL_MASK
 from . import streams
@@ -22,7 +22,6 @@ from .common import (
     count_solutions,
     file_operand,
     number,
-    plural,
     positive_float,
     read_target,
     slashed,
@@ -167,7 +166,7 @@ class _NeverReaches:
         rows = slashed(board)
         what = rows if self.given else f"board {index + 1:,} ({rows})"
         n = self.count - 1
-        more = f"; as {'does' if n == 1 else 'do'} {plural(n, 'more board')}" if n else ""
+        more = f"; as {'does' if n == 1 else 'do'} {plural(n, 'more board', ',')}" if n else ""
         self.env.say(f"bitknights: {what} {never_reaches(board, self.target)}{more}\n")
 
 
@@ -242,7 +241,7 @@ def _answer(s: Solution) -> str:
     steps = -1 if s.steps is None else s.steps
     if s.optimal_solutions is None:
         return str(steps)
-    return f"{steps} ({plural(s.optimal_solutions, 'optimal move sequence')})"
+    return f"{steps} ({plural(s.optimal_solutions, 'optimal move sequence', ',')})"
 
 
 def _open_input(args: argparse.Namespace, env: Environment) -> contextlib.AbstractContextManager:

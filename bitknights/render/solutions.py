@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..board import Board, Move
-from ..errors import BoardError
+from ..errors import BoardError, plural
 from ..solution import Solution
 from ..squares import NUM_SQUARES, square_name
 from .boards import (
@@ -256,7 +256,7 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
         if solution.seconds:
             meta.append(f"{solution.seconds:.3g} s")
     head = sub(div, "p")
-    b = sub(head, "b", f"{len(moves)} move{'' if len(moves) == 1 else 's'}")
+    b = sub(head, "b", plural(len(moves), "move"))
     b.tail = (f" ({', '.join(meta)})" if meta else "") + ": "
     code = sub(head, "code", None if moves else "none")
     for i, m in enumerate(moves):  # a line may break between moves, never inside one
