@@ -17,7 +17,7 @@ from ..coords import KEY_SHIFT
 from ..coords.arrays import SQUARE_COLOR, popcount
 from ..results import GROW, STOPPED
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-from ..threads import POLL_SECONDS, Stopped, default_workers, parallel_chunks
+from ..threads import POLL_SECONDS, Stopped, default_workers, parallel_chunks, shared, wait
 from . import DEPTH_CAP
 from .common import CACHED_TARGETS, parity
 
@@ -111,23 +111,8 @@ class _Ball:
         if stop is None:
             self._grow(radius, cache_dir)
             return
-        failed: list[BaseException] = []
-        done = threading.Event()
-
-        def work() -> None:  # not threads.shared: a single search imports no thread pool
-            try:
-                self._grow(radius, cache_dir)
-            except BaseException as e:  # handed to the waiting caller
-                failed.append(e)
-            finally:
-                done.set()
-
-        threading.Thread(target=work, name="bitknights-grow-ball", daemon=True).start()
-        while not done.wait(POLL_SECONDS):
-            if stop[0]:
-                raise Stopped
-        if failed:
-            raise failed[0]
+        growth = shared(("grow ball", id(self), radius), lambda: self._grow(radius, cache_dir))
+        wait(growth, lambda: bool(stop[0]))
 
     def _grow(self, radius: int, cache_dir: CacheDir) -> None:
         if self.depth >= radius or not self.front.size:
