@@ -30,7 +30,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
     from collections.abc import Callable
-    from typing import Any
 
     from ..board import Board
     from .store import TableFile
@@ -67,6 +66,9 @@ def _log_printer(quiet: bool | None) -> Callable[[str], None]:
     return emit
 
 
+_BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n:,}/{total:,} {unit}{postfix}"
+
+
 def bfs_distances(
     target: Board,
     *,
@@ -82,76 +84,66 @@ def bfs_distances(
     never), and the per-distance log (:data:`LOG_LEGEND`) unless ``quiet`` (``None``: on
     a terminal)."""
     emit = _log_printer(quiet)
-    total = state_count(target.black.bit_count())
+    k = target.black.bit_count()
+    total = state_count(k)
     with progress.bar(total, "boards", what, quiet=None if bar is None else not bar, delay=0,
                       bar_format=_BAR_FORMAT) as shown:  # fmt: skip
         shown.set_postfix_str("distance 0")
-        return _search(target, stop_after, emit, shown)
-
-
-_BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n:,}/{total:,} {unit}{postfix}"
-
-
-def _search(
-    target: Board, stop_after: int | None, emit: Callable[[str], None], shown: Any
-) -> tuple[np.ndarray, list[int]]:
-    kern = native.kernels("table")
-    k = target.black.bit_count()
-    ncomb = comb_count(k)
-    total = state_count(k)
-    dist = np.full(total, UNSEEN, dtype=np.uint8)
-    by_colour = [
-        np.array([sq for sq in range(NUM_SQUARES) if square_color(sq) == c], dtype=np.int64)
-        for c in (0, 1)
-    ]
-    unseen = [len(by_colour[c]) * ncomb for c in (0, 1)]
-    # average degree of a blank square of each colour, for the push/pull estimate
-    degree = [float(KNIGHT_COUNTS[by_colour[c]].mean()) for c in (0, 1)]
-    t0 = time.perf_counter()
-    target_rank = rank(target.black, target.blank)
-    dist[target_rank] = 0
-    colour = square_color(target.blank)
-    unseen[colour] -= 1
-    layers = [1]
-    emit(f"distance  0: {1:>12,} board")
-    shown.update(1)
-    args = kernel_args(k)
-    frontier_list: np.ndarray | None = np.array([target_rank], dtype=np.int64)
-    d = 0
-    while stop_after is None or d < stop_after:
-        other = 1 - colour
-        shown.set_postfix_str(f"distance {d + 1}")
-        frontier = layers[-1]
-        if frontier_list is not None and frontier <= _LIST_MAX:
-            how = "list"
-            frontier_list = kern.push_list(dist, np.int64(d), frontier_list, *args)
-            found = len(frontier_list)
-        else:
-            frontier_list = None
-            # a pull pays once the unseen are few (measured: about 1.8 per frontier board)
-            if frontier * degree[colour] * _PULL_RATIO <= unseen[other] * degree[other]:
-                how = "push"
-                _over_jobs(kern.push, dist, d, by_colour[colour], *args)
-                found = sum(_over_jobs(kern.count, dist, d + 1, by_colour[other], args[0]))
+        kern = native.kernels("table")
+        ncomb = comb_count(k)
+        dist = np.full(total, UNSEEN, dtype=np.uint8)
+        by_colour = [
+            np.array([sq for sq in range(NUM_SQUARES) if square_color(sq) == c], dtype=np.int64)
+            for c in (0, 1)
+        ]
+        unseen = [len(by_colour[c]) * ncomb for c in (0, 1)]
+        # average degree of a blank square of each colour, for the push/pull estimate
+        degree = [float(KNIGHT_COUNTS[by_colour[c]].mean()) for c in (0, 1)]
+        t0 = time.perf_counter()
+        target_rank = rank(target.black, target.blank)
+        dist[target_rank] = 0
+        colour = square_color(target.blank)
+        unseen[colour] -= 1
+        layers = [1]
+        emit(f"distance  0: {1:>12,} board")
+        shown.update(1)
+        args = kernel_args(k)
+        frontier_list: np.ndarray | None = np.array([target_rank], dtype=np.int64)
+        d = 0
+        while stop_after is None or d < stop_after:
+            other = 1 - colour
+            shown.set_postfix_str(f"distance {d + 1}")
+            frontier = layers[-1]
+            if frontier_list is not None and frontier <= _LIST_MAX:
+                how = "list"
+                frontier_list = kern.push_list(dist, np.int64(d), frontier_list, *args)
+                found = len(frontier_list)
             else:
-                how = "pull"
-                found = sum(_over_jobs(kern.pull, dist, d, by_colour[other], *args))
-        if found == 0:
-            break
-        d += 1
-        layers.append(found)
-        unseen[other] -= found
-        colour = other
-        shown.update(found)
-        noun = "board " if found == 1 else "boards"
-        seconds = time.perf_counter() - t0
-        emit(f"distance {d:2d}: {found:>12,} {noun}  ({_HOW[how]}, {seconds:.1f} s)")
-    reached = sum(layers)
-    emit(
-        f"{reached:,} of {total:,} boards reach the target; farthest {len(layers) - 1} moves"
-        f" ({time.perf_counter() - t0:.1f} s)"
-    )
-    return dist, layers
+                frontier_list = None
+                # a pull pays once the unseen are few (measured: about 1.8 per frontier board)
+                if frontier * degree[colour] * _PULL_RATIO <= unseen[other] * degree[other]:
+                    how = "push"
+                    _over_jobs(kern.push, dist, d, by_colour[colour], *args)
+                    found = sum(_over_jobs(kern.count, dist, d + 1, by_colour[other], args[0]))
+                else:
+                    how = "pull"
+                    found = sum(_over_jobs(kern.pull, dist, d, by_colour[other], *args))
+            if found == 0:
+                break
+            d += 1
+            layers.append(found)
+            unseen[other] -= found
+            colour = other
+            shown.update(found)
+            noun = "board " if found == 1 else "boards"
+            seconds = time.perf_counter() - t0
+            emit(f"distance {d:2d}: {found:>12,} {noun}  ({_HOW[how]}, {seconds:.1f} s)")
+        reached = sum(layers)
+        emit(
+            f"{reached:,} of {total:,} boards reach the target; farthest {len(layers) - 1} moves"
+            f" ({time.perf_counter() - t0:.1f} s)"
+        )
+        return dist, layers
 
 
 def estimate(target: Board) -> float:

@@ -35,8 +35,9 @@ from .. import cache, estimates
 from .._records import Record
 from ..coords import KEY_SHIFT, ranker, state_count
 from ..results import INCONSISTENT, OVER_LIMIT, UNREACHABLE
-from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
+from ..squares import FULL_MASK, KNIGHT_TARGETS
 from .layout import LOST
+from .probe import valid
 from .store import BLOCK_BITS, TableError, block_checksums, block_count, file_path, open_file
 
 TYPE_CHECKING = False
@@ -193,14 +194,9 @@ class CompactTable:
         it never reaches the target: a list for a list (up to :data:`PLAIN_BOARDS` walked
         in plain Python), an ``int64`` array for an array (compiled, parallel)."""
         if isinstance(keys, list) and len(keys) <= PLAIN_BOARDS:
-            steps = []
-            for key in keys:
-                black, blank = key & FULL_MASK, key >> KEY_SHIFT
-                valid = blank < NUM_SQUARES and not black >> blank & 1
-                d = self.walk_plain(black, blank, limit)[0] if valid and (
-                    black.bit_count() == self.black_count) else -1  # fmt: skip
-                steps.append(max(d, -1))
-            return steps
+            boards = [(key & FULL_MASK, key >> KEY_SHIFT) for key in keys]
+            k = self.black_count
+            return [max(self.walk_plain(*b, limit)[0], -1) if valid(*b, k) else -1 for b in boards]
         import numpy as np
 
         from .. import native
@@ -260,11 +256,7 @@ class CompactTable:
         if board.black.bit_count() != self.black_count:
             return 0
         d = self.walk(board.black, board.blank)[0]
-        return 0 if d < 0 else self.graph(board, d).total
-
-    def graph(self, board: Board, depth: int) -> PathGraph:
-        """The shortest-path graph of ``board``, ``depth`` moves from the target."""
-        return path_graph(self, board, depth)
+        return 0 if d < 0 else path_graph(self, board, d).total
 
 
 # path counts at or above this switch to Python ints (8 of them must not overflow int64)

@@ -21,6 +21,7 @@ from .compact import boards_of, check_draw, draw_ranks, path_graph
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Any
 
     from .store import TableFile
 
@@ -30,13 +31,15 @@ _last: DistanceTable | None = None
 
 class DistanceTable:
     """Exact distances to one target, from a proved table file (boards with another
-    number of black knights than the target never reach it: distance ``None``)."""
+    number of black knights than the target never reach it: distance ``None``); the
+    file's fields (``target``, ``black_count``, ``state_count``, ``max_distance``,
+    ``example()``) read as its own."""
 
     def __init__(self, file: TableFile) -> None:
         self.file = file
-        self.target = file.target
-        self.black_count = file.black_count
-        self._ncomb = comb_count(file.black_count)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.file, name)
 
     def __repr__(self) -> str:
         """One line: the target, the boards and the farthest distance, and the file."""
@@ -45,25 +48,9 @@ class DistanceTable:
                 f"{self.max_distance} moves, {self.file.path}>")  # fmt: skip
 
     @property
-    def _payload(self) -> np.ndarray:
-        return self.file.payload
-
-    @property
     def layers(self) -> list[int]:
         """``layers[d]``: how many boards are exactly ``d`` moves from the target."""
         return list(self.file.layers)
-
-    @property
-    def max_distance(self) -> int:
-        return self.file.max_distance
-
-    @property
-    def state_count(self) -> int:
-        return self.file.state_count
-
-    def example(self) -> Board:
-        """One board at :attr:`max_distance`."""
-        return self.file.example()
 
     def walk(self, board: Board, cap: int | None = None) -> tuple[int, list[int], int]:
         """:func:`.probe.walk`: ``(steps, blank squares along one optimal path, probes)``."""
@@ -107,11 +94,11 @@ class DistanceTable:
         cap = self.max_distance if limit is None else max(0, min(int(limit), self.max_distance))
         out = np.empty(keys.shape[0], dtype=np.int64)
         kernel = native.kernels("table").distances
-        fixed = (np.int64(self.black_count), np.int64(cap), np.int64(self._ncomb), RANK_BYTE,
-                 POPCOUNT8)  # fmt: skip
+        ncomb = comb_count(self.black_count)
+        fixed = (np.int64(self.black_count), np.int64(cap), np.int64(ncomb), RANK_BYTE, POPCOUNT8)
         n, piece = keys.shape[0], 1 << 16
         parallel_blocks(
-            lambda b0, b1: kernel(self._payload, keys[b0 * piece : b1 * piece], *fixed,
+            lambda b0, b1: kernel(self.file.payload, keys[b0 * piece : b1 * piece], *fixed,
                                   out[b0 * piece : b1 * piece]),
             -(-n // piece),
         )  # fmt: skip
@@ -139,10 +126,10 @@ class DistanceTable:
                           unit_scale=True) as shown:  # fmt: skip
             if size / self.state_count >= 1e-3 and count <= size // 2:
                 batch = int(min(1 << 22, max(1 << 12, 2 * count * self.state_count // size)))
-                hit = lambda ranks: self._payload[ranks] == distance  # noqa: E731
+                hit = lambda ranks: self.file.payload[ranks] == distance  # noqa: E731
                 pieces: Iterable[np.ndarray] = draw_ranks(rng, self.state_count, count, batch, hit)
             else:
-                layer = np.flatnonzero(self._payload == distance)
+                layer = np.flatnonzero(self.file.payload == distance)
                 ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]
                 pieces = (ranks[lo : lo + _PIECE] for lo in range(0, count, _PIECE))
             for piece in pieces:

@@ -274,8 +274,8 @@ def compact_distances(payload, keys, k, cap, far, tblack, tblank, ncomb, nbr, cn
     of the first board whose walk is ``INCONSISTENT``, or -1."""
     path = np.empty(far + 1, dtype=np.int64)
     for i in range(keys.shape[0]):
-        black, blank = unpack(keys[i])
-        if blank >= NUM_SQUARES or (black >> blank) & 1 or popcount(black) != k:
+        black, blank, ok = _key_state(keys[i], k)
+        if not ok:
             out[i] = OVER_LIMIT
             continue
         d = walk(payload, True, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt,
@@ -403,13 +403,6 @@ def _set_move(line, t, width, cells, move):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _line_size(depth, width, form):
-    if form == K.RAW:
-        return depth + 1
-    return depth * width + 1 + (20 + len(K.JSON_HEAD) + len(K.JSON_TAIL) if form == K.JSON else 0)
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _emit(out, pos, path, line, depth, width, form, index):
     """Write the path (``path[0..depth]``, its moves' cells in ``line``) at ``pos`` in
     ``form``; returns where the next line goes."""
@@ -456,7 +449,9 @@ def optimal_lines(bfirst, bend, label_at, labels, text, root, depth, width, form
         stack[0, 2] = 0
         path[0] = root
     level = state[K.LEVEL]
-    size = _line_size(depth, width, form)
+    size = depth + 1 if form == K.RAW else depth * width + 1
+    if form == K.JSON:
+        size += 20 + len(K.JSON_HEAD) + len(K.JSON_TAIL)
     pos = 0
     m = 0
     while level >= 0:

@@ -23,7 +23,7 @@ BULK_FROM = 512  # batches this large read their blocks in one pass (TableFile.b
 RANKER_FROM = 64  # batches this large rank with coords.ranker (2 ms once, then a fifth)
 
 
-def _valid(black: int, blank: int, k: int) -> bool:
+def valid(black: int, blank: int, k: int) -> bool:
     """A board of the table: the blank on the board, not under a knight, ``k`` black
     knights (other boards never reach the target: no read needed)."""
     return blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
@@ -45,7 +45,7 @@ def distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
     at: list[tuple[int, int]] = []  # (answer index, rank)
     for i, key in enumerate(keys):
         black, blank = key & FULL_MASK, key >> KEY_SHIFT
-        if _valid(black, blank, k):
+        if valid(black, blank, k):
             at.append((i, rank_of(black, blank)))
     ranks = [r for _, r in at]
     got = table.bytes_at(ranks) if len(keys) >= BULK_FROM else [table.data[r] for r in ranks]
@@ -65,10 +65,10 @@ def distances_array(table: TableFile, keys: np.ndarray, limit: int) -> np.ndarra
     keys = np.asarray(keys, dtype=np.int64)
     out = np.full(keys.shape[0], -1, dtype=np.int64)
     black, blank = keys & FULL_MASK, keys >> KEY_SHIFT
-    valid = (blank >= 0) & (blank < NUM_SQUARES)
-    blank = np.where(valid, blank, 0)
-    valid &= (black >> blank & 1 == 0) & (popcount(black) == table.black_count)
-    idx = np.flatnonzero(valid)
+    ok = (blank >= 0) & (blank < NUM_SQUARES)
+    blank = np.where(ok, blank, 0)
+    ok &= (black >> blank & 1 == 0) & (popcount(black) == table.black_count)
+    idx = np.flatnonzero(ok)
     d = table.values(ranks(black[idx], blank[idx], comb_count(table.black_count)))
     d = d.astype(np.int64)
     keep = (d != UNSEEN) & (d <= limit)
@@ -81,7 +81,7 @@ def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[
     is its exact distance, or ``UNREACHABLE``, or ``OVER_LIMIT`` beyond ``cap`` moves
     (:mod:`bitknights.results`; the path then empty).  Each step goes to the first
     neighbour one nearer, in knight-move order."""
-    if not _valid(black, blank, table.black_count):
+    if not valid(black, blank, table.black_count):
         return UNREACHABLE, [], 0
     rank_of = _rank_of(table, 1)
     data = table.data
@@ -106,7 +106,7 @@ def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[
 
 def distance(table: TableFile, board: Board) -> int | None:
     """The exact distance of ``board``; ``None`` when it never reaches the target."""
-    if not _valid(board.black, board.blank, table.black_count):
+    if not valid(board.black, board.blank, table.black_count):
         return None
     d = table.data[_rank_of(table, 1)(board.black, board.blank)]
     return None if d == UNSEEN else d

@@ -16,6 +16,7 @@ from .. import native
 from ..board import Board, Move
 from ..squares import NUM_SQUARES
 from . import layout as K
+from . import probe
 from .compact import CompactTable, path_graph
 from .store import TableFile
 
@@ -79,7 +80,10 @@ class TablePaths:
         board, table = self.board, self.table
         if board.black.bit_count() != table.black_count or self.limit == 0:
             return
-        depth, walked = _walk(table, board)
+        if isinstance(table, CompactTable):  # the graph's first path, in plain Python
+            depth, walked = table.walk_plain(board.black, board.blank)
+        else:
+            depth, walked = probe.walk(table, board.black, board.blank, table.max_distance)[:2]
         if depth < 0:
             return
         self.depth = depth
@@ -124,16 +128,6 @@ class TablePaths:
                 left -= rows
             if code == K.DONE or left == 0:
                 return
-
-
-def _walk(table: TableFile | CompactTable, board: Board) -> tuple[int, list[int]]:
-    """``(distance, the first optimal path)`` in plain Python (the graph's first path); a
-    negative distance for a board that never reaches the target."""
-    if isinstance(table, CompactTable):
-        return table.walk_plain(board.black, board.blank)
-    from . import probe
-
-    return probe.walk(table, board.black, board.blank, table.max_distance)[:2]
 
 
 _MOVES = [Move(f, t) for f in range(NUM_SQUARES) for t in range(NUM_SQUARES)]  # [from * 25 + to]

@@ -239,13 +239,7 @@ class TableFile:
 
         if self._full is not None or len(ranks) > len(self._crcs) // 4:
             return self.payload[ranks]
-        out = np.empty(len(ranks), dtype=np.uint8)
-        blocks = ranks >> BLOCK_BITS
-        for b in np.unique(blocks).tolist():
-            hit = blocks == b
-            block = self._blocks[b] = self._blocks[b] or self._block(b)
-            out[hit] = np.frombuffer(block, dtype=np.uint8)[ranks[hit] & ((1 << BLOCK_BITS) - 1)]
-        return out
+        return np.array(self.bytes_at(ranks.tolist()), dtype=np.uint8)
 
 
 def write(
