@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -38,6 +39,13 @@ def fresh(monkeypatch):
     monkeypatch.setattr(compact_engine, "_TABLES", {})
 
 
+@pytest.fixture
+def small(tmp_path, fresh):
+    """``(table, path)``: the compact table of :data:`SMALL`, built in ``tmp_path``."""
+    table = compact.build(SMALL, tmp_path)
+    return table, Path(table.path)
+
+
 def replayed(board, blanks):
     """The boards along a path given as the blank's squares, each move checked legal."""
     boards = [board]
@@ -48,10 +56,10 @@ def replayed(board, blanks):
 
 
 def test_every_board_of_a_small_target_walks_to_its_exact_distance(
-    tmp_path, small_ball, fresh, monkeypatch
+    tmp_path, small_ball, small, monkeypatch
 ):
     """Every board's walk, compiled and plain, and batches both ways: the naive BFS's."""
-    table = compact.build(SMALL, tmp_path)
+    table = small[0]
     assert compact.load(SMALL, tmp_path).max_distance == max(small_ball.values())
     for i, (text, d) in enumerate(small_ball.items()):
         b = Board(text)
@@ -148,9 +156,8 @@ def _shift_codes(table, path, ranks):
     forge_compact(path, table.target, {r: (table.code(*unrank(r, k)) + 1) % 3 for r in ranks})
 
 
-def test_a_forged_code_is_caught_by_the_proof_and_rebuilt(tmp_path, small_ball, fresh, capfd):
-    built = compact.build(SMALL, tmp_path)
-    path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
+def test_a_forged_code_is_caught_by_the_proof_and_rebuilt(tmp_path, small_ball, small, capfd):
+    built, path = small
     board = Board(next(t for t, d in small_ball.items() if d == 9))
     _shift_codes(built, path, [rank(board.black, board.blank)])  # no proof record
     table = compact.load(SMALL, tmp_path)  # compared with a fresh build: replaced
@@ -160,18 +167,18 @@ def test_a_forged_code_is_caught_by_the_proof_and_rebuilt(tmp_path, small_ball, 
         assert table.walk(n.black, n.blank)[0] == small_ball[n.compact]
 
 
-def test_files_that_fail_their_checks_are_rebuilt_or_refused(tmp_path, fresh, monkeypatch):
-    built = compact.build(SMALL, tmp_path)
-    path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
+def test_files_that_fail_their_checks_are_rebuilt_or_refused(tmp_path, small, monkeypatch):
+    built, path = small
     good = path.read_bytes()
     # a flipped byte, or every code shifted (checksums right): proved, rebuilt, replaced
     bad = bytearray(good)
     bad[-5] ^= 1
     every = range(state_count(2))
+    near = SMALL.play(SMALL.moves()[0])
     for damage in (lambda: path.write_bytes(bytes(bad)), lambda: _shift_codes(built, path, every)):
         path.write_bytes(good)
         damage()
-        assert compact.load(SMALL, tmp_path).walk(*_moved(SMALL))[0] == 1
+        assert compact.load(SMALL, tmp_path).walk(near.black, near.blank)[0] == 1
         assert path.read_bytes() == good  # the fresh build, written back
     # a header whose checksum does not match is refused before anything is read
     head = bytearray(good)
@@ -180,8 +187,7 @@ def test_files_that_fail_their_checks_are_rebuilt_or_refused(tmp_path, fresh, mo
     with pytest.raises(BitknightsError, match="checksum"):
         compact.load(SMALL, tmp_path)
     # the engine rebuilds such a file (said once) and answers right
-    got = solve_with("compact", SMALL.play(SMALL.moves()[0]), SMALL, None, cache_dir=tmp_path)
-    assert got.steps == 1
+    assert solve_with("compact", near, SMALL, None, cache_dir=tmp_path).steps == 1
     assert compact.load(SMALL, tmp_path) is not None  # rebuilt and written back
     # a FIFO at the path is refused at once, not waited on
     path.unlink()
@@ -193,14 +199,8 @@ def test_files_that_fail_their_checks_are_rebuilt_or_refused(tmp_path, fresh, mo
     assert not compact_engine.available(SMALL, tmp_path)
 
 
-def _moved(board: Board) -> tuple[int, int]:
-    child = board.play(board.moves()[0])
-    return child.black, child.blank
-
-
-def test_an_untrusted_file_is_said_once_and_not_used(tmp_path, capsys, fresh):
-    compact.build(SMALL, tmp_path)
-    path = tmp_path / os.path.basename(compact.path_of(SMALL, tmp_path))
+def test_an_untrusted_file_is_said_once_and_not_used(tmp_path, capsys, small):
+    path = small[1]
     path.chmod(0o666)
     with pytest.raises(cache.UntrustedError):
         compact.load(SMALL, tmp_path)
@@ -238,8 +238,6 @@ def test_auto_sends_far_boards_to_the_compact_table_when_there_is_no_distance_ta
 
 def test_the_deep_data_files_lie_where_their_names_say(table_dir):
     """scripts/deep.py times these files; their boards are what their names say."""
-    from pathlib import Path
-
     data = Path(__file__).parent / "data"
     full = bk.table.load_table(cache_dir=table_dir)
     for name, want in (("distance36.txt", 36), ("distance39.txt", 39), ("seventh_guest.txt", 36)):
@@ -250,9 +248,8 @@ def test_the_deep_data_files_lie_where_their_names_say(table_dir):
     assert guest.compact == TARGET.compact.translate(swap)
 
 
-def test_a_few_boards_are_walked_without_numpy(tmp_path, fresh):
+def test_a_few_boards_are_walked_without_numpy(tmp_path, small):
     """A judge-sized input from the compact table imports neither numpy nor numba."""
-    compact.build(SMALL, tmp_path)
     target = target_file(tmp_path / "target.txt", SMALL)
     boards = ["10000/00000/00000/00000/0001*", "00000/01000/1*000/00000/00000"]
     code = (
@@ -262,14 +259,13 @@ def test_a_few_boards_are_walked_without_numpy(tmp_path, fresh):
     )
     batch = "2\n" + "".join(b.replace("/", "\n") + "\n" for b in boards)
     r = run_python(code, input=batch, env={"BITKNIGHTS_CACHE_DIR": str(tmp_path)})
-    want = [compact.load(SMALL, tmp_path).walk_plain(Board(b).black, Board(b).blank)[0]
-            for b in boards]  # fmt: skip
+    want = [small[0].walk_plain(Board(b).black, Board(b).blank)[0] for b in boards]
     assert r.stdout.split() == [*map(str, want), "False", "False", "0"], r.stderr
 
 
-def test_random_boards_from_the_compact_table(tmp_path, small_ball, fresh, monkeypatch):
+def test_random_boards_from_the_compact_table(tmp_path, small_ball, small, monkeypatch):
     """Random boards by rejection: exact, seeded, whole layers, a clear error, the CLI."""
-    table = compact.build(SMALL, tmp_path)
+    table = small[0]
     layers = by_distance(small_ball)
     for d in (0, 1, 7, 12, max(layers)):
         count = min(20, len(layers[d]))

@@ -135,21 +135,6 @@ def test_contradictions_in_the_table_are_reported(tmp_path, small_ball):
             load_table(SMALL, cache_dir=tmp_path).path(one if value == 7 else two)
 
 
-@pytest.mark.slow
-def test_whole_table_layers_and_lookups_agree(classic):
-    """Layer counts account for every byte; the numpy lookup equals the numba one."""
-    from bitknights.coords.kernels import unrank_many
-    from bitknights.table import probe
-
-    assert np.bincount(classic.file.payload).tolist() == classic.layers
-    rng = np.random.default_rng(12)
-    blacks, blanks = unrank_many(rng.integers(0, STATES, size=200_000, dtype=np.int64), 12)
-    keys = blacks | blanks << 25
-    for limit in (15, 39):
-        want = classic.distances(keys, limit)
-        assert (probe.distances_array(classic.file, keys, limit) == want).all()
-
-
 # -- single-board queries ---------------------------------------------------------------
 
 
@@ -551,19 +536,23 @@ def test_module_functions(table_dir):
     assert len(table.random_boards(12, 3, seed=1, **kw)) == 3
 
 
-def test_numpy_lookup_matches_the_numba_lookup(classic, table_dir):
+@pytest.mark.parametrize("count", [3000, pytest.param(200_000, marks=pytest.mark.slow)])
+def test_numpy_lookup_matches_the_numba_lookup(classic, count):
+    """Random boards, one with 13 black knights (never) and the target; with many, the
+    layer counts account for every byte."""
+    from bitknights.coords.kernels import unrank_many
     from bitknights.table import probe
 
-    rng = np.random.default_rng(5)
-    cells = np.array(list("1" * 12 + "0" * 12 + "*"))
-    boards = [Board("".join(rng.permutation(cells))) for _ in range(3000)]
-    boards += [Board("11111/01111/00*11/00001/00001"), TARGET]  # 13 black: never; the target
-    keys = keys_of([b.compact for b in boards])
-    file = store.load(TARGET, table_dir)
+    blacks, blanks = unrank_many(np.random.default_rng(count).integers(0, STATES, count), 12)
+    odd = keys_of(["11111/01111/00*11/00001/00001", TARGET.compact])
+    keys = np.concatenate([blacks | blanks << 25, odd])
     for limit in (0, 15, 25, 39):
-        assert (probe.distances_array(file, keys, limit) == classic.distances(keys, limit)).all()
-    d = probe.distances_array(file, keys, 39)
+        want = classic.distances(keys, limit)
+        assert (probe.distances_array(classic.file, keys, limit) == want).all()
+    d = probe.distances_array(classic.file, keys, 39)
     assert d[-1] == 0 and d[-2] == -1 and (d[:-2] > 0).all()
+    if count > 3000:  # the slow case: the whole payload too
+        assert np.bincount(classic.file.payload).tolist() == classic.layers
 
 
 def test_solve_many_counts_solutions(classic, table_dir):
