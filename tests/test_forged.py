@@ -115,7 +115,7 @@ def test_a_forged_byte_near_the_target_or_at_the_example_is_refused_at_open(
     board = {"target": TARGET, "neighbour": TARGET.play("b5"),
              "example": file.example()}[what]  # fmt: skip
     r = rank(board.black, board.blank)
-    forge(path, r, file.data[r] + 2)  # block and header checksums recomputed
+    forge(path, r, file[r] + 2)  # block and header checksums recomputed
     with pytest.raises(store.TableError, match=f"{path} is inconsistent"):
         store.load(TARGET, cache_dir)
     assert run(["table", "info"], cache_dir).returncode == 1
@@ -151,7 +151,7 @@ def test_the_genuine_table_passes_the_check_at_open(table_dir):
     store._loaded.clear()
     file = store.load(TARGET, table_dir)
     store._check_sane(file)  # what load ran
-    assert file.layers[:2] == (1, 8) and file.data[file.example_rank] == file.max_distance == 39
+    assert file.layers[:2] == (1, 8) and file[file.example_rank] == file.max_distance == 39
 
 
 # -- the pattern databases ------------------------------------------------------------------

@@ -59,7 +59,8 @@ class DistanceTable:
 
     def distance(self, board: Board) -> int | None:
         """The exact fewest moves from ``board`` to the target; ``None`` if unreachable."""
-        return probe.distance(self.file, board)
+        d = probe.distances(self.file, [board.key], self.max_distance)[0]
+        return None if d < 0 else d
 
     def path(self, board: Board) -> list[Board] | None:
         """One optimal path from ``board`` to the target (``board`` first), or ``None``."""

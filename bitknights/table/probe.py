@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from ..board import Board
     from .store import TableFile
 
 BULK_FROM = 512  # batches this large read their blocks in one pass (TableFile.bytes_at)
@@ -48,7 +47,7 @@ def distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
         if valid(black, blank, k):
             at.append((i, rank_of(black, blank)))
     ranks = [r for _, r in at]
-    got = table.bytes_at(ranks) if len(keys) >= BULK_FROM else [table.data[r] for r in ranks]
+    got = table.bytes_at(ranks) if len(keys) >= BULK_FROM else [table[r] for r in ranks]
     out = [-1] * len(keys)
     for (i, _), d in zip(at, got):
         if d != UNSEEN and d <= limit:
@@ -84,8 +83,7 @@ def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[
     if not valid(black, blank, table.black_count):
         return UNREACHABLE, [], 0
     rank_of = _rank_of(table, 1)
-    data = table.data
-    d = data[rank_of(black, blank)]
+    d = table[rank_of(black, blank)]
     if d == UNSEEN:
         return UNREACHABLE, [], 1
     if d > cap:
@@ -95,7 +93,7 @@ def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[
         for n in KNIGHT_TARGETS[blank]:
             nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
             probes += 1
-            if data[rank_of(nb, n)] == want:
+            if table[rank_of(nb, n)] == want:
                 black, blank = nb, n
                 blanks.append(n)
                 break
@@ -104,12 +102,4 @@ def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[
     return d, blanks, probes
 
 
-def distance(table: TableFile, board: Board) -> int | None:
-    """The exact distance of ``board``; ``None`` when it never reaches the target."""
-    if not valid(board.black, board.blank, table.black_count):
-        return None
-    d = table.data[_rank_of(table, 1)(board.black, board.blank)]
-    return None if d == UNSEEN else d
-
-
-__all__ = ["RANKER_FROM", "distance", "distances", "distances_array", "walk"]
+__all__ = ["RANKER_FROM", "distances", "distances_array", "walk"]

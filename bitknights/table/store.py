@@ -130,7 +130,7 @@ def unrank(rank: int, black_count: int) -> Board:
 
 class TableFile:
     """An open table: header fields (checked), and the payload, read and checked block by
-    block as lookups touch it (``data[rank]``) or all at once (:attr:`payload`).  Any read
+    block as lookups touch it (``table[rank]``) or all at once (:attr:`payload`).  Any read
     that finds a bad block raises :class:`TableError`; nothing unchecked is returned."""
 
     def __init__(self, path: str, fd: int, fields: dict, offset: int) -> None:
@@ -146,7 +146,6 @@ class TableFile:
         self._crcs: Sequence[int] = fields["crcs"]
         self._full: np.ndarray | None = None
         self._blocks: list[bytes | memoryview | None] = [None] * len(self._crcs)
-        self.data = self
 
     def __del__(self) -> None:
         with contextlib.suppress(OSError, AttributeError):
@@ -159,9 +158,6 @@ class TableFile:
         if block is None:
             block = self._blocks[b] = self._block(b)
         return block[rank & ((1 << BLOCK_BITS) - 1)]
-
-    def __len__(self) -> int:
-        return self.state_count
 
     @property
     def max_distance(self) -> int:
