@@ -128,32 +128,35 @@ def open_cached(
     max_size: int | None = None,
     trust: bool = True,
     fix: str = "remove it and build again",
+    errors: tuple[type[CacheError], type[CacheError]] = (CacheError, UntrustedError),
 ) -> tuple[int, os.stat_result]:
     """Open a cache file for reading, never blocking: ``(fd, stat)``.  Raises
-    ``FileNotFoundError`` when there is none, :class:`CacheError` (naming ``what`` and the
-    path, ending with ``fix``) when it is not a regular file, not trusted (``trust``), of
-    none of ``sizes`` or larger than ``max_size``."""
+    ``FileNotFoundError`` when there is none, ``errors[0]`` (:class:`CacheError`; naming
+    ``what`` and the path, ending with ``fix``) when it is not a regular file, of none of
+    ``sizes`` or larger than ``max_size``, and ``errors[1]`` (:class:`UntrustedError`) when
+    it is not trusted (``trust``)."""
+    error, untrusted = errors
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise
     except OSError as e:
-        raise CacheError(f"cannot read {what} {path}: {e.strerror or e}") from None
+        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             kind = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
-            raise CacheError(f"{what} {path} is {kind}; {fix}")
+            raise error(f"{what} {path} is {kind}; {fix}")
         if trust:
             parent = os.path.dirname(os.path.abspath(path))
             for p, s, is_dir in ((path, st, False), (parent, os.stat(parent), True)):
                 problem = trust_problem(p, s, directory=is_dir)
                 if problem:
-                    raise UntrustedError(f"not trusting {what}: {problem}")
+                    raise untrusted(f"not trusting {what}: {problem}")
         if (sizes is not None and st.st_size not in set(sizes)) or (
             max_size is not None and st.st_size > max_size
         ):
-            raise CacheError(f"{what} {path} has the wrong size ({st.st_size:,} bytes); {fix}")
+            raise error(f"{what} {path} has the wrong size ({st.st_size:,} bytes); {fix}")
     except BaseException:
         os.close(fd)
         raise

@@ -38,7 +38,7 @@ from ..results import INCONSISTENT, OVER_LIMIT, UNREACHABLE
 from ..squares import FULL_MASK, KNIGHT_TARGETS
 from .layout import LOST
 from .probe import valid
-from .store import BLOCK_BITS, TableError, block_checksums, block_count, file_path, open_file
+from .store import BLOCK_BITS, ERRORS, TableError, block_checksums, block_count, file_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -398,7 +398,7 @@ def _read(target: Board, path: str, payload: bool) -> tuple[bytes, os.stat_resul
     header alone, or the whole file (``payload``)."""
     states, nblocks, head_size = _sizes(target)
     size = head_size + -(-states // 4)
-    fd, st = open_file(path, "compact distance table", [size])
+    fd, st = cache.open_cached(path, "compact distance table", sizes=[size], errors=ERRORS)
     try:
         data = cache.read_at(fd, size if payload else head_size, 0)
     except OSError as e:

@@ -110,17 +110,8 @@ def block_checksums(payload: bytes | memoryview | np.ndarray) -> list[int]:
     return [zlib.crc32(view[i : i + step]) for i in range(0, len(view), step)]
 
 
-def open_file(path: str, what: str, sizes: list[int] | None = None) -> tuple[int, os.stat_result]:
-    """:func:`bitknights.cache.open_cached`, its errors as :class:`TableError` (the trust
-    rule's as :class:`UntrustedTableError`); ``FileNotFoundError`` passes."""
-    try:
-        return cache.open_cached(path, what, sizes=sizes)
-    except cache.UntrustedError as e:
-        raise UntrustedTableError(str(e)) from None
-    except TableError:
-        raise
-    except cache.CacheError as e:
-        raise TableError(str(e)) from None
+ERRORS = (TableError, UntrustedTableError)
+"""What :func:`bitknights.cache.open_cached` raises for a table file."""
 
 
 def unrank(rank: int, black_count: int) -> Board:
@@ -318,7 +309,7 @@ def _open(
 ) -> tuple[int, dict, int, os.stat_result]:
     """Open and check the header and size: ``(fd, fields, header size, fstat)``."""
     try:
-        fd, st = open_file(os.fspath(path), "distance table")
+        fd, st = cache.open_cached(os.fspath(path), "distance table", errors=ERRORS)
     except FileNotFoundError:
         raise _missing(path) from None
     try:
