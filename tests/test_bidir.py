@@ -55,20 +55,25 @@ def deep_walks(target, count, lo, hi, seed, length=(20, 120)):
 
 
 @pytest.mark.slow
-def test_random_walks_against_ida_up_to_distance_22():
-    found = deep_walks(TARGET, 300, 8, 22, seed=12)
-    assert {s.steps for _, s in found} >= set(range(8, 23))
+@pytest.mark.parametrize("black", [12, 14])  # 14: a custom target, 10 white and 14 black
+def test_random_walks_against_ida(black):
+    """Deep boards: bidir's searches, batches and limits agree with IDA*."""
+    target = TARGET if black == 12 else random_board(random.Random(15), black=black)
+    walks = (300, 8, 22, 12, (20, 120)) if black == 12 else (40, 14, 24, 16, (30, 200))
+    found = deep_walks(target, *walks)
+    if black == 12:
+        assert {s.steps for _, s in found} >= set(range(8, 23))
     keys = keys_of(b for b, _ in found)
-    batch = steps_with("bidir", keys, TARGET, None)
+    batch = steps_with("bidir", keys, target, None)
     for (b, s), many in zip(found, batch.tolist()):
-        checked(s, b)
-        assert solve_with("ida", b, TARGET, None).steps == s.steps == many
+        checked(s, b, target)
+        assert solve_with("ida", b, target, None).steps == s.steps == many
         if s.steps <= 17:  # the limit paths, numpy batch included
-            assert solve_with("bidir", b, TARGET, s.steps - 1).status == "over_limit"
-            assert solve_with("bidir", b, TARGET, s.steps).steps == s.steps
+            assert solve_with("bidir", b, target, s.steps - 1).status == "over_limit"
+            assert solve_with("bidir", b, target, s.steps).steps == s.steps
     for limit in (14, 15, 16, 17, 18):
         want = np.array([s.steps if s.steps <= limit else -1 for _, s in found])
-        assert np.array_equal(steps_with("bidir", keys, TARGET, limit), want)
+        assert np.array_equal(steps_with("bidir", keys, target, limit), want)
 
 
 def test_first_meeting_equals_best_meeting_of_the_layer(monkeypatch):
@@ -107,16 +112,6 @@ def test_custom_targets_against_ida_and_naive():
                 assert s.steps == near[start.compact]
             if s.steps > 0:
                 assert solve_with("bidir", start, target, s.steps - 1).status == "over_limit"
-
-
-@pytest.mark.slow  # targets of 10 and 14 black knights: test_custom_targets_against_ida_and_naive
-def test_custom_target_with_10_white_14_black_deep():
-    rng = random.Random(15)
-    target = random_board(rng, black=14)
-    assert target.counts == (10, 14)
-    for b, s in deep_walks(target, 40, 14, 24, seed=16, length=(30, 200)):
-        checked(s, b, target)
-        assert solve_with("ida", b, target, None).steps == s.steps
 
 
 def test_stop_flag_and_timeout(monkeypatch):

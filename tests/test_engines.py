@@ -47,7 +47,7 @@ def test_search_engines_answer_through_the_contract(name):
     assert s.steps == 7 and s.status is Status.SOLVED and s.engine == name
     s.verify()
     over = engine.solve(FAR, TARGET, SolveOptions(max_depth=15))
-    assert over.steps is None and over.status is Status.OVER_LIMIT
+    assert over.steps is None and over.status is Status.OVER_LIMIT and over.boards == []
     other = engine.solve(Board("11111/11111/11*11/00001/00000"), TARGET, SolveOptions())
     assert other.status is Status.UNREACHABLE
     keys = np.array([NEAR.key, FAR.key, TARGET.key], dtype=np.int64)
@@ -144,36 +144,46 @@ def test_auto_asks_the_lookup_engine_about_the_cache_dir(tmp_path):
     assert api.choose_engine("auto", None, cache_dir=tmp_path) == "bidir"
 
 
-def test_choose_engine_follows_the_capabilities(monkeypatch):
-    fakes = {
-        "ida": _fake("ida"),
-        "bidir": _fake("bidir", deep=True, numpy_depth=9),
-        "mitm": _fake("mitm", plain=(8, 100)),
-        "table": _fake("table", lookup=True, deep=True, numpy_depth=200, ready=False),
-        "compact": _fake("compact", lookup=True, deep=True, ready=False, from_depth=21),
-    }
+DECLARED = {
+    "ida": {},
+    "bidir": {"deep": True, "numpy_depth": 9},
+    "mitm": {"plain": (8, 100)},
+    "table": {"lookup": True, "deep": True, "numpy_depth": 200, "ready": False},
+    "compact": {"lookup": True, "deep": True, "ready": False, "from_depth": 21},
+}
+IDA_DEEP = {"ida": {"deep": True, "numpy_depth": 12}}  # now first in every rule
+COMPACT = {**IDA_DEEP, "compact": {"lookup": True, "ready": True, "from_depth": 21}}
+TABLE = {**COMPACT, "table": {"lookup": True, "ready": True}}
+
+
+@pytest.mark.parametrize(
+    ("declared", "limit", "asked", "want"),
+    [
+        ({}, 15, {}, "ida"),
+        ({}, None, {}, "bidir"),
+        ({}, 9, {"counts_only": True}, "bidir"),
+        ({}, 10, {"counts_only": True}, "ida"),
+        ({}, 8, {"counts_only": True, "boards": 100}, "mitm"),
+        ({}, 8, {"counts_only": True, "boards": 101}, "bidir"),
+        ({}, 9, {"counts_only": True, "boards": 1}, "bidir"),
+        ({}, 8, {"boards": 1}, "ida"),  # paths wanted
+        (IDA_DEEP, None, {}, "ida"),
+        (IDA_DEEP, 10, {"counts_only": True}, "ida"),
+        (COMPACT, None, {}, "compact"),
+        (COMPACT, 21, {"counts_only": True}, "compact"),
+        (COMPACT, 20, {}, "ida"),  # below its depth: not worth loading
+        (TABLE, 15, {}, "table"),
+        (TABLE, None, {}, "table"),  # listed first
+        (TABLE, None, {"counts_only": True}, "table"),
+        (TABLE, 15, {"target": None}, "ida"),  # no target: no lookup
+        (TABLE, 15, {"engine": "bidir"}, "bidir"),
+    ],
+)
+def test_choose_engine_follows_the_capabilities(monkeypatch, declared, limit, asked, want):
+    fakes = {name: _fake(name, **kw) for name, kw in {**DECLARED, **declared}.items()}
     monkeypatch.setattr(service_module, "get_engine", fakes.__getitem__)
-    assert api.choose_engine("auto", 15) == "ida"
-    assert api.choose_engine("auto", None) == "bidir"
-    assert api.choose_engine("auto", 9, counts_only=True) == "bidir"
-    assert api.choose_engine("auto", 10, counts_only=True) == "ida"
-    assert api.choose_engine("auto", 8, counts_only=True, boards=100) == "mitm"
-    assert api.choose_engine("auto", 8, counts_only=True, boards=101) == "bidir"
-    assert api.choose_engine("auto", 9, counts_only=True, boards=1) == "bidir"
-    assert api.choose_engine("auto", 8, boards=1) == "ida"  # paths wanted
-    fakes["ida"] = _fake("ida", deep=True, numpy_depth=12)  # now first in every rule
-    assert api.choose_engine("auto", None) == "ida"
-    assert api.choose_engine("auto", 10, counts_only=True) == "ida"
-    fakes["compact"] = _fake("compact", lookup=True, ready=True, from_depth=21)
-    assert api.choose_engine("auto", None) == "compact"
-    assert api.choose_engine("auto", 21, counts_only=True) == "compact"
-    assert api.choose_engine("auto", 20) == "ida"  # below its depth: not worth loading
-    fakes["table"] = _fake("table", lookup=True, ready=True)
-    assert api.choose_engine("auto", 15) == "table"
-    assert api.choose_engine("auto", None) == "table"  # listed first
-    assert api.choose_engine("auto", None, counts_only=True) == "table"
-    assert api.choose_engine("auto", 15, target=None) == "ida"  # no target: no lookup
-    assert api.choose_engine("bidir", 15) == "bidir"
+    asked = {"engine": "auto", **asked}
+    assert api.choose_engine(asked.pop("engine"), limit, **asked) == want
 
 
 def test_options_reach_the_engine(monkeypatch):

@@ -36,6 +36,7 @@ def test_empty_table_holds_nothing_not_even_key_zero(n):
     for k in EDGE_KEYS:
         assert hs.get(t, k) == -1 and hs.find(t, k) == -1
     assert entries(t) == {}
+    assert t.dtype == np.uint32 and t.itemsize == 4 and hs.grow(t).dtype == np.uint32
 
 
 @pytest.mark.parametrize("top", [1, 3])
@@ -50,12 +51,6 @@ def test_edge_keys_and_values(top):
     assert int(t[hs.find(t, MAX_KEY)]) != EMPTY
     assert hs.get(t, 2) == -1 and hs.get(t, BOARD_KEY_END + 1) == -1
     assert len(entries(t)) == len(EDGE_KEYS)
-
-
-def test_uint32_table_is_four_bytes_a_slot():
-    t = hs.new_table32(100)
-    assert t.dtype == np.uint32 and t.itemsize == 4
-    assert hs.grow(t).dtype == np.uint32
 
 
 @pytest.mark.parametrize("n", [1, 4])

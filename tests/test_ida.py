@@ -6,13 +6,6 @@ from bitknights import TARGET, Board, solve
 from helpers import random_board, random_walk, solve_with
 
 
-def test_classic_sample():
-    boards = bitknights.read_batch(bitknights.SAMPLE)
-    assert [solve(b, engine="ida").steps for b in boards] == [7, None]
-    s = solve(boards[1], engine="ida")
-    assert s.status == "over_limit" and s.boards == []
-
-
 def test_every_board_within_8_moves(ball8):
     """IDA* equals the naive BFS on every board within 8 moves, and respects limits."""
     for text, d in ball8.items():

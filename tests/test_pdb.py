@@ -13,7 +13,7 @@ from bitknights.coords.kernels import pattern_rank as kernel_rank
 from bitknights.engines import ida, pdb
 from bitknights.engines.ida import IdaEngine
 from bitknights.engines.pdb import pattern_bound, pattern_tables
-from helpers import forge_patterns, random_board, random_walk, relaxed_neighbours, solve_with
+from helpers import random_board, random_walk, relaxed_neighbours, solve_with
 
 
 def mask_rank(mask):
@@ -91,12 +91,12 @@ def both_bounds(start, target):
 
 
 @pytest.mark.slow
-def test_pdb_for_custom_targets():
-    rng = random.Random(3)
-    for black in (12, 9):
-        target = random_board(rng, black)
-        for _ in range(10):
-            assert both_bounds(random_walk(target, 16, rng), target).boards[-1] == target
+@pytest.mark.parametrize("black", [12, 9])
+def test_pdb_for_custom_targets(black):
+    rng = random.Random(black)
+    target = random_board(rng, black)
+    for _ in range(10):
+        assert both_bounds(random_walk(target, 16, rng), target).boards[-1] == target
 
 
 @pytest.mark.slow
@@ -131,26 +131,6 @@ def test_cache_file_is_checked(tmp_path, monkeypatch):
         assert path.read_bytes() == good
     finally:
         pdb._TABLES.clear()
-
-
-@pytest.mark.slow
-def test_forged_values_are_never_used_to_prune(tmp_path, monkeypatch):
-    """Forged tables (checksums right, no proof) are never read, only rebuilt (issue 15, S4)."""
-    monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))
-    white, black = pattern_tables(TARGET.key)
-    path = Path(pdb._cache_path(TARGET))
-    rng = random.Random(4)
-    start = random_walk(TARGET, 30, rng)
-    expected = solve_with(IdaEngine(use_pdb=False), start, TARGET, None).steps
-    for forged in ((white * 2, black * 2), (white + 1, black), (white, np.minimum(black, 1))):
-        forge_patterns(path, forged)
-        assert pdb._load(path, TARGET) is None
-        pdb._TABLES.clear()
-        try:
-            assert solve_with(IdaEngine(use_pdb=True), start, TARGET, None).steps == expected
-            assert (pattern_tables(TARGET.key)[0] == white).all()
-        finally:
-            pdb._TABLES.clear()
 
 
 def test_cache_file_that_others_may_write_is_refused(tmp_path, monkeypatch):

@@ -90,9 +90,9 @@ class Engine:
         result.update(nodes=int(nodes), seconds=time.perf_counter() - t0)
         if steps < 0:
             return Solution(start, target, None, status=Status.of(steps), **result)
-        extra = self._extra(start, target, steps, options)
-        return Solution(start, target, int(steps), boards_from_blanks(start, blanks),
-                        **result, **extra)  # fmt: skip
+        if options.count_solutions and self.capabilities.counts_solutions:
+            result["optimal_solutions"] = self._count_solutions(start, target, options)
+        return Solution(start, target, int(steps), boards_from_blanks(start, blanks), **result)
 
     def steps_many(
         self,
@@ -119,9 +119,9 @@ class Engine:
         """The engine's batch of distances within ``limit`` moves."""
         raise NotImplementedError
 
-    def _extra(self, start: Board, target: Board, steps: int, options: SolveOptions) -> dict:
-        """What a solved result carries besides the path (none but the tables' count)."""
-        return {}
+    def _count_solutions(self, start: Board, target: Board, options: SolveOptions) -> int:
+        """The distinct optimal move sequences from ``start`` (when ``counts_solutions``)."""
+        raise NotImplementedError
 
 
 def get_engine(name: str) -> Engine:
@@ -137,7 +137,6 @@ def get_engine(name: str) -> Engine:
 def boards_from_blanks(start: Board, blanks: Iterable[SupportsInt]) -> list[Board]:
     """The boards along a path given as the blank's squares (``blanks[0]`` is the start's
     blank): at each step the knight on the next blank square jumps into the blank."""
-    boards = [start]
-    for sq in [int(sq) for sq in blanks][1:]:
-        boards.append(boards[-1].play(sq))
-    return boards
+    from itertools import accumulate
+
+    return list(accumulate([int(sq) for sq in blanks][1:], type(start).play, initial=start))

@@ -6,7 +6,6 @@ batches under small limits.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from contextlib import contextmanager, suppress
 from functools import lru_cache
 
@@ -147,20 +146,14 @@ def _table_advice(target_key: int, cache_dir: CacheDir) -> str:
     return "" if there else "; `bitknights table build` makes such answers instant"
 
 
-_BALLS: OrderedDict[int, _Ball] = OrderedDict()
 _BALLS_LOCK = threading.Lock()
+_cached_ball = lru_cache(maxsize=CACHED_TARGETS)(_Ball)
 
 
 def target_ball(target: Board) -> _Ball:
     """The cached ball of ``target``, built to :data:`BALL_RADIUS` on first use."""
     with _BALLS_LOCK:
-        ball = _BALLS.get(target.key)
-        if ball is None:
-            ball = _BALLS[target.key] = _Ball(target.key)
-            while len(_BALLS) > CACHED_TARGETS:
-                _BALLS.popitem(last=False)
-        else:
-            _BALLS.move_to_end(target.key)
+        ball = _cached_ball(target.key)
     ball.grow(BALL_RADIUS)
     return ball
 
@@ -168,8 +161,7 @@ def target_ball(target: Board) -> _Ball:
 def clear_balls() -> None:
     """Forget every cached ball, numba's and numpy's (their memory is freed once no
     search uses them)."""
-    with _BALLS_LOCK:
-        _BALLS.clear()
+    _cached_ball.cache_clear()
     numpy_ball.cache_clear()
 
 

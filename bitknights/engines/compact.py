@@ -46,11 +46,8 @@ class CompactEngine(Engine):
         )
         return steps, blanks, len(blanks)
 
-    def _extra(self, start: Board, target: Board, steps: int, options: SolveOptions) -> dict:
-        if steps < 0 or not options.count_solutions:
-            return {}
-        table = compact_table(target, options.cache_dir)
-        return {"optimal_solutions": table.count_solutions(start)}
+    def _count_solutions(self, start: Board, target: Board, options: SolveOptions) -> int:
+        return compact_table(target, options.cache_dir).count_solutions(start)
 
     def _steps(
         self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,

@@ -58,25 +58,28 @@ def _home(key, mask):
     return h & mask
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _slot(table, key):
+    """The slot holding ``key``, else the free slot its probe reaches."""
+    mask = table.size - 1
+    i = _home(key, mask)
+    while table[i] != EMPTY and (table[i] & KEY_MASK) != key:
+        i = (i + 1) & mask
+    return i
+
+
 @njit(cache=True, nogil=True)
 def find(table, key):
     """The slot holding ``key``, or ``-1``."""
-    mask = table.size - 1
-    i = _home(key, mask)
-    while True:
-        e = table[i]
-        if e == EMPTY:
-            return -1
-        if (e & KEY_MASK) == key:
-            return i
-        i = (i + 1) & mask
+    i = _slot(table, key)
+    return -1 if table[i] == EMPTY else i
 
 
 @njit(cache=True, nogil=True)
 def get(table, key):
     """The value stored with ``key``, or ``-1`` when ``key`` is absent."""
-    i = find(table, key)
-    return np.int64(-1) if i < 0 else np.int64(table[i] >> KEY_BITS)
+    e = table[_slot(table, key)]
+    return np.int64(-1) if e == EMPTY else np.int64(e >> KEY_BITS)
 
 
 @njit(cache=True, nogil=True)
@@ -84,28 +87,18 @@ def insert(table, key, value):
     """Store ``key`` with ``value`` unless ``key`` is present (its value is then kept);
     ``True`` when it was added.  The table must have a free slot; neither argument is
     checked."""
-    mask = table.size - 1
-    i = _home(key, mask)
-    while True:
-        e = table[i]
-        if e == EMPTY:
-            table[i] = np.int64(key) | (np.int64(value) << KEY_BITS)
-            return True
-        if (e & KEY_MASK) == key:
-            return False
-        i = (i + 1) & mask
+    i = _slot(table, key)
+    if table[i] != EMPTY:
+        return False
+    table[i] = np.int64(key) | (np.int64(value) << KEY_BITS)
+    return True
 
 
 @njit(cache=True, nogil=True)
 def grow(table):
     """A table of twice the capacity holding the same entries."""
-    out = np.empty(table.size * 2, table.dtype)
-    out[:] = EMPTY
-    mask = out.size - 1
+    out = np.full(table.size * 2, EMPTY, table.dtype)
     for e in table:
         if e != EMPTY:
-            i = _home(e & KEY_MASK, mask)
-            while out[i] != EMPTY:
-                i = (i + 1) & mask
-            out[i] = e
+            out[_slot(out, e & KEY_MASK)] = e
     return out

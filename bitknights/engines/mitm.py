@@ -103,8 +103,6 @@ _MOVES = tuple(
 """``_MOVES[blank]``: for each square ``n`` a knight's jump from the blank, ``(bit of n,
 the bits a black knight's jump flips, n as a key's blank)``."""
 
-_COLOR = tuple(square_color(sq) for sq in range(NUM_SQUARES))
-
 
 def _neighbours(key: int) -> Iterable[int]:
     black = key & FULL_MASK
@@ -230,7 +228,7 @@ def _search(
     at = find(keys, start)
     if at < n and keys[at] == start:
         return (dists[at] if dists[at] <= limit else -1), start, 1, {start: start}
-    parity = _COLOR[start >> NUM_SQUARES] ^ _COLOR[ball.target_key >> NUM_SQUARES]
+    parity = square_color(start >> NUM_SQUARES) ^ square_color(ball.target_key >> NUM_SQUARES)
     frontier = [start]
     parents = {start: start}
     nodes = 1

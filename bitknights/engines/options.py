@@ -97,7 +97,7 @@ def check_options(options: SolveOptions) -> SolveOptions:
     return options
 
 
-class StopFlag:
+class StopFlag(contextlib.AbstractContextManager["StopFlag"]):
     """A one-element int64 array that kernels poll and stop on when it is non-zero;
     ``arm(seconds)`` raises it after a delay.  A flag made with a ``parent`` is raised with
     it (a batch's Ctrl-C); raising the child leaves the parent alone (one board's timeout)."""
@@ -139,9 +139,6 @@ class StopFlag:
             with contextlib.suppress(ValueError):
                 self._parent._children.remove(self)
             self._parent = None
-
-    def __enter__(self) -> StopFlag:
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self.disarm()

@@ -51,13 +51,10 @@ class TableEngine(Engine):
         return probe.walk(store.load(target, options.cache_dir), start.black, start.blank,
                           limit)  # fmt: skip
 
-    def _extra(self, start: Board, target: Board, steps: int, options: SolveOptions) -> dict:
-        if steps < 0 or not options.count_solutions:
-            return {}
+    def _count_solutions(self, start: Board, target: Board, options: SolveOptions) -> int:
         from ..table.distance_table import table_of
 
-        table = table_of(store.load(target, options.cache_dir))
-        return {"optimal_solutions": table.count_solutions(start)}
+        return table_of(store.load(target, options.cache_dir)).count_solutions(start)
 
     def _steps(
         self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
