@@ -1,11 +1,8 @@
-"""IDA* under any bound: the search behind the heuristic lab (:mod:`bitknights.lab`) and
-behind every optimal solution of a board when there is no distance table.
-
-A :class:`Bound` is the maximum of built-in parts (the misplaced-knight count, the
-nearest-square bound, the pattern databases) and, optionally, a user's numba function
-``h(white, black, blank) -> int``.  The kernel (:mod:`._lab_kernels`) runs compiled ahead
-of time (:mod:`bitknights.native`); a user's function is compiled into a copy of it just
-in time, once per function and process (announced on a terminal).
+"""IDA* under any bound (:class:`Bound`): the search behind the heuristic lab
+(:mod:`bitknights.lab`) and behind every optimal solution of a board when there is no
+distance table.  The kernel (:mod:`._lab_kernels`) runs compiled ahead of time
+(:mod:`bitknights.native`); a user's function is compiled into a copy of it just in time,
+once per function and process (announced on a terminal).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ compared with the distance table (see :mod:`bitknights.lab`), and their pictures
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import reduce
 
 from .. import progress
@@ -55,7 +55,7 @@ class Trial:
     overestimates: int | None = None
     worst: tuple[Board, int, int] | None = None
     note: str = ""
-    h0_overestimates: bool | None = field(default=None)
+    h0_overestimates: bool | None = None
 
     @property
     def flagged(self) -> bool:
@@ -168,13 +168,10 @@ def _trial(start: Board, target: Board, bound: Bound, outcome: Outcome, truth: i
     over = outcome.over if every else int(h0_over)
     worst = None
     if every and outcome.worst_board is not None:
-        board = outcome.worst_board
-        worst = (board, outcome.worst_h, outcome.worst_h - outcome.worst)
+        worst = (outcome.worst_board, outcome.worst_h, outcome.worst_h - outcome.worst)
     elif h0_over and truth is not None:
         worst = (start, outcome.h0, truth)
-    notes = []
-    if not every:
-        notes.append("bound compared with the truth at the start only")
+    notes = [] if every else ["bound compared with the truth at the start only"]
     if outcome.steps is None and status is not Status.UNREACHABLE:
         notes.append(f"no answer to compare ({status})")
     return Trial(*found, truth, optimal, outcome.checked if every else 1, over, worst,
@@ -257,12 +254,10 @@ def values_plot(
     answers = service(target, engine="table", cache_dir=cache_dir)
     table = answers.file()  # raises TableError without one
     assert table is not None
-    boards, truth = [], []
-    for d, size in enumerate(table.layers):
-        for b in answers.random_boards(d, min(per_distance, size), seed + d):
-            boards.append(b)
-            truth.append(d)
-    dist = np.array(truth)
+    layers = [answers.random_boards(d, min(per_distance, size), seed + d)
+              for d, size in enumerate(table.layers)]  # fmt: skip
+    boards = [b for layer in layers for b in layer]
+    dist = np.repeat(np.arange(len(layers)), [len(layer) for layer in layers])
     ax = fig.add_subplot()
     far = table.max_distance
     ax.plot([0, far], [0, far], color="0.3", ls="--", lw=1, label="true distance")
