@@ -2,6 +2,7 @@
 the engine does, user heuristics, an inadmissible one flagged."""
 
 import json
+import sys
 
 import pytest
 from numba import njit
@@ -265,8 +266,6 @@ def test_lab_speed_script(tmp_path):
 @pytest.mark.slow
 def test_a_user_heuristic_compile_is_announced_on_a_terminal(tmp_path):
     """What compiles and about how long; nothing through a pipe."""
-    import sys
-
     code = ("from numba import njit\nfrom bitknights import lab\n@njit\n"
             "def mine(w, b, s):\n    return 0\n"
             "print(lab.compare(['10110/01*11/10111/01001/00000'], [mine])[0].steps)\n")  # fmt: skip

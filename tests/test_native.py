@@ -5,6 +5,7 @@ import importlib.util
 import random
 import shutil
 import sys
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -200,11 +201,8 @@ def test_the_reason_for_compiling_just_in_time_names_the_fix(
 
 def test_switch_turns_the_extension_off(monkeypatch):
     monkeypatch.setenv(native.ENV, "0")
-    native.load.cache_clear()
-    try:
-        assert native.load() is None
-    finally:
-        native.load.cache_clear()
+    monkeypatch.setattr(native, "load", cache(native.load.__wrapped__))  # an empty cache
+    assert native.load() is None
 
 
 # -- every compiled kernel against its JIT twin and the naive BFS ---------------------------
