@@ -24,7 +24,6 @@ from types import ModuleType, SimpleNamespace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import re
     from collections.abc import Callable, Iterator, Sequence
 
 ENV = "BITKNIGHTS_NATIVE"
@@ -78,6 +77,10 @@ def _module_file(dotted: str) -> str | None:
     return None
 
 
+_FROM_IMPORT = r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
+"""``from DOTS MODULE import NAMES`` at the start of a line (compiled once, by ``re``)."""
+
+
 def _top_level_imports(name: str) -> set[str]:
     """The bitknights modules (dotted, under ``bitknights``) that the module in file
     ``name`` imports at its top level (indented imports do not reach a kernel), read with
@@ -87,7 +90,7 @@ def _top_level_imports(name: str) -> set[str]:
     package = ".".join(("bitknights", *Path(name).parent.parts))
     found: set[str] = set()
     text = (_ROOT / name).read_text(encoding="utf-8")
-    for dots, module, names in _from_imports().findall(text):
+    for dots, module, names in re.findall(_FROM_IMPORT, text, re.M):
         if dots:
             module = importlib.util.resolve_name(dots + module, package).partition(".")[2]
             for alias in re.sub(r"#[^\n]*", "", names).strip("() \t\n").split(","):
@@ -98,14 +101,6 @@ def _top_level_imports(name: str) -> set[str]:
         elif module.startswith("bitknights."):
             found.add(module.removeprefix("bitknights."))
     return {m for m in found if m and _module_file(m)}
-
-
-@cache
-def _from_imports() -> re.Pattern[str]:
-    """``from DOTS MODULE import NAMES`` at the start of a line."""
-    import re
-
-    return re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 
 
 @cache
