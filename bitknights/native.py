@@ -24,7 +24,6 @@ from types import ModuleType, SimpleNamespace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import re
     from collections.abc import Callable, Iterator, Sequence
 
 ENV = "BITKNIGHTS_NATIVE"
@@ -78,22 +77,22 @@ def _module_file(dotted: str) -> str | None:
     return None
 
 
+_FROM_IMPORT = r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
+"""``from DOTS MODULE import NAMES`` at the start of a line (compiled once, by ``re``)."""
+
+
 def _top_level_imports(name: str) -> set[str]:
     """The bitknights modules (dotted, under ``bitknights``) that the module in file
     ``name`` imports at its top level (indented imports do not reach a kernel), read with
     a pattern: a twentieth of a parse's time (a test holds them equal)."""
     import re
 
-    package = name.rsplit("/", 1)[0].replace("/", ".") if "/" in name else ""
-    if name.endswith("/__init__.py"):
-        package = name[: -len("/__init__.py")].replace("/", ".")
+    package = ".".join(("bitknights", *Path(name).parent.parts))
     found: set[str] = set()
     text = (_ROOT / name).read_text(encoding="utf-8")
-    for dots, module, names in _from_imports().findall(text):
+    for dots, module, names in re.findall(_FROM_IMPORT, text, re.M):
         if dots:
-            parts = package.split(".") if package else []
-            base = parts[: len(parts) - len(dots) + 1]
-            module = ".".join(base + ([module] if module else []))
+            module = importlib.util.resolve_name(dots + module, package).partition(".")[2]
             for alias in re.sub(r"#[^\n]*", "", names).strip("() \t\n").split(","):
                 alias = alias.split(" as ")[0].strip()
                 if alias:
@@ -102,14 +101,6 @@ def _top_level_imports(name: str) -> set[str]:
         elif module.startswith("bitknights."):
             found.add(module.removeprefix("bitknights."))
     return {m for m in found if m and _module_file(m)}
-
-
-@cache
-def _from_imports() -> re.Pattern[str]:
-    """``from DOTS MODULE import NAMES`` at the start of a line."""
-    import re
-
-    return re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 
 
 @cache
@@ -236,34 +227,24 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
     }  # fmt: skip
 
 
-@contextlib.contextmanager
-def _gil_released() -> Iterator[None]:
-    """Make numba.pycc's Python wrappers release the GIL, as ``nogil=True`` does."""
-    import numba.pycc.compiler as pycc_compiler
-
-    plain = pycc_compiler.Flags
-
-    class Flags(plain):  # type: ignore[misc, valid-type]
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)
-            self.release_gil = True
-
-    pycc_compiler.Flags = Flags  # type: ignore[misc]
-    try:
-        yield
-    finally:
-        pycc_compiler.Flags = plain  # type: ignore[misc]
-
-
 def build(output_dir: str | os.PathLike[str], which: str | Extension = "ida") -> Path:
     """Compile one extension into ``output_dir``; returns its path (needs a C compiler)."""
     import warnings
+    from unittest import mock
 
     from numba.core.errors import NumbaPendingDeprecationWarning
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
+        import numba.pycc.compiler as pycc
         from numba.pycc import CC
+
+    class Flags(pycc.Flags):  # type: ignore[misc]
+        """numba.pycc's Python wrappers release the GIL, as ``nogil=True`` does."""
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)
+            self.release_gil = True  # type: ignore[assignment]
 
     ext = _ext(which)
     fingerprint = source_fingerprint(ext)
@@ -278,7 +259,7 @@ def build(output_dir: str | os.PathLike[str], which: str | Extension = "ida") ->
     for name, (kernel, signature) in _signatures(ext).items():
         cc.export(name, signature)(kernel.py_func)  # type: ignore[attr-defined]
     Path(output_dir).mkdir(parents=True, exist_ok=True)
-    with _gil_released():
+    with mock.patch.object(pycc, "Flags", Flags):
         cc.compile()
     return Path(output_dir) / cc.output_file
 
@@ -312,36 +293,31 @@ def load(which: str = "ida") -> ModuleType | None:
     if os.environ.get(ENV, "1") == "0":
         return None
     ext = _ext(which)
-    try:
+    with contextlib.suppress(ImportError):
         module = importlib.import_module(ext.dotted)
-    except ImportError:
-        module = None
-    if module is not None and _current(module, ext):
-        return module
-    for folder in _other_copies(ext):
-        path = _extension_file(folder, ext)
-        if path is not None and (module := load_from(path, ext)) is not None:
+        if _current(module, ext):
             return module
+    for path in _other_copies(ext):
+        if (copy := load_from(path, ext)) is not None:
+            return copy
     return None
 
 
 def _other_copies(ext: Extension) -> Iterator[Path]:
-    """The folders where other copies of bitknights on ``sys.path`` keep ``ext``."""
+    """The files of ``ext`` in the other copies of bitknights on ``sys.path``."""
     here = _ROOT / ext.package
     for entry in sys.path:
         try:
             folder = (Path(entry or os.curdir) / "bitknights" / ext.package).resolve()
         except (OSError, RuntimeError, ValueError):
             continue
-        if folder != here and folder.is_dir():
-            yield folder
+        if folder != here and (path := _extension_file(folder, ext)) is not None:
+            yield path
 
 
 def _extension_file(folder: Path, ext: Extension) -> Path | None:
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        if (folder / (ext.name + suffix)).is_file():
-            return folder / (ext.name + suffix)
-    return None
+    paths = (folder / (ext.name + suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+    return next((path for path in paths if path.is_file()), None)
 
 
 def kernels(which: str) -> ModuleType | SimpleNamespace:

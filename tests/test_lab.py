@@ -2,6 +2,7 @@
 the engine does, user heuristics, an inadmissible one flagged."""
 
 import json
+import sys
 
 import pytest
 from numba import njit
@@ -70,22 +71,22 @@ def test_every_builtin_against_the_table(boards, classic, lab_dir):
         assert t.iterations[0][0] == t.h0 and sum(n for _, n in t.iterations) == t.nodes
         assert [b for b, _ in t.iterations] == sorted({b for b, _ in t.iterations})
         assert t.note == "" and t.verdict == "optimal"
-        assert repr(t) == (f"<Trial {t.heuristic!r} solved in {truth} move{'' if truth == 1 else 's'}, "
-                           f"{t.nodes:,} node{'' if t.nodes == 1 else 's'}, h0 {t.h0}: optimal>")  # fmt: skip
+        found = f"{truth} move{'s' * (truth != 1)}, {t.nodes:,} node{'s' * (t.nodes != 1)}"
+        assert repr(t) == f"<Trial {t.heuristic!r} solved in {found}, h0 {t.h0}: optimal>"
     by = {(t.board, t.heuristic): t for t in trials}
     for b in boards:  # the stronger bound never expands more
         assert by[b, "pdb"].nodes <= by[b, "knight_distance"].nodes <= by[b, "misplaced"].nodes
 
 
-def test_builtins_search_exactly_as_the_engine(classic, lab_dir):
+@pytest.mark.parametrize("name, use_pdb, far", [("knight_distance", False, ()),
+                                                 ("pdb", True, (28, 32))])  # fmt: skip
+def test_builtins_search_exactly_as_the_engine(name, use_pdb, far, classic, lab_dir):
     """Same bound, same nodes, same path: the lab's kernel is the engine's search."""
-    near = [b for d in (8, 14, 20, 24) for b in classic.random_boards(d, 2, d)]
-    far = [b for d in (28, 32) for b in classic.random_boards(d, 2, d)]
-    for name, use_pdb, bs in (("knight_distance", False, near), ("pdb", True, near + far)):
-        for t in lab.compare(bs, [name], cache_dir=lab_dir, workers=1):
-            s = solve_with(ida.IdaEngine(use_pdb=use_pdb), t.board, TARGET, None)
-            assert (t.steps, t.nodes) == (s.steps, s.nodes)
-            assert [str(m) for m in t.moves] == [str(m) for m in s.moves]
+    bs = [b for d in (8, 14, 20, 24, *far) for b in classic.random_boards(d, 2, d)]
+    for t in lab.compare(bs, [name], cache_dir=lab_dir, workers=1):
+        s = solve_with(ida.IdaEngine(use_pdb=use_pdb), t.board, TARGET, None)
+        assert (t.steps, t.nodes) == (s.steps, s.nodes)
+        assert [str(m) for m in t.moves] == [str(m) for m in s.moves]
 
 
 def test_a_user_heuristic(boards, classic, lab_dir):
@@ -265,8 +266,6 @@ def test_lab_speed_script(tmp_path):
 @pytest.mark.slow
 def test_a_user_heuristic_compile_is_announced_on_a_terminal(tmp_path):
     """What compiles and about how long; nothing through a pipe."""
-    import sys
-
     code = ("from numba import njit\nfrom bitknights import lab\n@njit\n"
             "def mine(w, b, s):\n    return 0\n"
             "print(lab.compare(['10110/01*11/10111/01001/00000'], [mine])[0].steps)\n")  # fmt: skip

@@ -1,9 +1,11 @@
 """The ahead-of-time compiled kernels: equal to the JIT's, GIL-free, refused when stale."""
 
 import importlib.machinery
+import importlib.util
 import random
 import shutil
 import sys
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -38,11 +40,6 @@ def natives(tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="module")
-def compiled(natives):
-    return natives["ida"]
-
-
 @pytest.mark.slow
 def test_a_fresh_build_is_current_and_agrees_with_jit(tmp_path):
     """``native.build`` gives an extension that loads as current and searches as the JIT."""
@@ -57,7 +54,7 @@ def _args(board, limit, pdb):
     return board.black, board.blank, TARGET.blank, limit, *ida._bounds(TARGET, pdb)
 
 
-def test_one_board_agrees_with_jit_node_for_node(compiled):
+def test_one_board_agrees_with_jit_node_for_node(natives):
     rng = random.Random(5)
     boards = [random_walk(TARGET, n, rng) for n in range(0, 40, 2) for _ in range(3)]
     for board in boards:
@@ -67,14 +64,14 @@ def test_one_board_agrees_with_jit_node_for_node(compiled):
                 want_path = np.zeros(limit + 2, np.int64)
                 stop = np.zeros(1, np.int64)
                 args = _args(board, limit, pdb)
-                got = compiled.ida_one(*args, NO_BUDGET, got_path, stop)
+                got = natives["ida"].ida_one(*args, NO_BUDGET, got_path, stop)
                 want = _ida_kernels.ida_one(*args, NO_BUDGET, want_path, stop)
                 assert got == want, (board, pdb, limit)
                 if got[0] >= 0:
                     assert (got_path[: got[0] + 1] == want_path[: got[0] + 1]).all()
 
 
-def test_batch_agrees_with_naive_bfs(compiled, ball8):
+def test_batch_agrees_with_naive_bfs(natives, ball8):
     rng = random.Random(6)
     boards = [Board(text) for text in rng.sample(sorted(ball8), 200)]
     boards += [random_walk(TARGET, rng.randrange(9, 30), rng) for _ in range(60)]
@@ -83,23 +80,23 @@ def test_batch_agrees_with_naive_bfs(compiled, ball8):
     blacks, blanks = keys & ((1 << 25) - 1), keys >> 25
     steps = np.zeros(len(keys), np.int64)
     nodes = np.zeros(len(keys), np.int64)
-    compiled.ida_many(blacks, blanks, TARGET.blank, 12, 8, *ida._bounds(TARGET, False), steps,
+    natives["ida"].ida_many(blacks, blanks, TARGET.blank, 12, 8, *ida._bounds(TARGET, False), steps,
                       nodes, np.zeros(1, np.int64))  # fmt: skip
     for board, s in zip(boards, steps.tolist()):
         assert s == ball8.get("".join(board.rows()), -1), board
 
 
-def test_kernel_releases_the_gil(compiled):
+def test_kernel_releases_the_gil(natives):
     """A timer raises the stop flag while the kernel runs: STOPPED, so the GIL was released."""
     board = Board("00000/10001/1*010/01101/11111")  # far from the target
     path = np.zeros(202, np.int64)
     with StopFlag().arm(0.05) as stop:
-        steps, _ = compiled.ida_one(*_args(board, 200, False), NO_BUDGET, path, stop.array)
+        steps, _ = natives["ida"].ida_one(*_args(board, 200, False), NO_BUDGET, path, stop.array)
     assert steps == STOPPED
 
 
-def test_stale_or_foreign_extensions_are_refused(compiled, tmp_path, monkeypatch):
-    path = compiled.__file__
+def test_stale_or_foreign_extensions_are_refused(natives, tmp_path, monkeypatch):
+    path = natives["ida"].__file__
     assert native.load_from(path) is not None
     monkeypatch.setattr(native, "source_fingerprint", lambda which="ida": 12345)
     assert native.load_from(path) is None
@@ -204,11 +201,8 @@ def test_the_reason_for_compiling_just_in_time_names_the_fix(
 
 def test_switch_turns_the_extension_off(monkeypatch):
     monkeypatch.setenv(native.ENV, "0")
-    native.load.cache_clear()
-    try:
-        assert native.load() is None
-    finally:
-        native.load.cache_clear()
+    monkeypatch.setattr(native, "load", cache(native.load.__wrapped__))  # an empty cache
+    assert native.load() is None
 
 
 # -- every compiled kernel against its JIT twin and the naive BFS ---------------------------
@@ -302,18 +296,18 @@ def test_bidir_kernels_agree_with_jit_and_naive(natives, ball8, monkeypatch):
 
 
 @pytest.mark.slow
-def test_pattern_database_build_agrees_with_jit_and_naive(compiled):
+def test_pattern_database_build_agrees_with_jit_and_naive(natives):
     """Compiled and JIT pattern databases are equal; a small one equals a plain relaxed BFS."""
     from bitknights.coords import pattern_rank
     from bitknights.engines import _pdb_kernels, pdb
 
     for mask in (TARGET.white, TARGET.black):
         k = mask.bit_count()
-        a = pdb.build_tables(mask, k, kernel=compiled.pdb_layer)
+        a = pdb.build_tables(mask, k, kernel=natives["ida"].pdb_layer)
         b = pdb.build_tables(mask, k, kernel=_pdb_kernels.layer)
         assert (a == b).all()
     small = 0b10011  # three knights
-    got = pdb.build_tables(small, 3, kernel=compiled.pdb_layer)
+    got = pdb.build_tables(small, 3, kernel=natives["ida"].pdb_layer)
     seen, frontier = {small: 0}, {small}
     while frontier:
         layer = {y for m in frontier for y in relaxed_neighbours(m)} - seen.keys()
@@ -362,15 +356,12 @@ def test_the_import_pattern_reads_what_a_parse_of_every_module_finds():
     root = Path(native.__file__).parent
 
     def parsed(name):
-        package = name.rsplit("/", 1)[0].replace("/", ".") if "/" in name else ""
-        if name.endswith("/__init__.py"):
-            package = name[: -len("/__init__.py")].replace("/", ".")
+        package = ".".join(("bitknights", *Path(name).parent.parts))
         found = set()
         for node in ast.parse((root / name).read_bytes()).body:
             if isinstance(node, ast.ImportFrom) and node.level:
-                parts = package.split(".") if package else []
-                module = ".".join(parts[: len(parts) - node.level + 1]
-                                  + ([node.module] if node.module else []))  # fmt: skip
+                relative = "." * node.level + (node.module or "")
+                module = importlib.util.resolve_name(relative, package).partition(".")[2]
                 for alias in node.names:
                     sub = f"{module}.{alias.name}" if module else alias.name
                     found.add(sub if native._module_file(sub) else module)

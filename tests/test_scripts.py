@@ -10,6 +10,7 @@ import pytest
 from helpers import script
 
 SCRIPTS = Path(__file__).parent.parent / "scripts"
+SLOW = pytest.mark.slow
 BK = f"{sys.executable} -m bitknights solve --engine bidir"
 
 
@@ -49,27 +50,24 @@ def test_bench(tiny, tmp_path):
     assert set(r["bitknights:ida"]["by_distance"]) == {"5", "6"}
 
 
-def test_profile(tiny):
-    out = script("profile.py", "--batch", tiny, "--section", "heuristic")
-    assert "mean h/d" in out
-    out = script("profile.py", "--batch", tiny, "--section", "iterations")
-    assert "nodes per bound" in out
-
-
-def test_bench_bidir(tmp_path):
-    out = script("bench_bidir.py", "--only", "hard", "--no-seed", "--per-distance", "2",
-                 "--repeat", "1")  # fmt: skip
-    assert out.strip()
-
-
-@pytest.mark.slow
-def test_bench_table(tmp_path):
-    out = script("bench_table.py", "--cache-dir", tmp_path, "--builds", "1", "--boards", "2000",
-                 "--singles", "50")  # fmt: skip
-    assert "boards/s" in out or "lookups" in out
-
-
-@pytest.mark.slow
-def test_deep():
-    out = script("deep.py", "--runs", "1")
-    assert "3 boards at 39" in out and "39 39 39" in out and "36 36 36" in out
+@pytest.mark.parametrize(
+    "command, says",
+    [
+        ("profile.py --batch TINY --section heuristic", ["mean h/d"]),
+        ("profile.py --batch TINY --section iterations", ["nodes per bound"]),
+        ("bench_bidir.py --only hard --no-seed --per-distance 2 --repeat 1", []),
+        pytest.param(
+            "bench_table.py --cache-dir TMP --builds 1 --boards 2000 --singles 50",
+            ["boards/s"],
+            marks=SLOW,
+        ),
+        pytest.param("deep.py --runs 1", ["3 boards at 39", "39 39 39", "36 36 36"], marks=SLOW),
+    ],
+)
+def test_a_script_runs(command, says, request, tmp_path):
+    """The script runs (``TINY``: the tiny batch, ``TMP``: a directory) and says ``says``."""
+    given = {"TMP": tmp_path}
+    if "TINY" in command:
+        given["TINY"] = request.getfixturevalue("tiny")
+    out = script(*(given.get(word, word) for word in command.split()))
+    assert out.strip() and all(s in out for s in says), out

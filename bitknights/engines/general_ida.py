@@ -1,11 +1,8 @@
-"""IDA* under any bound: the search behind the heuristic lab (:mod:`bitknights.lab`) and
-behind every optimal solution of a board when there is no distance table.
-
-A :class:`Bound` is the maximum of built-in parts (the misplaced-knight count, the
-nearest-square bound, the pattern databases) and, optionally, a user's numba function
-``h(white, black, blank) -> int``.  The kernel (:mod:`._lab_kernels`) runs compiled ahead
-of time (:mod:`bitknights.native`); a user's function is compiled into a copy of it just
-in time, once per function and process (announced on a terminal).
+"""IDA* under any bound (:class:`Bound`): the search behind the heuristic lab
+(:mod:`bitknights.lab`) and behind every optimal solution of a board when there is no
+distance table.  The kernel (:mod:`._lab_kernels`) runs compiled ahead of time
+(:mod:`bitknights.native`); a user's function is compiled into a copy of it just in time,
+once per function and process (announced on a terminal).
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ from .options import StopFlag
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterator
 
 BUILTINS = {"misplaced": K.MISPLACED, "knight_distance": K.NEAREST, "pdb": K.PATTERNS}
 """The built-in parts of a bound by name (see :mod:`._lab_kernels`)."""
@@ -103,7 +100,12 @@ def user_kernel(fn: object, name: str = "") -> Callable:
     if hit is not None and hit[0] is fn:
         return hit[1]
     from numba import njit
+    from numba import types as nt
+    from numba.core.errors import NumbaError
     from numba.core.registry import CPUDispatcher
+
+    from ..board import TARGET
+    from . import _lab_kernels
 
     if not callable(fn):
         raise TypeError(f"a heuristic is a built-in's name or a function, got {fn!r}")
@@ -112,8 +114,6 @@ def user_kernel(fn: object, name: str = "") -> Callable:
     progress.announce(f"compiling IDA* with the heuristic {name!r}",
                       "a user's heuristic is compiled into the search kernel, once per process",
                       USER_COMPILE_SECONDS)  # fmt: skip
-    from . import _lab_kernels
-
     space = dict(vars(_lab_kernels), user_h=user)
 
     def rebuild(dispatcher: object, inline: bool = False) -> object:
@@ -123,21 +123,7 @@ def user_kernel(fn: object, name: str = "") -> Callable:
 
     space["_bound"] = rebuild(_lab_kernels._bound, inline=True)
     kernel: Callable = rebuild(_lab_kernels.ida_run)  # type: ignore[assignment]
-    _compile_now(kernel, user, name)
-    _USER_KERNELS[id(fn)] = (fn, kernel)
-    return kernel
-
-
-def _compile_now(kernel: Callable, user: object, name: str) -> None:
-    """Compile the user's function for three ``int64`` arguments, check that it returns
-    a number, and compile ``kernel`` by running it once: a heuristic numba cannot compile
-    is a :class:`BitknightsError` naming numba's reason."""
-    from numba import types as nt
-    from numba.core.errors import NumbaError
-
-    from ..board import TARGET
-
-    try:
+    try:  # compiled now, by a run: numba's reason when it cannot; it must return a number
         user.compile((nt.int64, nt.int64, nt.int64))  # type: ignore[attr-defined]
         returns = user.overloads[(nt.int64, nt.int64, nt.int64)].signature.return_type  # type: ignore[attr-defined]
         if not isinstance(returns, (nt.Integer, nt.Boolean, nt.Float)):
@@ -154,6 +140,8 @@ def _compile_now(kernel: Callable, user: object, name: str) -> None:
             f"{reasons[0] if reasons else type(e).__name__} (a heuristic is a function "
             "h(white, black, blank) -> int that numba's nopython mode accepts)"
         ) from None
+    _USER_KERNELS[id(fn)] = (fn, kernel)
+    return kernel
 
 
 def kernel_for(bound: Bound) -> Callable:
@@ -303,40 +291,6 @@ def bound_at(board: Board, bound: Bound, tables: Tables, kernel: Callable | None
     return int(state[K.H0])
 
 
-def every_path(
-    start: Board,
-    bound: Bound,
-    tables: Tables,
-    max_depth: int | None = None,
-    *,
-    chunks: Iterable[int] = (4096,),
-    stop: StopFlag | None = None,
-) -> Iterator[np.ndarray]:
-    """Every solution at the first threshold that has one, as chunks (``int8`` arrays,
-    one row of the blank's squares per path, the start's first), in lexicographic order of
-    the squares the knights jump from; ``chunks`` gives the chunks' sizes (its last
-    repeats).  For an admissible ``bound`` these are every optimal solution.  Memory stays
-    bounded: one board per depth and one chunk.  Nothing when ``start`` cannot reach the
-    target or is beyond ``max_depth``; a raised ``stop`` ends the stream."""
-    if start.counts != tables.target.counts:
-        return
-    limit = depth_limit(max_depth)
-    call, state, _ = _run(kernel_for(bound), bound, start, tables, limit, 1)
-    flag = stop or StopFlag()
-    out = np.zeros((1, limit + 1), dtype=np.int8)
-    sizes, size = iter(chunks), 1
-    while True:
-        size = next(sizes, size)  # the last size repeats
-        if size > out.shape[0]:
-            out = np.zeros((size, limit + 1), dtype=np.int8)
-        code = off_main_thread(partial(call, out[:size], flag.array), flag)
-        rows = int(state[K.PATHS])
-        if rows:
-            yield out[:rows, : int(state[K.STEPS]) + 1].copy()
-        if code != K.CHUNK:
-            return
-
-
 def search_paths(
     board: Board,
     target: Board,
@@ -345,9 +299,11 @@ def search_paths(
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> Iterator[np.ndarray]:
     """Chunks of every optimal path of ``board`` (at most ``limit``) found by search,
-    without a table: the same paths, in the same order, as the table's.  The bound is the
-    pattern databases when they are cached or the board is far (they are then built,
-    once), else the nearest-square sum; both are admissible."""
+    without a table: ``int8`` arrays, one row of the blank's squares per path (the start's
+    first), the same paths in the same order as the table's (lexicographic in the squares
+    the knights jump from).  The bound is the pattern databases when they are cached or
+    the board is far (they are then built, once), else the nearest-square sum; both are
+    admissible.  Memory stays bounded: one board per depth and one chunk."""
     from ..table.solutions import chunk_sizes
     from .pdb import cached_pattern_tables
 
@@ -357,12 +313,19 @@ def search_paths(
     use_pdb = deep or cached_pattern_tables(target.key, cache_dir) is not None
     bound = builtin("pdb" if use_pdb else "knight_distance")
     tables = tables_for(target, bound.flags, cache_dir)
+    depth = depth_limit(None)
+    call, state, _ = _run(kernel_for(bound), bound, board, tables, depth, 1)
+    flag = StopFlag()
+    out = np.zeros((1, depth + 1), dtype=np.int8)
     left = limit
-    for chunk in every_path(board, bound, tables, None, chunks=chunk_sizes(limit)):
+    for size in chunk_sizes(limit):
+        if size > out.shape[0]:
+            out = np.zeros((size, depth + 1), dtype=np.int8)
+        code = off_main_thread(partial(call, out[:size], flag.array), flag)
+        chunk = out[: int(state[K.PATHS]), : int(state[K.STEPS]) + 1][:left].copy()
         if left is not None:
-            chunk = chunk[:left]
             left -= len(chunk)
         if len(chunk):
             yield chunk
-        if left == 0:
+        if code != K.CHUNK or left == 0:
             return

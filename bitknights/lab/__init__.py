@@ -16,27 +16,19 @@ trial is :attr:`~Trial.flagged`.
 from __future__ import annotations
 
 from ..service import heuristic, maximum
-from .core import NO_TABLE_NOTE, Trial, compare, evaluate
+from .core import NO_TABLE_NOTE, Trial, compare, evaluate, nodes_plot, values_plot
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
-    from .plot import nodes_plot, values_plot
-
     BUILTINS: dict[str, int]
 
 
-def __getattr__(name: str) -> Any:
-    """The built-in heuristics' flags by name, and the pictures, on first use."""
+def __getattr__(name: str) -> dict[str, int]:
+    """The built-in heuristics' flags by name, on first use."""
     if name == "BUILTINS":
         from ..service import builtin_heuristics
 
         return builtin_heuristics()
-    if name in ("nodes_plot", "values_plot"):
-        from . import plot
-
-        return getattr(plot, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -1,9 +1,11 @@
-"""The heuristic lab's runs: heuristics named or given, IDA* under each, and the
-records compared with the distance table (see :mod:`bitknights.lab`)."""
+"""The heuristic lab's runs: heuristics named or given, IDA* under each, the records
+compared with the distance table (see :mod:`bitknights.lab`), and their pictures
+(matplotlib, the ``plot`` extra)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
+from functools import reduce
 
 from .. import progress
 from ..board import TARGET, Board, Move, as_board
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     import numpy as np
+    from matplotlib.figure import Figure
 
     from ..service import Bound, Outcome
 
@@ -52,7 +55,7 @@ class Trial:
     overestimates: int | None = None
     worst: tuple[Board, int, int] | None = None
     note: str = ""
-    h0_overestimates: bool | None = field(default=None)
+    h0_overestimates: bool | None = None
 
     @property
     def flagged(self) -> bool:
@@ -154,38 +157,25 @@ def _trial(start: Board, target: Board, bound: Bound, outcome: Outcome, truth: i
     status = Status.of(outcome.code)
     path = outcome.blanks  # the blank's squares: each move's knight jumps from the next
     moves = tuple(Move(f, t) for t, f in zip(path, path[1:]))
-    if outcome.steps is not None:
-        _replay(start, target, moves, bound.name)
+    if outcome.steps is not None and reduce(Board.play, moves, start) != target:
+        raise RuntimeError(f"heuristic {bound.name}: the search's path does not reach the target")
+    found = (start, bound.name, outcome.steps, status, outcome.nodes, outcome.seconds,
+             outcome.h0, outcome.iterations, moves)  # fmt: skip
     if not have_table:
-        return Trial(start, bound.name, outcome.steps, status, outcome.nodes, outcome.seconds,
-                     outcome.h0, outcome.iterations, moves, note=NO_TABLE_NOTE)  # fmt: skip
+        return Trial(*found, note=NO_TABLE_NOTE)
     optimal = None if outcome.steps is None or truth is None else outcome.steps == truth
     h0_over = truth is not None and outcome.h0 > truth
     over = outcome.over if every else int(h0_over)
     worst = None
     if every and outcome.worst_board is not None:
-        board = outcome.worst_board
-        worst = (board, outcome.worst_h, outcome.worst_h - outcome.worst)
+        worst = (outcome.worst_board, outcome.worst_h, outcome.worst_h - outcome.worst)
     elif h0_over and truth is not None:
         worst = (start, outcome.h0, truth)
-    notes = []
-    if not every:
-        notes.append("bound compared with the truth at the start only")
+    notes = [] if every else ["bound compared with the truth at the start only"]
     if outcome.steps is None and status is not Status.UNREACHABLE:
         notes.append(f"no answer to compare ({status})")
-    return Trial(start, bound.name, outcome.steps, status, outcome.nodes, outcome.seconds,
-                 outcome.h0, outcome.iterations, moves, truth, optimal,
-                 outcome.checked if every else 1, over, worst, "; ".join(notes),
-                 h0_over)  # fmt: skip
-
-
-def _replay(start: Board, target: Board, moves: tuple[Move, ...], name: str) -> None:
-    """Replay the answer: each move legal, the last board the target."""
-    board = start
-    for move in moves:
-        board = board.play(move)
-    if board != target:
-        raise RuntimeError(f"heuristic {name}: the search's path does not reach the target")
+    return Trial(*found, truth, optimal, outcome.checked if every else 1, over, worst,
+                 "; ".join(notes), h0_over)  # fmt: skip
 
 
 def evaluate(
@@ -201,3 +191,95 @@ def evaluate(
     [7]
     """
     return service(target, cache_dir=cache_dir).bound_values(heuristic(spec), boards)
+
+
+def _figure(what: str, height: float) -> Figure:
+    """A framed figure 7.5 inches wide for ``what``; an ImportError without matplotlib."""
+    try:
+        import matplotlib.figure  # noqa: F401
+    except ImportError:
+        raise ImportError(f"{what} needs matplotlib: pip install 'bitknights[plot]'") from None
+    from ..render.plot import _figure_class
+
+    return _figure_class()(figsize=(7.5, height), layout="constrained")
+
+
+def nodes_plot(trials: Sequence[Trial], *, title: str | None = None) -> Figure:
+    """Nodes expanded (log scale) against the board's distance, one colour per heuristic,
+    medians joined; flagged trials as crosses, those that found nothing left out."""
+    fig = _figure("nodes_plot", 4.2)
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    ax = fig.add_subplot()
+    names = list(dict.fromkeys(t.heuristic for t in trials))
+    for i, name in enumerate(names):
+        colour = f"C{i}"
+        done = [t for t in trials if t.heuristic == name and t.steps is not None]
+        xs = np.array([t.distance if t.distance is not None else t.steps for t in done])
+        ys = np.array([max(t.nodes, 1) for t in done], dtype=float)
+        bad = np.array([t.flagged for t in done], dtype=bool)
+        if not len(done):
+            continue
+        ax.scatter(xs[~bad], ys[~bad], s=14, alpha=0.45, color=colour, linewidths=0)
+        if bad.any():
+            ax.scatter(xs[bad], ys[bad], s=30, marker="x", color=colour)
+        ds = np.unique(xs)
+        ax.plot(ds, [np.median(ys[xs == d]) for d in ds], color=colour, marker="o", ms=3,
+                label=f"{name} (median)")  # fmt: skip
+    ax.set_yscale("log")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("distance to the target (moves)")
+    ax.set_ylabel("nodes expanded by IDA*")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(loc="upper left", fontsize="small")
+    ax.set_title(title or f"IDA* work by heuristic ({len(trials)} searches)")
+    return fig
+
+
+def values_plot(
+    heuristics: Mapping[str, Heuristic] | Sequence[Heuristic] | str,
+    *,
+    per_distance: int = 40,
+    seed: int = 0,
+    target: object = TARGET,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Figure:
+    """Each heuristic's value against the true distance over ``per_distance`` boards a
+    distance from the distance table: mean, range, and overestimates as crosses."""
+    fig = _figure("values_plot", 4.6)
+    import numpy as np
+
+    target = as_board(target)  # type: ignore[arg-type]
+    answers = service(target, engine="table", cache_dir=cache_dir)
+    table = answers.file()  # raises TableError without one
+    assert table is not None
+    layers = [answers.random_boards(d, min(per_distance, size), seed + d)
+              for d, size in enumerate(table.layers)]  # fmt: skip
+    boards = [b for layer in layers for b in layer]
+    dist = np.repeat(np.arange(len(layers)), [len(layer) for layer in layers])
+    ax = fig.add_subplot()
+    far = table.max_distance
+    ax.plot([0, far], [0, far], color="0.3", ls="--", lw=1, label="true distance")
+    for i, bound in enumerate(_bounds(heuristics)):
+        colour = f"C{i}"
+        values = evaluate(bound, boards, target=target, cache_dir=cache_dir)
+        ds = np.unique(dist)
+        mean = [values[dist == d].mean() for d in ds]
+        low = [values[dist == d].min() for d in ds]
+        high = [values[dist == d].max() for d in ds]
+        ax.fill_between(ds, low, high, color=colour, alpha=0.18, linewidth=0)
+        over = values > dist
+        label = bound.name + (f" ({int(over.sum())} overestimates)" if over.any() else "")
+        ax.plot(ds, mean, color=colour, lw=1.8, label=label)
+        if over.any():
+            ax.scatter(dist[over], values[over], marker="x", s=18, color=colour)
+    ax.set_xlabel("true distance (moves, from the table)")
+    ax.set_ylabel("heuristic value")
+    ax.set_xlim(0, far)
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize="small")
+    ax.set_title(f"heuristic against the truth ({len(boards):,} boards, up to {per_distance} "
+                 "per distance; band: min to max)")  # fmt: skip
+    return fig
