@@ -130,18 +130,16 @@ class BatchReader:
                     return self._lone_board(no, text, block[pos:])
                 self._count_line = no
                 self._count_like_row = parse_row(word.decode()) is None
-                if self._count_like_row and not word.strip(b"0").isdigit():
-                    raise InputError(
-                        no,
-                        f"expected the number of boards T (a positive integer), got "
-                        f"{quoted(word)}, which looks like a board row: the input seems to lack "
-                        "its count line; add a first line with the number of boards ('1' for "
-                        "one board)",
+                row_like = self._count_like_row and not word.strip(b"0").isdigit()
+                if row_like or not word.isdigit():
+                    lacks = (
+                        ", which looks like a board row: the input seems to lack its count "
+                        "line; add a first line with the number of boards ('1' for one board)"
                     )
-                if not word.isdigit():
                     raise InputError(
                         no,
-                        f"expected the number of boards T (a positive integer), got {quoted(word)}",
+                        "expected the number of boards T (a positive integer), got "
+                        f"{quoted(word)}{lacks if row_like else ''}",
                     )
                 if len(word.lstrip(b"0")) > 15:
                     raise InputError(no, f"the number of boards T is too large: {quoted(word)}")
