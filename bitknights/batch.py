@@ -192,10 +192,13 @@ class BatchReader:
     def _explained(self, e: InputError) -> InputError:
         """``e``, or when T's line looks like a board row and the boards do not line up,
         the likelier mistake: a batch without its count line."""
-        if not self._count_like_row or not _misaligned(e.problem):
+        problem = e.problem  # misaligned boards: a count, a row or a blank wrong
+        if not self._count_like_row or not (
+            problem.startswith("expected ") or "is cut short" in problem or "one blank" in problem
+        ):
             return e
         rows = self._rows_seen + 1  # the count's line is a row too
-        at_end = "one blank" not in e.problem  # then every row has been seen
+        at_end = "one blank" not in problem  # then every row has been seen
         fix = f"'{rows // ROWS}'" if at_end and rows % ROWS == 0 else "with the number of boards"
         return InputError(
             self._count_line,
@@ -289,10 +292,6 @@ class BatchReader:
 
 def _long_line(line: int) -> InputError:
     return InputError(line, f"a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)")
-
-
-def _misaligned(problem: str) -> bool:
-    return problem.startswith("expected ") or "is cut short" in problem or "one blank" in problem
 
 
 def _utf8(line: int, data: bytes) -> str:

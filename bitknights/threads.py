@@ -223,4 +223,3 @@ def off_main_thread(call: Callable[[], T], stop: Stoppable) -> T:
         with contextlib.suppress(BaseException):
             result()
         raise
-
