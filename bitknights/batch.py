@@ -20,14 +20,7 @@ import io
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from .board import (
-    Board,
-    blank_problem,
-    board_problem,
-    cells_to_state,
-    looks_like_board,
-    parse_row,
-)
+from .board import Board, blank_problem, board_problem, looks_like_board, parse_row, quoted
 from .errors import BoardError, InputError, plural
 
 TYPE_CHECKING = False
@@ -51,6 +44,7 @@ MAX_LINE = 4096  # the longest line read: longer is an error naming the line
 Run = tuple[bytes, Sequence[int], int]
 
 _SPACE = b" \t\f\v"
+_BOM = b"\xef\xbb\xbf"
 
 
 def decode(data: bytes) -> str:
@@ -60,12 +54,6 @@ def decode(data: bytes) -> str:
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise InputError(line, "the input is not UTF-8 text") from None
-
-
-def _show(s: str | bytes) -> str:
-    if isinstance(s, bytes):
-        s = s.decode("utf-8", "replace")
-    return repr(s if len(s) <= 40 else s[:37] + "...")
 
 
 class BatchReader:
@@ -81,7 +69,6 @@ class BatchReader:
         self._block_size = block_size
         self._line = 0  # lines consumed so far
         self._tail = b""  # an incomplete last line carried to the next block
-        self._bom_checked = False
         self._pending: list[tuple[int, bytes]] = []  # header-search leftovers
         self._count_line = 1  # the line T was read from
         self._count_like_row = False  # T's line is five characters of 0 and 1: a board row?
@@ -90,20 +77,16 @@ class BatchReader:
 
     def _blocks(self) -> Iterator[tuple[int, bytes]]:
         """(number of the block's first line, complete lines with ``\\n`` ends)."""
+        data = self._stream.read(self._block_size)
+        # a byte-order mark may arrive split over blocks of fewer than 3 bytes
+        while 0 < len(data) < 3 and _BOM.startswith(data):
+            more = self._stream.read(self._block_size)
+            if not more:
+                break
+            data += more
+        if data.startswith(_BOM):
+            data = data[3:] or self._stream.read(self._block_size)
         while True:
-            data = self._stream.read(self._block_size)
-            if not self._bom_checked:
-                # a byte-order mark may arrive split over blocks of fewer than 3 bytes
-                while data and len(data) < 3 and b"\xef\xbb\xbf".startswith(data):
-                    more = self._stream.read(self._block_size)
-                    if not more:
-                        break
-                    data += more
-                self._bom_checked = True
-                if data.startswith(b"\xef\xbb\xbf"):
-                    data = data[3:]
-                    if not data:  # the mark alone filled the block; not the end
-                        continue
             if not data:
                 tail = self._tail.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
                 self._tail = b""
@@ -123,6 +106,7 @@ class BatchReader:
                 raise _long_line(self._line + data[:cut].count(b"\n") + 1)
             if cut:
                 yield self._emit(data[:cut])
+            data = self._stream.read(self._block_size)
 
     def _emit(self, block: bytes) -> tuple[int, bytes]:
         first = self._line + 1
@@ -146,21 +130,19 @@ class BatchReader:
                     return self._lone_board(no, text, block[pos:])
                 self._count_line = no
                 self._count_like_row = parse_row(word.decode()) is None
-                if self._count_like_row and not word.strip(b"0").isdigit():
-                    raise InputError(
-                        no,
-                        f"expected the number of boards T (a positive integer), got "
-                        f"{_show(word)}, which looks like a board row: the input seems to lack "
-                        "its count line; add a first line with the number of boards ('1' for "
-                        "one board)",
+                row_like = self._count_like_row and not word.strip(b"0").isdigit()
+                if row_like or not word.isdigit():
+                    lacks = (
+                        ", which looks like a board row: the input seems to lack its count "
+                        "line; add a first line with the number of boards ('1' for one board)"
                     )
-                if not word.isdigit():
                     raise InputError(
                         no,
-                        f"expected the number of boards T (a positive integer), got {_show(word)}",
+                        "expected the number of boards T (a positive integer), got "
+                        f"{quoted(word)}{lacks if row_like else ''}",
                     )
                 if len(word.lstrip(b"0")) > 15:
-                    raise InputError(no, f"the number of boards T is too large: {_show(word)}")
+                    raise InputError(no, f"the number of boards T is too large: {quoted(word)}")
                 count = int(word)
                 if count <= 0:
                     raise InputError(no, f"the number of boards T must be positive, got {count}")
@@ -175,7 +157,7 @@ class BatchReader:
         if more:
             raise InputError(
                 no,
-                f"expected the number of boards T, got a board on one line ({_show(text)}); "
+                f"expected the number of boards T, got a board on one line ({quoted(text)}); "
                 "a batch is T, then T boards of five rows (a board alone may stand on one line)",
             )
         problem = board_problem(text)
@@ -210,10 +192,13 @@ class BatchReader:
     def _explained(self, e: InputError) -> InputError:
         """``e``, or when T's line looks like a board row and the boards do not line up,
         the likelier mistake: a batch without its count line."""
-        if not self._count_like_row or not _misaligned(e.problem):
+        problem = e.problem  # misaligned boards: a count, a row or a blank wrong
+        if not self._count_like_row or not (
+            problem.startswith("expected ") or "is cut short" in problem or "one blank" in problem
+        ):
             return e
         rows = self._rows_seen + 1  # the count's line is a row too
-        at_end = "one blank" not in e.problem  # then every row has been seen
+        at_end = "one blank" not in problem  # then every row has been seen
         fix = f"'{rows // ROWS}'" if at_end and rows % ROWS == 0 else "with the number of boards"
         return InputError(
             self._count_line,
@@ -292,7 +277,7 @@ class BatchReader:
             g = done + len(rows)
             if g >= total:
                 err = InputError(
-                    no, f"unexpected content after the {plural(self.count, 'board')}: {_show(row)}"
+                    no, f"unexpected content after the {plural(self.count, 'board')}: {quoted(row)}"
                 )
                 break
             text = _utf8(no, row)
@@ -307,10 +292,6 @@ class BatchReader:
 
 def _long_line(line: int) -> InputError:
     return InputError(line, f"a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)")
-
-
-def _misaligned(problem: str) -> bool:
-    return problem.startswith("expected ") or "is cut short" in problem or "one blank" in problem
 
 
 def _utf8(line: int, data: bytes) -> str:
@@ -375,10 +356,9 @@ def read_board(text: str) -> Board:
         if problem:
             raise InputError(no, f"row {r}: {problem}")
     try:
-        black, blank = cells_to_state("".join(row for _, row in rows))
+        return Board("/".join(row for _, row in rows))
     except BoardError as e:
         raise InputError(rows[0][0], str(e)) from None
-    return Board._make(black, blank)
 
 
 def classic_lines(solutions: Iterable[Solution]) -> Iterator[str]:

@@ -274,10 +274,15 @@ def parse_row(row: str) -> str | None:
         found.append(f"character {bad[0]} is {bad[1]!r}")
     if not found:
         return None
-    shown = row if len(row) <= 40 else row[:37] + "..."
-    return (
-        f"expected a row of five characters from '0', '1', '*', got {shown!r} ({', '.join(found)})"
-    )
+    why = ", ".join(found)
+    return f"expected a row of five characters from '0', '1', '*', got {quoted(row)} ({why})"
+
+
+def quoted(text: str | bytes) -> str:
+    """The ``repr`` of ``text`` (bytes read as UTF-8), cut to 40 characters."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def looks_like_board(text: str) -> bool:
@@ -339,7 +344,10 @@ def _parse(text: str) -> tuple[Bitboard, Square]:
                 f"expected 5 rows or 25 characters from '0', '1', '*', got {len(cells)}: "
                 f"{_census(cells)}"
             )
-    return cells_to_state(cells)
+    if cells.count("*") != 1:
+        raise BoardError(blank_problem(cells))
+    # square 0 is the first cell and bit 0 of the mask: read the cells backwards
+    return int(cells[::-1].replace("*", "0"), 2), cells.index("*")
 
 
 def blank_problem(cells: str) -> str:
@@ -354,17 +362,6 @@ def blank_problem(cells: str) -> str:
 def _census(cells: str) -> str:
     white, black, blank = cells.count("0"), cells.count("1"), cells.count("*")
     return f"{plural(white, 'white knight')}, {black} black, {plural(blank, 'blank')}"
-
-
-def cells_to_state(cells: str) -> tuple[Bitboard, Square]:
-    """``(black mask, blank square)`` of 25 cells from ``0 1 *``; exactly one blank."""
-    if cells.count("*") != 1:
-        raise BoardError(blank_problem(cells))
-    black = 0
-    for sq, ch in enumerate(cells):
-        if ch == "1":
-            black |= 1 << sq
-    return black, cells.index("*")
 
 
 def as_board(board: Board | str) -> Board:

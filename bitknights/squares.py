@@ -80,46 +80,30 @@ KNIGHT_TARGET_MASKS: tuple[Bitboard, ...] = tuple(
 )
 
 
-def _build_neighbors() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    import numpy as np
-
-    neighbors = np.full((NUM_SQUARES, MAX_DEGREE), -1, dtype=np.int64)
-    for sq, targets in enumerate(KNIGHT_TARGETS):
-        neighbors[sq, : len(targets)] = targets
-    counts = np.array([len(t) for t in KNIGHT_TARGETS], dtype=np.int64)
-    masks = np.array(KNIGHT_TARGET_MASKS, dtype=np.int64)
-    for arr in (neighbors, counts, masks):
-        arr.setflags(write=False)
-    return neighbors, counts, masks
-
-
-def _build_knight_distances() -> np.ndarray:
+def __getattr__(name: str) -> np.ndarray:
+    """The numpy knight tables (read-only ``int64``), built on first access:
+    ``KNIGHT_NEIGHBORS[sq]`` (padded with -1), ``KNIGHT_COUNTS``, ``KNIGHT_MASKS`` and
+    ``KNIGHT_DISTANCE[a, b]`` (fewest jumps from a to b on the empty board)."""
+    if name not in ("KNIGHT_NEIGHBORS", "KNIGHT_COUNTS", "KNIGHT_MASKS", "KNIGHT_DISTANCE"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import numpy as np
 
     dist = np.full((NUM_SQUARES, NUM_SQUARES), NUM_SQUARES, dtype=np.int64)
+    np.fill_diagonal(dist, 0)
     for sq, targets in enumerate(KNIGHT_TARGETS):
         dist[sq, list(targets)] = 1
-        dist[sq, sq] = 0
     for via in range(NUM_SQUARES):  # Floyd-Warshall (the knight's graph is connected)
         dist = np.minimum(dist, dist[:, via, None] + dist[via])
-    dist.setflags(write=False)
-    return dist
-
-
-def __getattr__(name: str) -> np.ndarray:
-    """The numpy knight tables, built on first access: ``KNIGHT_NEIGHBORS[sq]`` (padded
-    with -1), ``KNIGHT_COUNTS``, ``KNIGHT_MASKS`` and ``KNIGHT_DISTANCE[a, b]`` (fewest
-    jumps from a to b on the empty board)."""
-    if name in ("KNIGHT_NEIGHBORS", "KNIGHT_COUNTS", "KNIGHT_MASKS"):
-        values = dict(
-            zip(("KNIGHT_NEIGHBORS", "KNIGHT_COUNTS", "KNIGHT_MASKS"), _build_neighbors())
-        )
-    elif name == "KNIGHT_DISTANCE":
-        values = {name: _build_knight_distances()}
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals().update(values)
-    return values[name]
+    tables = {
+        "KNIGHT_NEIGHBORS": [[*t, *[-1] * (MAX_DEGREE - len(t))] for t in KNIGHT_TARGETS],
+        "KNIGHT_COUNTS": [len(t) for t in KNIGHT_TARGETS],
+        "KNIGHT_MASKS": KNIGHT_TARGET_MASKS,
+        "KNIGHT_DISTANCE": dist,
+    }
+    for key, value in tables.items():
+        globals()[key] = array = np.array(value, dtype=np.int64)
+        array.setflags(write=False)
+    return globals()[name]
 
 
 def square_color(sq: Square) -> int:

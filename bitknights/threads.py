@@ -223,19 +223,3 @@ def off_main_thread(call: Callable[[], T], stop: Stoppable) -> T:
         with contextlib.suppress(BaseException):
             result()
         raise
-
-
-__all__ = [
-    "MAX_WORKERS_PER_CPU",
-    "POLL_SECONDS",
-    "Stopped",
-    "background",
-    "default_workers",
-    "off_main_thread",
-    "ordered_map",
-    "parallel_blocks",
-    "parallel_chunks",
-    "shared",
-    "wait",
-    "worker_count",
-]

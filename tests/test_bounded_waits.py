@@ -10,7 +10,6 @@ TESTS = Path(__file__).parent
 
 RUNS = {"run", "check_output", "check_call", "call"}  # subprocess's waiting functions
 NEEDS_A_BOUND = {"wait", "join", "communicate", "result", "acquire", "get"}
-PIPES = {"stdout", "stderr"}
 
 
 def unbounded(tree: ast.AST) -> list[tuple[int, str]]:
@@ -43,12 +42,9 @@ def unbounded(tree: ast.AST) -> list[tuple[int, str]]:
 
 def _child_pipe(owner: ast.expr) -> str | None:
     """``P`` when ``owner`` is ``P.stdout`` or ``P.stderr``."""
-    if (
-        isinstance(owner, ast.Attribute)
-        and owner.attr in PIPES
-        and isinstance(owner.value, ast.Name)
-    ):
-        return owner.value.id
+    match owner:
+        case ast.Attribute(value=ast.Name(id=child), attr="stdout" | "stderr"):
+            return child
     return None
 
 

@@ -23,20 +23,16 @@ def _batch(boards: list[str], pad: int = 0) -> bytes:
     return (f"{len(boards)}\n" + "\n" * pad + "\n".join(rows) + "\n").encode()
 
 
-def _flat(board) -> str:
-    return str(board).replace("\n", "")
-
-
 def _crafted() -> bytes:
     """8,875 boards laid out so that the bytes after the first 266,240 are themselves a
     valid one-board batch (the old small-input path lost exactly those bytes)."""
     rng = random.Random(15)
-    boards = [_flat(random_walk(TARGET, rng.randrange(1, 7), rng)) for _ in range(8873)]
+    boards = [random_walk(TARGET, rng.randrange(1, 7), rng).compact for _ in range(8873)]
     penultimate = "11111" + "0111*" + "00110" + "00010" + "00001"
     assert penultimate.count("1") == 12 and penultimate.count("*") == 1
-    boards += [penultimate, _flat(TARGET)]
+    boards += [penultimate, TARGET.compact]
     data = _batch(boards, pad=21)
-    assert data[266240:] == b"00001\n" + _batch([_flat(TARGET)])[2:]
+    assert data[266240:] == b"00001\n" + _batch([TARGET.compact])[2:]
     return data
 
 

@@ -14,7 +14,7 @@ import pytest
 import terminal
 from bitknights import progress
 from bitknights.table.builder import LOG_LEGEND
-from helpers import run_bitknights
+from helpers import SAMPLE, run_bitknights
 from terminal import kept, wrapped
 
 DATA = Path(__file__).parent / "data"
@@ -40,10 +40,6 @@ def runs(states: list[str], *marks: str) -> list[str]:
         if mark is not None and (not out or out[-1] != mark):
             out.append(mark)
     return out
-
-
-def _seconds(text: str) -> str:
-    return re.sub(r"\d+\.\d s$", "N s", text, flags=re.M)
 
 
 def test_bars_appear_soon():
@@ -99,11 +95,7 @@ def test_table_build_verbose_explains_its_log(small_target, tmp_path):
     assert screen[end + 1].startswith("built: ")
     # asked for: the log goes to a pipe too
     pipe = run_bitknights(args, cache_dir=tmp_path / "cache")
-    assert pipe.stderr.splitlines()[: len(LOG_LEGEND)] == legend_lines()
-
-
-def legend_lines():
-    return ["bitknights: " + LOG_LEGEND[0], *LOG_LEGEND[1:]]
+    assert pipe.stderr.startswith("bitknights: " + "\n".join(LOG_LEGEND) + "\n")
 
 
 @pytest.fixture
@@ -184,3 +176,70 @@ def test_first_far_board_shows_the_compact_build_then_the_batch(tmp_path):
                          ["building the compact table", "39"]), seen  # fmt: skip
     assert "building the compact table" not in order[1:], seen
     assert kept(seen) == [notice, "39", "39", "39"], seen
+
+
+def screen_lines(seen):
+    """What each line shows once carriage returns have done their work."""
+    return [line.rstrip("\r").split("\r")[-1].rstrip() for line in seen.split("\n")]
+
+
+@pytest.mark.slow
+def test_bar_moves_and_never_mixes_with_answers(tmp_path):
+    """Three exact searches at distance 39: the target side's growth is announced, the bar
+    advances board by board, and every answer line holds the answer alone."""
+    args = ["solve", "--exact", "--engine", "bidir", "--workers", "1", str(DATA / "distance39.txt")]
+    status, seen = on_terminal(args, tmp_path / "cache")
+    assert status == 0, seen
+    first = screen_lines(seen)[0]  # the seconds of growing the target side are said
+    assert first.startswith("bitknights: growing the bidirectional search's target side"), seen
+    assert "(up to 5 s, once per process; `bitknights table build`" in first
+    assert re.search(r"1/3 \[", seen) and re.search(r"2/3 \[", seen), seen  # moves per board
+    answers = [line for line in screen_lines(seen) if "39" in line and "board" not in line]
+    assert answers == ["39", "39", "39"], seen
+    pipe = run_bitknights(args, cache_dir=tmp_path / "cache")
+    assert pipe.stdout == "39\n39\n39\n" and pipe.stderr == ""
+    status, seen = on_terminal([*args, "--quiet"], tmp_path / "cache")
+    assert status == 0 and screen_lines(seen) == ["39", "39", "39", ""], seen
+
+
+@pytest.mark.slow
+def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
+    """A deep IDA* batch builds its pattern databases first, saying so with a bar; the
+    screen keeps the notice and the answers."""
+    args = ["solve", "--exact", "--engine", "ida", str(DATA / "distance32.txt")]
+    status, seen = on_terminal(args, tmp_path / "cache")
+    assert status == 0, seen
+    notice = "bitknights: building pattern databases (once, for deep IDA* searches, ~2 s)"
+    assert screen_lines(seen)[0] == notice, seen
+    assert re.search(r"pattern databases: +\d+%\|.*\| [\d.]+M/10\.4M", seen), seen
+    assert kept(seen) == [notice, "32", "32", "32"], seen
+    # the databases are cached now: nothing to say anyway
+    pipe = run_bitknights(args, cache_dir=tmp_path / "cache")
+    assert pipe.stdout == "32\n32\n32\n" and pipe.stderr == ""
+
+
+@pytest.mark.parametrize("delay", [None, "0", "100"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--path", str(SAMPLE)],
+        ["solve", "--format", "json", str(SAMPLE)],
+        ["solve", "--engine", "ida", "--exact", str(SAMPLE)],
+    ],
+    ids=["path", "json", "ida-exact"],
+)
+def test_short_runs_leave_no_bar_on_the_terminal(args, delay, tmp_path):
+    """A short run leaves on the terminal exactly what it writes through a pipe."""
+    env = {} if delay is None else {progress.DELAY_ENV: delay}
+    status, seen = on_terminal(args, tmp_path / "cache", **env)
+    assert status == 0, seen
+    status, quiet = on_terminal([*args, "--quiet"], tmp_path / "cache", **env)  # no bar at all
+    assert status == 0 and kept(_timeless(seen)) == kept(_timeless(quiet)), seen
+    if "--path" not in args:  # (drawn with knights on a terminal)
+        pipe = run_bitknights(args, cache_dir=tmp_path / "cache")
+        assert pipe.returncode == 0 and pipe.stderr == ""
+        assert kept(_timeless(seen)) == wrapped(_timeless(pipe.stdout)), seen
+
+
+def _timeless(text):
+    return re.sub(r'"seconds":[-+.e0-9]+', '"seconds":0', text)

@@ -47,11 +47,6 @@ def unpack(key: int) -> tuple[int, int]:
     return key & FULL_MASK, key >> KEY_SHIFT
 
 
-def popcount(mask: int) -> int:
-    """The number of set bits of a non-negative mask."""
-    return mask.bit_count()
-
-
 def comb_count(k: int) -> int:
     """``C(24, k)``: the black sets of one blank square."""
     return BINOMIAL[COMB_SQUARES][k]
@@ -62,20 +57,11 @@ def state_count(k: int) -> int:
     return NUM_SQUARES * comb_count(k)
 
 
-def squeeze(black: int, blank: int) -> int:
-    """The black mask with the blank's square removed: bits above it shift down one."""
-    return (black & ((1 << blank) - 1)) | (black >> (blank + 1) << blank)
+def pattern_rank(mask: int) -> int:
+    """The colex rank of ``mask`` among masks with as many set bits (for one colour's
+    25-bit mask: its rank among masks with as many knights).
 
-
-def unsqueeze(comb_mask: int, blank: int) -> int:
-    """Inverse of :func:`squeeze`: bits at or above ``blank`` shift up one."""
-    return (comb_mask & ((1 << blank) - 1)) | (comb_mask >> blank << (blank + 1))
-
-
-def colex_rank(mask: int) -> int:
-    """The colex rank of ``mask`` among masks with as many set bits.
-
-    >>> colex_rank(0b111), colex_rank(0b1011)
+    >>> pattern_rank(0b111), pattern_rank(0b1011)
     (0, 1)
     """
     r, i = 0, 0
@@ -108,7 +94,8 @@ def rank(black: int, blank: int, k: int | None = None) -> int:
     """
     if k is None:
         k = black.bit_count()
-    return blank * BINOMIAL[COMB_SQUARES][k] + colex_rank(squeeze(black, blank))
+    squeezed = (black & ((1 << blank) - 1)) | (black >> (blank + 1) << blank)  # blank's bit out
+    return blank * BINOMIAL[COMB_SQUARES][k] + pattern_rank(squeezed)
 
 
 def ranker(k: int) -> Callable[[int, int], int]:
@@ -165,12 +152,8 @@ def unrank(r: int, k: int) -> tuple[int, int]:
     if not 0 <= r < NUM_SQUARES * ncomb:
         raise ValueError(f"rank {r} is not in 0..{NUM_SQUARES * ncomb - 1}")
     blank, c = divmod(r, ncomb)
-    return unsqueeze(colex_unrank(c, k), blank), blank
-
-
-def pattern_rank(mask: int) -> int:
-    """The rank of one colour's 25-bit mask among masks with as many knights."""
-    return colex_rank(mask)
+    squeezed = colex_unrank(c, k)
+    return (squeezed & ((1 << blank) - 1)) | (squeezed >> blank << (blank + 1)), blank
 
 
 def pattern_count(k: int) -> int:

@@ -51,17 +51,6 @@ def moved_black(black, blank, n):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def comb_rank(comb, rank_byte, popcount8):
-    """Colex rank of a 24-bit mask (``comb < 2**24``)."""
-    b0 = comb & 255
-    b1 = (comb >> 8) & 255
-    b2 = comb >> 16
-    m1 = popcount8[b0]
-    m2 = m1 + popcount8[b1]
-    return rank_byte[0, b0, 0] + rank_byte[1, b1, m1] + rank_byte[2, b2, m2]
-
-
-@njit(cache=True, nogil=True, inline="always")
 def pattern_rank(mask, rank_byte, popcount8):
     """Colex rank of a 25-bit mask among masks with as many bits."""
     b0 = mask & 255
@@ -77,7 +66,12 @@ def pattern_rank(mask, rank_byte, popcount8):
 @njit(cache=True, nogil=True, inline="always")
 def state_rank(black, blank, ncomb, rank_byte, popcount8):
     """Rank of the board (black mask, blank square); ``ncomb = C(24, k)``."""
-    return blank * ncomb + comb_rank(squeeze(black, blank), rank_byte, popcount8)
+    comb = squeeze(black, blank)  # 24 bits: bytes 0..2
+    b0 = comb & 255
+    b1 = (comb >> 8) & 255
+    m1 = popcount8[b0]
+    m2 = m1 + popcount8[b1]
+    return blank * ncomb + rank_byte[0, b0, 0] + rank_byte[1, b1, m1] + rank_byte[2, comb >> 16, m2]
 
 
 @njit(cache=True, nogil=True)
