@@ -11,7 +11,7 @@ from .common import (
     UsageError,
     arg,
     command,
-    read_board_argument,
+    read_boards,
     read_target,
     shown,
     slashed,
@@ -40,7 +40,7 @@ def _cmd_check(args: argparse.Namespace, env: Environment) -> int:
 
     out = env.out
     target = read_target(args, env)
-    board = read_board_argument(args.board, env)
+    board = read_boards(args.board, env)[0]
     moves = [m for arg in args.moves for m in arg.replace(",", " ").split()]
     for i, move in enumerate(moves, 1):
         _check_move_text(i, move)

@@ -21,10 +21,11 @@ from .common import (
     command,
     hint_line,
     number,
-    read_board_argument,
+    read_boards,
     read_error,
     read_target,
     shown,
+    utf8_terminal,
 )
 
 TYPE_CHECKING = False
@@ -58,7 +59,7 @@ def _cmd_play(args: argparse.Namespace, env: Environment) -> int:
     target = read_target(args, env)
     if args.board is not None and args.distance is not None:
         raise UsageError("give a BOARD or --distance, not both")
-    start = None if args.board is None else read_board_argument(args.board, env)
+    start = None if args.board is None else read_boards(args.board, env)[0]
     answers = service(target, cache_dir=args.cache_dir)
     if answers.source != "table" and not args.quiet:
         env.say(f"bitknights: {answers.describe()}\n")
@@ -67,11 +68,7 @@ def _cmd_play(args: argparse.Namespace, env: Environment) -> int:
     if env.stdin is None:
         raise UsageError("standard input is closed: play reads its commands from it")
     interactive = env.stdin_isatty and env.stdout_isatty
-    unicode = (
-        not args.ascii
-        and env.stdout_isatty
-        and (getattr(out, "encoding", "") or "").lower().replace("-", "") == "utf8"
-    )
+    unicode = not args.ascii and utf8_terminal(out, env.stdout_isatty)
     session = Session(game, out, unicode=unicode, env=None if args.quiet else env)
     if interactive:
         out.write("Move a knight into the blank by naming its square; 'help' lists commands.\n")

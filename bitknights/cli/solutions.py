@@ -14,7 +14,7 @@ from .common import (
     ExitStatus,
     command,
     number,
-    read_board_argument,
+    read_boards,
     read_target,
     slashed,
 )
@@ -29,7 +29,7 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
     from ..api import solution_paths
 
     out = env.out
-    board = read_board_argument(args.board, env)
+    board = read_boards(args.board, env)[0]
     target = read_target(args, env)
     why = never_reaches(board, target)
     if why is not None:  # a verdict, said even through a pipe: stdout stays empty
