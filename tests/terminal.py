@@ -119,16 +119,6 @@ def spawn(args, *, columns=COLUMNS, env=None) -> tuple[int, int]:
     return pid, fd
 
 
-def kill(pid: int, seconds: float = 30) -> None:
-    """Kill the child ``pid`` and reap it (a killed child ends at once; the wait is
-    bounded all the same)."""
-    os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + seconds
-    while not os.waitpid(pid, os.WNOHANG)[0]:
-        assert time.monotonic() < deadline, f"child {pid} survived SIGKILL for {seconds} s"
-        time.sleep(0.01)
-
-
 def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> tuple[int, bytes]:
     """Wait for the child :func:`spawn` started to end, reading what it still shows;
     returns its exit code and everything shown, and closes ``fd``.  A child still running
@@ -146,7 +136,8 @@ def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> t
                 while time.monotonic() < end and select.select([fd], [], [], 0.2)[0]:
                     with contextlib.suppress(OSError):
                         seen += os.read(fd, 65536)
-                kill(pid)
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)  # a killed child ends at once
                 raise AssertionError(
                     f"the child did not end within {seconds} s; the terminal shows {seen[-4000:]!r}"
                 )
@@ -167,6 +158,7 @@ def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> t
 
 
 _CONTROL = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])")
+_MOVES = {"A": (-1, 0), "B": (1, 0), "C": (0, 1), "D": (0, -1)}
 
 
 def screen(seen: str, columns: int = COLUMNS) -> tuple[list[str], tuple[int, int]]:
@@ -180,19 +172,13 @@ def screen(seen: str, columns: int = COLUMNS) -> tuple[list[str], tuple[int, int
         m = _CONTROL.match(seen, i) if ch == "\x1b" else None
         if m:
             n = int(m.group(1) or 1) if m.group(1).isdigit() else 1
-            op = m.group(2)
-            if op == "A":
-                row = max(0, row - n)
-            elif op == "B":
-                row += n
-            elif op == "C":
-                col += n
-            elif op == "D":
-                col = max(0, col - n)
-            elif op == "K":
+            if m.group(2) == "K":
                 while len(lines) <= row:
                     lines.append([])
                 del lines[row][col:]
+            elif m.group(2) in _MOVES:  # the cursor up, down, right, left
+                down, right = _MOVES[m.group(2)]
+                row, col = max(0, row + down * n), max(0, col + right * n)
             i = m.end()
             continue
         if ch == "\r":

@@ -19,15 +19,11 @@ from bitknights import TARGET, Board, InputError, cli, read_batch
 from bitknights.batch import BatchReader
 from bitknights.cli.common import OPTIMAL_MARK
 from bitknights.table import load_table
-from helpers import SAMPLE, run_bitknights
+from helpers import SAMPLE, run, run_bitknights
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
 SLASHED = "10110/01*11/10111/01001/00000"
-
-
-def run(args, cache_dir=None, stdin=""):
-    return run_bitknights(args, stdin, cache_dir=cache_dir)
 
 
 # -- standard input on a terminal -----------------------------------------------------
