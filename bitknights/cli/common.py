@@ -318,15 +318,6 @@ def utf8_terminal(out: IO[str], isatty: bool) -> bool:
         return False
 
 
-def terminal_input(env: Environment) -> bytes:
-    """Everything typed on the terminal that is standard input, up to one Ctrl-D (read from
-    the descriptor: a buffered read may wait for a second one)."""
-    chunks = []
-    while chunk := os.read(env.stdin.fileno(), 1 << 16):  # type: ignore[union-attr]
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 class ExitStatus(enum.IntEnum):
     """The exit statuses of ``bitknights`` (each failure: one line ``bitknights: error:``):
     ``INVALID`` is a verdict (no valid table, moves that do not solve, no solution),

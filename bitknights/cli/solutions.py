@@ -22,7 +22,6 @@ from .common import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import IO
 
 
 def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
@@ -43,11 +42,17 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
         source, chunks = solution_paths(board, limit=args.limit, target=target,
                                         cache_dir=args.cache_dir, quiet=args.quiet)  # fmt: skip
         # on a terminal: sequences so far, of how many once a table has counted them
+        binary = getattr(out, "buffer", None)
         bar = progress.bar(None, " sequences", "listing", quiet=args.quiet or None)
         try:
             for data, rows, moves in solution_lines(chunks, json=args.format == "json"):
-                with progress.writing(out):
-                    _write(out, data)
+                with progress.writing(out):  # ASCII bytes, to the binary buffer when there is one
+                    if binary is None:
+                        out.write(bytes(data).decode("ascii"))
+                    else:
+                        out.flush()
+                        binary.write(data)
+                        binary.flush()
                 written, steps = written + rows, moves
                 count = getattr(chunks, "count", None)
                 if count is not None and bar.total is None:
@@ -69,17 +74,6 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
              "search": "by search"}.get(source, source)  # fmt: skip
     env.say(f"bitknights: {what}, {from_}, {time.perf_counter() - t0:.2f} s\n")
     return 0
-
-
-def _write(out: IO[str], data: bytes | memoryview) -> None:
-    """Write ASCII bytes to ``out`` in one call: to its binary buffer when it has one."""
-    binary = getattr(out, "buffer", None)
-    if binary is None:
-        out.write(bytes(data).decode("ascii"))
-        return
-    out.flush()
-    binary.write(data)
-    binary.flush()
 
 
 register = command(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 
 from .. import progress
 from ..batch import BatchReader, classic_lines, json_lines
@@ -25,7 +26,6 @@ from .common import (
     read_target,
     slashed,
     stdin_notice,
-    terminal_input,
     utf8_terminal,
     where,
 )
@@ -225,7 +225,9 @@ def _open_input(args: argparse.Namespace, env: Environment) -> contextlib.Abstra
     if args.board is not None:
         return contextlib.nullcontext(io.BytesIO(f"1\n{args.board}\n".encode()))
     if args.file == "-" and env.stdin_isatty:
-        return contextlib.nullcontext(io.BytesIO(terminal_input(env)))
+        # what is typed, up to one Ctrl-D (a buffered read may wait for a second one)
+        typed = iter(lambda: os.read(env.stdin.fileno(), 1 << 16), b"")  # type: ignore[union-attr]
+        return contextlib.nullcontext(io.BytesIO(b"".join(typed)))
     return streams.open_input(args.file, env)
 
 
