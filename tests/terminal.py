@@ -66,23 +66,27 @@ def stderr_on_terminal(args, *, stdin=b"", env=None, columns=COLUMNS, timeout=BO
     return p.returncode, out, seen.decode(errors="replace")
 
 
+def _shown(fd: int, deadline: float, seen: bytes, what: str) -> bytes:
+    """What the terminal ``fd`` shows next (``b""`` once its other side closed); fails
+    with ``what`` past ``deadline``, saying what it did show."""
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"{what}; the terminal shows {seen[-2000:]!r}"
+        if select.select([fd], [], [], min(left, 1))[0]:
+            try:
+                return os.read(fd, 65536)
+            except OSError:  # the other end closed
+                return b""
+
+
 def drain(fd: int, seconds: float = BOUND, *, what: str = "the child") -> bytes:
     """Everything a terminal's master side ``fd`` gives until its other side closes (the
     child and its children have ended), within ``seconds``."""
     seen = b""
     deadline = time.monotonic() + seconds
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"{what} still writing after {seconds} s; so far: {seen[-2000:]!r}"
-        if not select.select([fd], [], [], min(left, 1))[0]:
-            continue
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:  # the other end closed
-            return seen
-        if not chunk:
-            return seen
+    while chunk := _shown(fd, deadline, seen, f"{what} still writing after {seconds} s"):
         seen += chunk
+    return seen
 
 
 def read_until(
@@ -92,15 +96,9 @@ def read_until(
     (``count`` times); fails after ``seconds``, saying what it did show."""
     deadline = time.monotonic() + seconds
     while seen.count(marker) < count:
-        left = deadline - time.monotonic()
-        assert left > 0, f"no {marker!r} within {seconds} s; the terminal shows {seen[-2000:]!r}"
-        if select.select([fd], [], [], min(left, 1))[0]:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                chunk = b""
-            assert chunk, f"the terminal closed without {marker!r}; it showed {seen[-2000:]!r}"
-            seen += chunk
+        chunk = _shown(fd, deadline, seen, f"no {marker!r} within {seconds} s")
+        assert chunk, f"the terminal closed without {marker!r}; it showed {seen[-2000:]!r}"
+        seen += chunk
     return seen
 
 

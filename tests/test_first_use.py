@@ -8,7 +8,6 @@ import argparse
 import io
 import json
 import os
-import pty
 import subprocess
 import sys
 
@@ -32,19 +31,12 @@ SLASHED = "10110/01*11/10111/01001/00000"
 def test_solve_on_a_terminal_says_it_reads_standard_input():
     """Standard input and standard error a terminal, no FILE: a notice at once, before any
     input; then the boards typed and one Ctrl-D give the answers."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "bitknights", "solve"],
-                            stdin=slave, stdout=subprocess.PIPE, stderr=slave)  # fmt: skip
-    os.close(slave)
-    try:
+    streams = {"stdin": "pty", "stdout": subprocess.PIPE}
+    with terminal._child([*terminal.CLI, "solve"], terminal.COLUMNS, **streams) as (proc, master):
         shown = terminal.read_until(master, b"Ctrl-D", seconds=60)
-        assert b"reading boards from standard input" in shown and b"Ctrl-D" in shown
-        assert b"number of boards T" in shown
+        assert b"reading boards from standard input" in shown and b"number of boards T" in shown
         os.write(master, SAMPLE.read_bytes() + b"\x04")
         out, _ = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-        os.close(master)
     assert proc.returncode == 0 and out == b"7\n-1\n"
 
 
