@@ -117,6 +117,16 @@ def spawn(args, *, columns=COLUMNS, env=None) -> tuple[int, int]:
     return pid, fd
 
 
+def kill(pid: int, seconds: float = 30) -> None:
+    """Kill the child ``pid`` and reap it (a killed child ends at once; the wait is
+    bounded all the same)."""
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + seconds
+    while not os.waitpid(pid, os.WNOHANG)[0]:
+        assert time.monotonic() < deadline, f"child {pid} survived SIGKILL for {seconds} s"
+        time.sleep(0.01)
+
+
 def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> tuple[int, bytes]:
     """Wait for the child :func:`spawn` started to end, reading what it still shows;
     returns its exit code and everything shown, and closes ``fd``.  A child still running
@@ -134,8 +144,7 @@ def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> t
                 while time.monotonic() < end and select.select([fd], [], [], 0.2)[0]:
                     with contextlib.suppress(OSError):
                         seen += os.read(fd, 65536)
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)  # a killed child ends at once
+                kill(pid)
                 raise AssertionError(
                     f"the child did not end within {seconds} s; the terminal shows {seen[-4000:]!r}"
                 )
