@@ -66,23 +66,27 @@ def stderr_on_terminal(args, *, stdin=b"", env=None, columns=COLUMNS, timeout=BO
     return p.returncode, out, seen.decode(errors="replace")
 
 
+def _shown(fd: int, deadline: float, seen: bytes, what: str) -> bytes:
+    """What the terminal ``fd`` shows next (``b""`` once its other side closed); fails
+    with ``what`` past ``deadline``, saying what it did show."""
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"{what}; the terminal shows {seen[-2000:]!r}"
+        if select.select([fd], [], [], min(left, 1))[0]:
+            try:
+                return os.read(fd, 65536)
+            except OSError:  # the other end closed
+                return b""
+
+
 def drain(fd: int, seconds: float = BOUND, *, what: str = "the child") -> bytes:
     """Everything a terminal's master side ``fd`` gives until its other side closes (the
     child and its children have ended), within ``seconds``."""
     seen = b""
     deadline = time.monotonic() + seconds
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"{what} still writing after {seconds} s; so far: {seen[-2000:]!r}"
-        if not select.select([fd], [], [], min(left, 1))[0]:
-            continue
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:  # the other end closed
-            return seen
-        if not chunk:
-            return seen
+    while chunk := _shown(fd, deadline, seen, f"{what} still writing after {seconds} s"):
         seen += chunk
+    return seen
 
 
 def read_until(
@@ -92,15 +96,9 @@ def read_until(
     (``count`` times); fails after ``seconds``, saying what it did show."""
     deadline = time.monotonic() + seconds
     while seen.count(marker) < count:
-        left = deadline - time.monotonic()
-        assert left > 0, f"no {marker!r} within {seconds} s; the terminal shows {seen[-2000:]!r}"
-        if select.select([fd], [], [], min(left, 1))[0]:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                chunk = b""
-            assert chunk, f"the terminal closed without {marker!r}; it showed {seen[-2000:]!r}"
-            seen += chunk
+        chunk = _shown(fd, deadline, seen, f"no {marker!r} within {seconds} s")
+        assert chunk, f"the terminal closed without {marker!r}; it showed {seen[-2000:]!r}"
+        seen += chunk
     return seen
 
 
@@ -167,6 +165,7 @@ def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> t
 
 
 _CONTROL = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])")
+_MOVES = {"A": (-1, 0), "B": (1, 0), "C": (0, 1), "D": (0, -1)}
 
 
 def screen(seen: str, columns: int = COLUMNS) -> tuple[list[str], tuple[int, int]]:
@@ -180,19 +179,13 @@ def screen(seen: str, columns: int = COLUMNS) -> tuple[list[str], tuple[int, int
         m = _CONTROL.match(seen, i) if ch == "\x1b" else None
         if m:
             n = int(m.group(1) or 1) if m.group(1).isdigit() else 1
-            op = m.group(2)
-            if op == "A":
-                row = max(0, row - n)
-            elif op == "B":
-                row += n
-            elif op == "C":
-                col += n
-            elif op == "D":
-                col = max(0, col - n)
-            elif op == "K":
+            if m.group(2) == "K":
                 while len(lines) <= row:
                     lines.append([])
                 del lines[row][col:]
+            elif m.group(2) in _MOVES:  # the cursor up, down, right, left
+                down, right = _MOVES[m.group(2)]
+                row, col = max(0, row + down * n), max(0, col + right * n)
             i = m.end()
             continue
         if ch == "\r":

@@ -9,11 +9,12 @@ import time
 import pytest
 
 import terminal
-from helpers import run_bitknights
+from helpers import batch_file, run_bitknights
 
 # 39 moves away (tests/data/distance39.txt): seconds of IDA* even with pattern databases,
 # which a deep search now builds before it starts
 FAR = "00000\n11000\n10101\n*1100\n11111\n"
+NEAR = "10110/01*11/10111/01001/00000"  # 7 moves
 
 
 @pytest.mark.slow
@@ -34,9 +35,7 @@ def test_ctrl_c_exits_130_without_traceback():
 
 
 def test_closed_pipe_ends_quietly(tmp_path):
-    big = tmp_path / "big.txt"
-    board = "10110\n01*11\n10111\n01001\n00000\n"
-    big.write_text(f"20000\n{board * 20000}")
+    big = batch_file(tmp_path / "big.txt", [NEAR] * 20000)
     p = subprocess.Popen(
         [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", str(big)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -49,9 +48,7 @@ def test_closed_pipe_ends_quietly(tmp_path):
 
 
 def test_progress_bar_only_on_a_terminal(tmp_path):
-    big = tmp_path / "big.txt"
-    board = "10110\n01*11\n10111\n01001\n00000\n"
-    big.write_text(f"3000\n{board * 3000}")
+    big = batch_file(tmp_path / "big.txt", [NEAR] * 3000)
     args = ["solve", "--engine", "ida", str(big)]
     env = {"BITKNIGHTS_PROGRESS_DELAY": "0"}  # a bar even for a quick batch
     status, out, seen = terminal.stderr_on_terminal(args, env=env, columns=80, timeout=120)

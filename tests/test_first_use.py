@@ -8,7 +8,6 @@ import argparse
 import io
 import json
 import os
-import pty
 import subprocess
 import sys
 
@@ -19,15 +18,11 @@ from bitknights import TARGET, Board, InputError, cli, read_batch
 from bitknights.batch import BatchReader
 from bitknights.cli.common import OPTIMAL_MARK
 from bitknights.table import load_table
-from helpers import SAMPLE, run_bitknights
+from helpers import SAMPLE, run, run_bitknights
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
 SLASHED = "10110/01*11/10111/01001/00000"
-
-
-def run(args, cache_dir=None, stdin=""):
-    return run_bitknights(args, stdin, cache_dir=cache_dir)
 
 
 # -- standard input on a terminal -----------------------------------------------------
@@ -36,19 +31,12 @@ def run(args, cache_dir=None, stdin=""):
 def test_solve_on_a_terminal_says_it_reads_standard_input():
     """Standard input and standard error a terminal, no FILE: a notice at once, before any
     input; then the boards typed and one Ctrl-D give the answers."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "bitknights", "solve"],
-                            stdin=slave, stdout=subprocess.PIPE, stderr=slave)  # fmt: skip
-    os.close(slave)
-    try:
+    streams = {"stdin": "pty", "stdout": subprocess.PIPE}
+    with terminal._child([*terminal.CLI, "solve"], terminal.COLUMNS, **streams) as (proc, master):
         shown = terminal.read_until(master, b"Ctrl-D", seconds=60)
-        assert b"reading boards from standard input" in shown and b"Ctrl-D" in shown
-        assert b"number of boards T" in shown
+        assert b"reading boards from standard input" in shown and b"number of boards T" in shown
         os.write(master, SAMPLE.read_bytes() + b"\x04")
         out, _ = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-        os.close(master)
     assert proc.returncode == 0 and out == b"7\n-1\n"
 
 
@@ -109,26 +97,40 @@ def test_a_bad_board_argument_is_a_usage_error():
     assert r.stderr.startswith("bitknights: error: '10110/01*11/10111/01001' is neither a file")
 
 
-@pytest.mark.parametrize(
-    "typo, problem",
-    [
-        ("10110/01*11/10111/01001/00002", "character 29 is '2' (cells are 0, 1, *)"),
-        ("10110/01*11/1O111/01001/00000", "character 14 is 'O' (cells are 0, 1, *)"),
-        ("10110 01*11 10111 01001 00000", "character 6 is ' ' (rows are joined by '/')"),
-        ("10110-01*11-10111-01001-00000", "character 6 is '-' (rows are joined by '/')"),
-        ("1011001*1110111010010000\uff10", "character 25 is '\uff10' (cells are 0, 1, *)"),
-    ],
-)
-def test_a_board_with_a_typo_is_a_bad_board_not_a_missing_file(typo, problem):
-    """An argument that looks like a board is a board: the error names the character
-    (solve, play and check alike); the same line on standard input gets the same."""
-    want = f"bitknights: error: {typo!r} is neither a file nor a board: {problem}\n"
-    for args in (["solve", typo], ["play", typo], ["check", typo, "e5"]):
+TYPOS = {  # a board with a typo: standard input gets the same problem
+    "10110/01*11/10111/01001/00002": "character 29 is '2' (cells are 0, 1, *)",
+    "10110/01*11/1O111/01001/00000": "character 14 is 'O' (cells are 0, 1, *)",
+    "10110 01*11 10111 01001 00000": "character 6 is ' ' (rows are joined by '/')",
+    "10110-01*11-10111-01001-00000": "character 6 is '-' (rows are joined by '/')",
+    "1011001*1110111010010000\uff10": "character 25 is '\uff10' (cells are 0, 1, *)",
+}
+SHAPES = "expected 5 rows or 25 characters from '0', '1', '*', got"
+MISSHAPEN = {
+    "1011001*1110111010010000": f"{SHAPES} 24: 11 white knights, 12 black, 1 blank",
+    "1011001*111011101001000000": f"{SHAPES} 26: 13 white knights, 12 black, 1 blank",
+    "1011001111101110100100000": "a board needs exactly one blank '*', found 0 (12 white "
+    "knights, 13 black, 0 blanks)",
+    "10110/01*11/10111/01001/0000": "row 5: expected a row of five characters from '0', '1', "
+    "'*', got '0000' (4 characters)",
+    "10110/01*11/10111/01001": "a board has 5 rows, got 4",
+}
+
+
+@pytest.mark.parametrize("board", [*TYPOS, *MISSHAPEN])
+def test_a_bad_board_argument_says_what_it_found(board):
+    """An argument that looks like a board is a bad board, not a missing file: the same
+    line from every command that takes a board names the bad character, or how many
+    characters and of each knight."""
+    problem = TYPOS.get(board) or MISSHAPEN[board]
+    want = f"bitknights: error: {board!r} is neither a file nor a board: {problem}\n"
+    for args in (["solve", board], ["hint", board], ["play", board], ["check", board, "e5"],
+                 ["solutions", board]):  # fmt: skip
         r = run(args)
         assert (r.returncode, r.stdout, r.stderr) == (2, "", want), args
-    r = run(["solve"], stdin=typo + "\n")
-    assert (r.returncode, r.stdout) == (2, "")
-    assert r.stderr == f"bitknights: error: line 1: board 1: {problem}\n"
+    if board in TYPOS:
+        r = run(["solve"], stdin=board + "\n")
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == f"bitknights: error: line 1: board 1: {problem}\n"
 
 
 @pytest.mark.parametrize("board", [SLASHED, SLASHED.replace("/", "")])
@@ -368,32 +370,6 @@ def test_solutions_hint_and_check_of_an_unreachable_board_say_why(table_dir):
     assert r.stdout.splitlines()[5] == WHY_13
     r = run(["check", THIRTEEN, "e5"])
     assert r.returncode == 1 and f"length 1; the board {WHY_13}\n" in r.stdout
-
-
-@pytest.mark.parametrize(
-    "board, found",
-    [
-        ("1011001*1110111010010000",
-         "expected 5 rows or 25 characters from '0', '1', '*', got 24: 11 white knights, "
-         "12 black, 1 blank"),
-        ("1011001*111011101001000000",
-         "expected 5 rows or 25 characters from '0', '1', '*', got 26: 13 white knights, "
-         "12 black, 1 blank"),
-        ("1011001111101110100100000",
-         "a board needs exactly one blank '*', found 0 (12 white knights, 13 black, 0 blanks)"),
-        ("10110/01*11/10111/01001/0000",
-         "row 5: expected a row of five characters from '0', '1', '*', got '0000' (4 characters)"),
-        ("10110/01*11/10111/01001", "a board has 5 rows, got 4"),
-    ],
-)  # fmt: skip
-def test_board_errors_say_what_they_found(board, found):
-    """How many characters, which is bad and where, how many of each knight: the same
-    line from every command that takes a board."""
-    want = f"bitknights: error: {board!r} is neither a file nor a board: {found}\n"
-    for args in (["solve", board], ["hint", board], ["play", board], ["check", board, "e5"],
-                 ["solutions", board]):  # fmt: skip
-        r = run(args)
-        assert (r.returncode, r.stdout, r.stderr) == (2, "", want), args
 
 
 FAR_24 = "01011/11010/10*11/00000/10011"  # 24 moves away: the bidirectional search's ball grows

@@ -18,7 +18,7 @@ from bitknights.cli.play import PROMPT
 from bitknights.game import Game, GameError
 from bitknights.service import DistanceService
 from bitknights.squares import square_name
-from helpers import Ran, random_walk, run_bitknights, run_python, still_square
+from helpers import Ran, random_walk, run_bitknights, still_square
 
 SAMPLE = Board("10110/01*11/10111/01001/00000")
 
@@ -352,12 +352,3 @@ def test_random_json_records_replay(table_dir, ball8):
         assert board == TARGET
         r = check(rec["board"], rec["moves"], cache_dir=table_dir)
         assert r.score == 1.0
-
-
-def test_import_stays_light():
-    code = (
-        "import sys, bitknights; bitknights.Game; bitknights.check; "
-        "print(sorted(m for m in ('numba', 'numpy', 'anywidget') if m in sys.modules))"
-    )
-    out = run_python(code, check=True)
-    assert out.stdout.strip() == "[]"

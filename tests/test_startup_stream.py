@@ -16,10 +16,23 @@ B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
 
 
-def test_import_compiles_nothing():
-    code = "import sys, bitknights, bitknights.cli; print('numba' in sys.modules)"
-    r = run_python(code, check=True)
-    assert r.stdout.strip() == "False"
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import bitknights.cli",  # compiles nothing
+        # reading a batch and playing moves (the command line's small-batch path relies on it)
+        "boards = bitknights.read_batch(bitknights.SAMPLE)\n"
+        "assert [len(b.moves()) for b in boards] and boards[0].play('a5')\n"
+        "from bitknights import cli, table\n"
+        "from bitknights.table import probe, store",
+        "bitknights.Game, bitknights.check",
+    ],
+)
+def test_import_stays_light(code):
+    """``import bitknights`` and what needs no search import neither numba nor numpy (nor
+    anywidget)."""
+    light = "print(sorted(m for m in ('numba', 'numpy', 'anywidget') if m in sys.modules))"
+    assert run_python(f"import sys, bitknights\n{code}\n{light}", check=True).stdout == "[]\n"
 
 
 @pytest.mark.slow
@@ -98,18 +111,3 @@ def test_workers_agree_and_keep_order(ball8):
     sols = solve_many(boards[:300], engine="ida", workers=2)
     assert [s.steps for s in sols] == want[:300].tolist()
     assert [s.start.compact for s in sols] == boards[:300]
-
-
-def test_import_and_parsing_need_no_numpy():
-    """``import bitknights``, reading a batch and playing moves import neither numpy nor
-    numba: the command line's small-batch path relies on it."""
-    code = (
-        "import sys, bitknights\n"
-        "boards = bitknights.read_batch(bitknights.SAMPLE)\n"
-        "assert [len(b.moves()) for b in boards] and boards[0].play('a5')\n"
-        "from bitknights import cli, table\n"
-        "from bitknights.table import probe, store\n"
-        "print([m for m in ('numpy', 'numba') if m in sys.modules])\n"
-    )
-    out = run_python(code, check=True)
-    assert out.stdout.strip() == "[]"

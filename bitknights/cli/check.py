@@ -11,7 +11,7 @@ from .common import (
     UsageError,
     arg,
     command,
-    read_board_argument,
+    read_boards,
     read_target,
     shown,
     slashed,
@@ -22,28 +22,22 @@ if TYPE_CHECKING:
     import argparse
 
 
-def _check_move_text(i: int, move: str) -> None:
-    """A move is written as a square (``e5``) or ``FROM-TO`` (``e5-c4``); anything else is
-    bad input (a usage error), not an illegal move."""
-    for name in move.split("-", 1) if "-" in move else [move]:
-        try:
-            parse_square(name)
-        except ValueError:
-            raise UsageError(
-                f"move {i}: {shown(move)} is not a move: {shown(name)} is not a square "
-                "(a1 to e5); write a move as the knight's square (e5) or FROM-TO (e5-c4)"
-            ) from None
-
-
 def _cmd_check(args: argparse.Namespace, env: Environment) -> int:
     from ..checker import check
 
     out = env.out
     target = read_target(args, env)
-    board = read_board_argument(args.board, env)
+    board = read_boards(args.board, env)[0]
     moves = [m for arg in args.moves for m in arg.replace(",", " ").split()]
-    for i, move in enumerate(moves, 1):
-        _check_move_text(i, move)
+    for i, move in enumerate(moves, 1):  # text that is no move is bad input, not illegal
+        for name in move.split("-", 1):
+            try:
+                parse_square(name)
+            except ValueError:
+                raise UsageError(
+                    f"move {i}: {shown(move)} is not a move: {shown(name)} is not a square "
+                    "(a1 to e5); write a move as the knight's square (e5) or FROM-TO (e5-c4)"
+                ) from None
     result = check(board, moves, target, cache_dir=args.cache_dir)
     if args.format == "json":
         out.write(json_line(result.as_dict()))

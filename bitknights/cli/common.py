@@ -8,8 +8,8 @@ import enum
 import os
 import sys
 
-from ..batch import decode, read_board
-from ..board import TARGET, Board, board_problem, looks_like_board
+from ..batch import decode, read_batch, read_board
+from ..board import TARGET, Board, board_problem, looks_like_board, parse_row
 from ..errors import BitknightsError, InputError
 from ..service import MAX_TIMEOUT
 
@@ -266,19 +266,28 @@ def board_argument(text: str, *, required: bool = False) -> Board | None:
     return Board(text)
 
 
-def read_board_argument(text: str, env: Environment) -> Board:
-    """The board a BOARD argument names: an existing file, else the board's own text."""
-    if os.path.exists(text):
-        data = read_source(text, env, "board ")
-        lines = [s for line in data.splitlines() if (s := line.strip())]
-        try:
-            return Board(lines[0]) if len(lines) == 1 else read_board(data)
-        except (InputError, BitknightsError) as e:
-            raise UsageError(f"board {text}: {e}") from None
-    board = board_argument(text, required=True)
-    if board is None:  # '-' or empty
+def read_boards(text: str, env: Environment, *, batch: str = "") -> list[Board]:
+    """The boards a BOARD argument names: the board itself, else a file (``-``: standard
+    input, for a batch) holding one board (five rows, or its 25 characters) or, when
+    ``batch`` says what the file may hold, a classic batch."""
+    board = board_argument(text, required=not batch)
+    if board is not None:
+        return [board]
+    if not (batch or os.path.exists(text)):  # '-' or empty
         raise UsageError(f"{text!r} is neither a file nor a board")
-    return board
+    what = "" if batch else "board "
+    data = read_source(text, env, what)
+    lines = [s for line in data.splitlines() if (s := line.strip())]
+    if batch and not lines:
+        raise UsageError(f"{where(text)}empty input: expected a board ({batch})")
+    try:
+        if len(lines) == 1:
+            return [Board(lines[0])]
+        if batch and lines[0].isdigit() and parse_row(lines[0]) is not None:
+            return read_batch(data)  # T, then T boards (a first line like 10110 is a row)
+        return [read_board(data)]
+    except (InputError, BitknightsError) as e:
+        raise UsageError(f"{what}{text}: {e}" if what else f"{where(text)}{e}") from None
 
 
 def shown(text: str) -> str:
@@ -299,13 +308,14 @@ def stdin_notice(path: str, what: str, form: str, env: Environment, quiet: bool 
     env.say(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
 
 
-def terminal_input(env: Environment) -> bytes:
-    """Everything typed on the terminal that is standard input, up to one Ctrl-D (read from
-    the descriptor: a buffered read may wait for a second one)."""
-    chunks = []
-    while chunk := os.read(env.stdin.fileno(), 1 << 16):  # type: ignore[union-attr]
-        chunks.append(chunk)
-    return b"".join(chunks)
+def utf8_terminal(out: IO[str], isatty: bool) -> bool:
+    """Whether ``out``, a terminal when ``isatty``, takes UTF-8 (knight glyphs)."""
+    import codecs
+
+    try:
+        return isatty and codecs.lookup(getattr(out, "encoding", None) or "ascii").name == "utf-8"
+    except LookupError:
+        return False
 
 
 class ExitStatus(enum.IntEnum):

@@ -5,21 +5,18 @@ from __future__ import annotations
 from .. import progress
 from ..batch import json_line
 from ..board import Board, never_reaches
-from ..errors import BitknightsError, InputError, plural
+from ..errors import plural
 from .common import (
     OPTIMAL_MARK,
     Environment,
-    UsageError,
-    board_argument,
     command,
     count_solutions,
     file_operand,
     hint_line,
-    read_source,
+    read_boards,
     read_target,
     slashed,
     stdin_notice,
-    where,
 )
 
 TYPE_CHECKING = False
@@ -28,36 +25,13 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
 
-def _read_boards(path: str, env: Environment, quiet: bool) -> list[Board]:
-    """The boards to hint: a board given as the argument, or a file (or standard input)
-    holding one board (five rows, or its 25 characters) or a classic batch."""
-    from ..batch import read_batch, read_board
-    from ..board import parse_row
-
-    board = board_argument(path)
-    if board is not None:
-        return [board]
-    form = "five rows of 0 1 *, or a batch (T, then T boards)"
-    stdin_notice(path, "a board", form, env, quiet)
-    text = read_source(path, env)
-    lines = [s for line in text.splitlines() if (s := line.strip())]
-    if not lines:
-        raise UsageError(f"{where(path)}empty input: expected a board ({form})")
-    try:
-        if len(lines) == 1:
-            return [Board(lines[0])]
-        if lines[0].isdigit() and parse_row(lines[0]) is not None:
-            return read_batch(text)  # T, then T boards (a first line like 10110 is a row)
-        return [read_board(text)]
-    except (InputError, BitknightsError) as e:
-        raise UsageError(f"{where(path)}{e}") from None
-
-
 def _cmd_hint(args: argparse.Namespace, env: Environment) -> int:
     from ..service import service
 
     out = env.out
-    boards = _read_boards(args.file, env, args.quiet)
+    form = "five rows of 0 1 *, or a batch (T, then T boards)"
+    stdin_notice(args.file, "a board", form, env, args.quiet)
+    boards = read_boards(args.file, env, batch=form)
     answers = service(read_target(args, env), cache_dir=args.cache_dir)
     if answers.source != "table":
         progress.announce(answers.describe())

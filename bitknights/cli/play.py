@@ -21,10 +21,11 @@ from .common import (
     command,
     hint_line,
     number,
-    read_board_argument,
+    read_boards,
     read_error,
     read_target,
     shown,
+    utf8_terminal,
 )
 
 TYPE_CHECKING = False
@@ -58,26 +59,22 @@ def _cmd_play(args: argparse.Namespace, env: Environment) -> int:
     target = read_target(args, env)
     if args.board is not None and args.distance is not None:
         raise UsageError("give a BOARD or --distance, not both")
-    start = None if args.board is None else read_board_argument(args.board, env)
+    start = None if args.board is None else read_boards(args.board, env)[0]
     answers = service(target, cache_dir=args.cache_dir)
     if answers.source != "table" and not args.quiet:
         env.say(f"bitknights: {answers.describe()}\n")
-    with _dealing(env, start is None and not args.quiet):
+    with _dealing(None if args.quiet or start is not None else env):
         game = Game(start, target=target, answers=answers, distance=args.distance, seed=args.seed)
     if env.stdin is None:
         raise UsageError("standard input is closed: play reads its commands from it")
     interactive = env.stdin_isatty and env.stdout_isatty
-    unicode = (
-        not args.ascii
-        and env.stdout_isatty
-        and (getattr(out, "encoding", "") or "").lower().replace("-", "") == "utf8"
-    )
-    session = Session(game, out, unicode=unicode, env=None if args.quiet else env)
+    unicode = not args.ascii and utf8_terminal(out, env.stdout_isatty)
+    session = Session(game, out, unicode, None if args.quiet else env)
     if interactive:
         out.write("Move a knight into the blank by naming its square; 'help' lists commands.\n")
     session.start()
     with interruptible() as wakeup:
-        lines = CommandLines(env.stdin, 4 * (LINE_LIMIT + 1), wakeup)
+        lines = CommandLines(env.stdin, wakeup)
         while True:
             if interactive:
                 out.write(PROMPT)
@@ -103,14 +100,7 @@ class Session:
     """A game behind text commands: :meth:`run` takes one line and writes the answer to
     ``out``; ``env``: where to say on a terminal that a fresh board is being dealt."""
 
-    def __init__(
-        self,
-        game,  # noqa: ANN001
-        out: IO[str],
-        *,
-        unicode: bool = False,
-        env: Environment | None = None,
-    ) -> None:
+    def __init__(self, game, out: IO[str], unicode: bool, env: Environment | None) -> None:
         self.game = game
         self.out = out
         self.unicode = unicode
@@ -233,10 +223,10 @@ class Session:
 
 
 @contextlib.contextmanager
-def _dealing(env: Environment | None, show: bool = True) -> Iterator[None]:
+def _dealing(env: Environment | None) -> Iterator[None]:
     """Say on a terminal's standard error that a fresh board is being dealt (far ones are
     drawn from the table, a second or two the first time); the note is erased after."""
-    note = show and env is not None and env.feedback()
+    note = env is not None and env.feedback()
     if note:
         env.say("dealing a fresh board...")  # type: ignore[union-attr]
     try:
@@ -279,15 +269,16 @@ def interruptible() -> Iterator[int | None]:
 
 class CommandLines:
     """The lines of ``stream`` (standard input) as UTF-8 (else U+FFFD), each at most
-    ``keep`` bytes (the rest is read and dropped); ``wakeup``: :func:`interruptible`'s."""
+    four bytes a character of ``LINE_LIMIT`` (the rest is read and dropped); ``wakeup``:
+    :func:`interruptible`'s."""
 
-    def __init__(self, stream: IO[str], keep: int, wakeup: int | None = None) -> None:
+    def __init__(self, stream: IO[str], wakeup: int | None) -> None:
         self._stream = stream
         try:
             self._fd: int | None = stream.fileno()
         except (OSError, ValueError, AttributeError):  # no descriptor (embedding, tests)
             self._fd = None
-        self._keep = keep
+        self._keep = 4 * (LINE_LIMIT + 1)
         self._wakeup = wakeup
         self._pending = b""
         self._ended = False
@@ -312,21 +303,17 @@ class CommandLines:
                 if buffer is None:  # a text stream without bytes beneath
                     return self._stream.readline(CHUNK).encode("utf-8", "surrogateescape")
                 return buffer.read1(CHUNK)  # type: ignore[no-any-return]
+            fd, wakeup = self._fd, self._wakeup
             while True:
-                if self._wakeup is not None:
-                    self._wait(self._fd, self._wakeup)
+                # until there is something to read; a signal's byte on the wakeup pipe lets
+                # its handler run (Ctrl-C: KeyboardInterrupt)
+                while wakeup is not None and fd not in select.select([fd, wakeup], [], [])[0]:
+                    with contextlib.suppress(BlockingIOError):
+                        os.read(wakeup, 512)
                 with contextlib.suppress(BlockingIOError):  # another reader was faster
-                    return os.read(self._fd, CHUNK)
+                    return os.read(fd, CHUNK)
         except OSError as e:
             raise read_error("-", e) from None
-
-    @staticmethod
-    def _wait(fd: int, wakeup: int) -> None:
-        """Until ``fd`` has something to read; a signal's byte on ``wakeup`` lets its handler
-        run (Ctrl-C: ``KeyboardInterrupt``)."""
-        while fd not in select.select([fd, wakeup], [], [])[0]:
-            with contextlib.suppress(BlockingIOError):
-                os.read(wakeup, 512)
 
 
 register = command(

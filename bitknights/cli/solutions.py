@@ -14,7 +14,7 @@ from .common import (
     ExitStatus,
     command,
     number,
-    read_board_argument,
+    read_boards,
     read_target,
     slashed,
 )
@@ -22,14 +22,13 @@ from .common import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import IO
 
 
 def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
     from ..api import solution_paths
 
     out = env.out
-    board = read_board_argument(args.board, env)
+    board = read_boards(args.board, env)[0]
     target = read_target(args, env)
     why = never_reaches(board, target)
     if why is not None:  # a verdict, said even through a pipe: stdout stays empty
@@ -43,11 +42,17 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
         source, chunks = solution_paths(board, limit=args.limit, target=target,
                                         cache_dir=args.cache_dir, quiet=args.quiet)  # fmt: skip
         # on a terminal: sequences so far, of how many once a table has counted them
+        binary = getattr(out, "buffer", None)
         bar = progress.bar(None, " sequences", "listing", quiet=args.quiet or None)
         try:
             for data, rows, moves in solution_lines(chunks, json=args.format == "json"):
-                with progress.writing(out):
-                    _write(out, data)
+                with progress.writing(out):  # ASCII bytes, to the binary buffer when there is one
+                    if binary is None:
+                        out.write(bytes(data).decode("ascii"))
+                    else:
+                        out.flush()
+                        binary.write(data)
+                        binary.flush()
                 written, steps = written + rows, moves
                 count = getattr(chunks, "count", None)
                 if count is not None and bar.total is None:
@@ -69,17 +74,6 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
              "search": "by search"}.get(source, source)  # fmt: skip
     env.say(f"bitknights: {what}, {from_}, {time.perf_counter() - t0:.2f} s\n")
     return 0
-
-
-def _write(out: IO[str], data: bytes | memoryview) -> None:
-    """Write ASCII bytes to ``out`` in one call: to its binary buffer when it has one."""
-    binary = getattr(out, "buffer", None)
-    if binary is None:
-        out.write(bytes(data).decode("ascii"))
-        return
-    out.flush()
-    binary.write(data)
-    binary.flush()
 
 
 register = command(

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import io
+import os
 
 from .. import progress
 from ..batch import BatchReader, classic_lines, json_lines
@@ -26,7 +26,7 @@ from .common import (
     read_target,
     slashed,
     stdin_notice,
-    terminal_input,
+    utf8_terminal,
     where,
 )
 
@@ -86,37 +86,45 @@ def _cmd_solve(args: argparse.Namespace, env: Environment) -> int:
         stdin_notice(args.file, "boards", STDIN_FORM, env, args.quiet)
     if args.count_solutions and args.engine not in ("auto", "table", "compact"):
         raise UsageError("--count-solutions needs --engine table or compact (or auto)")
-    return _solve(args, target, env)
-
-
-def _solve(args: argparse.Namespace, target: Board, env: Environment) -> int:
     out = env.out
     max_depth = None if args.exact else args.max_depth
     answers = service(target, engine=args.engine, cache_dir=args.cache_dir)
     counts_only = (
-        args.format == "text"
-        and not args.path
-        and args.timeout is None
-        and not args.count_solutions
+        args.format == "text" and args.timeout is None and not (args.path or args.count_solutions)
     )
     never = _NeverReaches(target, args, env)
     with _open_input(args, env) as stream:
         prefix: bytes | None = b""
         if counts_only and (args.engine == "auto" or answers.plain(args.engine)):
             prefix = streams.small_input(stream, args.file)
-            if prefix is not None and _answer_small(prefix, args, answers, max_depth, out, never):
+            small = _small(prefix, args.file, answers, max_depth)
+            if small is not None:
+                out.write(never.counts(*small))
                 never.say()
                 return 0
         engine = answers.choose(max_depth, counts_only=counts_only)
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
         bar = progress.bar(total, "board", "solving", quiet=args.quiet or None)
         try:
-            pieces = _answers(chunks, answers, engine, max_depth, args, out, never, counts_only)
-            for text, boards in pieces:
+            if counts_only:
+                pieces: Iterator[tuple[str, int]] = (
+                    (never.counts(keys, steps), len(keys))
+                    for keys, steps in answers.step_pieces(
+                        chunks, max_depth=max_depth, workers=args.workers, engine=engine
+                    )
+                )
+            else:
+                boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
+                solutions = answers.solutions(
+                    boards, max_depth=max_depth, timeout=args.timeout, workers=args.workers,
+                    count_solutions=args.count_solutions, engine=engine,
+                )  # fmt: skip
+                pieces = ((line, 1) for line in _lines(never.solutions(solutions), args, out))
+            for text, boards_done in pieces:
                 with progress.writing(out):
                     out.write(text)
                     out.flush()
-                bar.update(boards)
+                bar.update(boards_done)
         finally:
             bar.close()
     never.say()
@@ -136,13 +144,15 @@ class _NeverReaches:
         self.first: tuple[int, int] | None = None  # (index, key) of the first such board
         self.count = 0
 
-    def steps(self, keys: Sequence[int] | np.ndarray, steps: Sequence[int] | np.ndarray) -> None:
+    def counts(self, keys: Sequence[int] | np.ndarray, steps: Sequence[int] | np.ndarray) -> str:
+        """The classic answers to ``keys``, one a line."""
         if self.active:
             black = self.target.counts[1]
             for i, d in enumerate(steps):
                 if d == -1 and (int(keys[i]) & FULL_MASK).bit_count() != black:
                     self._found(self.seen + i, int(keys[i]))
         self.seen += len(steps)
+        return "\n".join(map(str, steps)) + "\n"
 
     def solutions(self, solutions: Iterable[Solution]) -> Iterator[Solution]:
         from ..results import Status
@@ -170,70 +180,36 @@ class _NeverReaches:
         self.env.say(f"bitknights: {what} {never_reaches(board, self.target)}{more}\n")
 
 
-def _answer_small(
-    data: bytes,
-    args: argparse.Namespace,
-    answers: DistanceService,
-    max_depth: int | None,
-    out: IO[str],
-    never: _NeverReaches,
-) -> bool:
-    """Answer a small input in plain Python (no numpy); False, having written nothing, when
-    the input is not small or ``auto`` chooses an engine that needs numpy."""
-    if len(data) > streams.SMALL_INPUT:
-        return False
+def _small(
+    data: bytes | None, path: str, answers: DistanceService, max_depth: int | None
+) -> tuple[list[int], Sequence[int] | np.ndarray] | None:
+    """A small input's keys and answers, in plain Python (no numpy); None when the input is
+    not small or ``auto`` chooses an engine that needs numpy."""
+    if data is None or len(data) > streams.SMALL_INPUT:
+        return None
     try:
         reader = BatchReader(io.BytesIO(data))
         engine = answers.choose(max_depth, counts_only=True, boards=reader.count)
         if not answers.plain(engine):
-            return False  # numpy parses it faster
+            return None  # numpy parses it faster
         keys = [k for chunk in reader.key_lists() for k in chunk]
     except InputError as e:
-        raise UsageError(f"{where(args.file)}{e}") from None
-    steps = answers.steps(keys, max_depth=max_depth, engine=engine)
-    out.write("\n".join(map(str, steps)) + "\n")
-    never.steps(keys, steps)
-    return True
+        raise UsageError(f"{where(path)}{e}") from None
+    return keys, answers.steps(keys, max_depth=max_depth, engine=engine)
 
 
-def _answers(chunks, answers, engine, max_depth, args, out, never, counts_only):
-    """The output, piece by piece as the service answers, and how many boards each covers:
-    classic counts, else one Solution per board (JSON Lines, paths or timeouts)."""
-    if counts_only:
-        for keys, steps in answers.step_pieces(chunks, max_depth=max_depth, workers=args.workers,
-                                               engine=engine):  # fmt: skip
-            never.steps(keys, steps)
-            yield "\n".join(map(str, steps)) + "\n", len(keys)
-        return
-    boards = (Board.from_key(k) for chunk in chunks for k in chunk.tolist())
-    solutions = never.solutions(
-        answers.solutions(boards, max_depth=max_depth, timeout=args.timeout,
-                          workers=args.workers, count_solutions=args.count_solutions,
-                          engine=engine)
-    )  # fmt: skip
+def _lines(solutions: Iterator[Solution], args: argparse.Namespace, out: IO[str]) -> Iterator[str]:
+    """One Solution a board: JSON Lines, paths, counts or the classic answers."""
     if args.format == "json":
-        lines: Iterator[str] = json_lines(solutions, path=args.path)
-    elif args.path:
+        return json_lines(solutions, path=args.path)
+    if args.path:
         from ..render.text import path_text
 
-        unicode = _unicode_ok(out, args.ascii)
-        lines = (f"{_answer(s)}\n{path_text(s, unicode=unicode)}\n\n" for s in solutions)
-    elif args.count_solutions:
-        lines = (f"{_answer(s)}\n" for s in solutions)
-    else:
-        lines = classic_lines(solutions)
-    for line in lines:
-        yield line, 1
-
-
-def _unicode_ok(out: IO[str], ascii_only: bool) -> bool:
-    """Knight glyphs only on a terminal that takes UTF-8."""
-    if ascii_only or not out.isatty():
-        return False
-    try:
-        return codecs.lookup(getattr(out, "encoding", None) or "ascii").name == "utf-8"
-    except LookupError:
-        return False
+        unicode = not args.ascii and utf8_terminal(out, out.isatty())
+        return (f"{_answer(s)}\n{path_text(s, unicode=unicode)}\n\n" for s in solutions)
+    if args.count_solutions:
+        return (f"{_answer(s)}\n" for s in solutions)
+    return classic_lines(solutions)
 
 
 def _answer(s: Solution) -> str:
@@ -249,7 +225,9 @@ def _open_input(args: argparse.Namespace, env: Environment) -> contextlib.Abstra
     if args.board is not None:
         return contextlib.nullcontext(io.BytesIO(f"1\n{args.board}\n".encode()))
     if args.file == "-" and env.stdin_isatty:
-        return contextlib.nullcontext(io.BytesIO(terminal_input(env)))
+        # what is typed, up to one Ctrl-D (a buffered read may wait for a second one)
+        typed = iter(lambda: os.read(env.stdin.fileno(), 1 << 16), b"")  # type: ignore[union-attr]
+        return contextlib.nullcontext(io.BytesIO(b"".join(typed)))
     return streams.open_input(args.file, env)
 
 

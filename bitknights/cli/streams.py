@@ -52,13 +52,11 @@ def checked_chunks(
     """The whole input checked first (nothing is solved if any line is bad), then its
     boards as key arrays, and how many.  Past ``KEEP_BOARDS`` boards the input is read
     again (a pipe from a temporary copy).  ``prefix``: what was already read."""
-    if prefix:
-        stream = io.BufferedReader(_Prefixed(prefix, stream))
     spool = None
     try:
-        if not stream.seekable():
+        if prefix or not stream.seekable():
             spool = _spool()
-            stream = _Tee(stream, spool)  # type: ignore[assignment]  # a readable stream
+            stream = _Copied(prefix, stream, spool)  # type: ignore[assignment]
         before = _stamp(stream)
         kept: list[np.ndarray] | None = []
         total = 0
@@ -80,9 +78,7 @@ def checked_chunks(
             source.seek(0)  # (a spool's buffered last block is written now)
         except OSError as e:
             raise _spool_error(e) if source is spool else read_error(path, e) from None
-        if source is spool:
-            spool = None
-            return _reread(source, path, None), total
+        spool = None  # closed by _reread
         return _reread(source, path, before), total
     finally:
         if spool is not None:
@@ -147,14 +143,18 @@ def _spool_error(e: OSError) -> ResourceError:
     )
 
 
-class _Tee(io.RawIOBase):
-    """Reads from ``src`` and copies what it reads into ``copy``."""
+class _Copied(io.RawIOBase):
+    """``prefix``, then the rest of ``src``, copying what it reads into ``copy``."""
 
-    def __init__(self, src: BinaryIO, copy: BinaryIO) -> None:
-        self._src, self._copy = src, copy
+    def __init__(self, prefix: bytes, src: BinaryIO, copy: BinaryIO) -> None:
+        self._prefix, self._src, self._copy = prefix, src, copy
 
     def read(self, n: int = -1) -> bytes:
-        data = self._src.read(n)
+        if self._prefix:
+            cut = len(self._prefix) if n < 0 else n
+            data, self._prefix = self._prefix[:cut], self._prefix[cut:]
+        else:
+            data = self._src.read(n)
         try:
             self._copy.write(data)
         except OSError as e:
@@ -163,22 +163,3 @@ class _Tee(io.RawIOBase):
 
     def seekable(self) -> bool:
         return False
-
-
-class _Prefixed(io.RawIOBase):
-    """``prefix``, then the rest of ``src``."""
-
-    def __init__(self, prefix: bytes, src: BinaryIO) -> None:
-        self._prefix, self._src = prefix, src
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self._prefix:
-            n = min(len(buffer), len(self._prefix))
-            buffer[:n], self._prefix = self._prefix[:n], self._prefix[n:]
-            return n
-        data = self._src.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)

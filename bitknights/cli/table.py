@@ -47,10 +47,10 @@ def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
     record = service(target, cache_dir=args.cache_dir).table_info()
     if args.format == "json":
         out.write(json_line(record))
-    elif record["valid"]:
+        return 0 if record["valid"] else 1
+    out.write(f"path: {record['path']}\ntarget: {slashed(target)}\n")
+    if record["valid"]:
         out.write(
-            f"path: {record['path']}\n"
-            f"target: {slashed(target)}\n"
             f"status: valid (format version {record['format_version']}, checksums match)\n"
             f"boards: {record['boards']:,} ({record['black_knights']} black knights), "
             f"{record['unreachable']:,} unreachable\n"
@@ -59,9 +59,7 @@ def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
             f"built: {record['built']}\n"
         )
     else:
-        out.write(
-            f"path: {record['path']}\ntarget: {slashed(target)}\nstatus: {record['problem']}\n"
-        )
+        out.write(f"status: {record['problem']}\n")
     return 0 if record["valid"] else 1
 
 
