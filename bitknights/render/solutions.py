@@ -26,6 +26,7 @@ from .boards import (
     piece,
     sub,
     svg_root,
+    with_defs,
 )
 from .boards import square_corner as corner
 
@@ -66,21 +67,19 @@ def _caption(text: str, x: float, y: float, size: int, **attrs: str) -> ET.Eleme
     return el("text", text, class_="caption", **attrs, x=x, y=y, font_size=size, fill=LABEL)
 
 
+def _title(moves: list[Move]) -> str:
+    return f"{len(moves)} moves: {' '.join(str(m) for m in moves)}"
+
+
 def _band(ox: float, oy: float, height: float) -> ET.Element:
     """The caption band over a board, running into the board's frame below it."""
     return frame_rect(ox, oy, BOARD_UNITS, height + 30)
 
 
-def _with_defs(root: ET.Element, defs: Defs) -> ET.Element:
-    at = 1 if len(root) and root[0].tag == "title" else 0
-    root.insert(at, defs.element())
-    return root
-
-
 def _svg(build: Callable[..., ET.Element], *args: object) -> SvgPicture:
     """The picture ``build(*args, defs)`` draws, holding the definitions it used."""
     defs = Defs()
-    return SvgPicture(markup(_with_defs(build(*args, defs), defs)))
+    return SvgPicture(markup(with_defs(build(*args, defs), defs)))
 
 
 def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -> SvgPicture:
@@ -92,8 +91,7 @@ def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -
 
 def _unsolved_strip(solution: Solution, board_size: float, defs: Defs) -> ET.Element:
     cap_h = 100
-    h = BOARD_UNITS + cap_h
-    root = svg_root(board_size, board_size * h / BOARD_UNITS, BOARD_UNITS, h, "bitknights-solution")
+    root = svg_root("bitknights-solution", board_size, BOARD_UNITS, BOARD_UNITS + cap_h)
     root.append(_band(0, 0, cap_h))
     why, _, status = unsolved_text(solution).partition(" (")
     root.append(_caption(why, M, 42, 30))
@@ -127,9 +125,7 @@ def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.El
     cell_w, cell_h = BOARD_UNITS + _GAP, _CAP_H + BOARD_UNITS + _GAP
     nrows = -(-len(boards) // per_row)
     units_w, units_h = per_row * cell_w - _GAP, nrows * cell_h - _GAP
-    scale = board_size / BOARD_UNITS
-    root = svg_root(units_w * scale, units_h * scale, units_w, units_h, "bitknights-solution")
-    sub(root, "title", f"{len(moves)} moves: {' '.join(str(m) for m in moves)}")
+    root = svg_root("bitknights-solution", board_size, units_w, units_h, _title(moves))
     for k in range(len(boards)):
         _step(root, k, boards, moves, (k % per_row) * cell_w, (k // per_row) * cell_h, defs)
     return root
@@ -138,10 +134,8 @@ def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.El
 def _steps(boards: list[Board], moves: list[Move], board_size: float, defs: Defs) -> ET.Element:
     """The boards of a path as one small picture each, in a ``<div>`` that wraps them."""
     div = el("div", class_="bitknights-steps", style="display:flex;flex-wrap:wrap;gap:8px")
-    units_h = _CAP_H + BOARD_UNITS
-    size = board_size / BOARD_UNITS
     for k in range(len(boards)):
-        svg = svg_root(board_size, units_h * size, BOARD_UNITS, units_h, "bitknights-step")
+        svg = svg_root("bitknights-step", board_size, BOARD_UNITS, _CAP_H + BOARD_UNITS)
         _step(svg, k, boards, moves, 0, 0, defs)
         div.append(svg)
     return div
@@ -187,10 +181,7 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
         x, y = corner(sq)
         return f"{x},{y + cap_h}"
 
-    root = svg_root(
-        size, size * units_h / BOARD_UNITS, BOARD_UNITS, units_h, "bitknights-animation"
-    )
-    sub(root, "title", f"{n} moves: {' '.join(str(m) for m in moves)}")
+    root = svg_root("bitknights-animation", size, BOARD_UNITS, units_h, _title(moves))
     root.append(_band(0, 0, cap_h))
     g = sub(root, "g", class_="board", data_board=boards[0].compact)
     sub(g, "use", href=defs.use("bk-grid"), y=cap_h)
@@ -268,5 +259,5 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     animation = _animation(boards, max(board_size, 220), 1.0, defs)
     steps = _steps(boards, moves, board_size, defs)
     steps.set("style", steps.get("style", "") + ";flex:1 1 320px;min-width:0")
-    row.extend([_with_defs(animation, defs), steps])
+    row.extend([with_defs(animation, defs), steps])
     return HtmlPicture(markup(div))
