@@ -89,18 +89,6 @@ def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -
     return _svg(_strip, solution, per_row, board_size)
 
 
-def _unsolved_strip(solution: Solution, board_size: float, defs: Defs) -> ET.Element:
-    cap_h = 100
-    root = svg_root("bitknights-solution", board_size, BOARD_UNITS, BOARD_UNITS + cap_h)
-    root.append(_band(0, 0, cap_h))
-    why, _, status = unsolved_text(solution).partition(" (")
-    root.append(_caption(why, M, 42, 30))
-    if status:
-        root.append(_caption(f"({status}", M, 80, 30))
-    root.append(board_group(solution.start, defs, 0, cap_h, data_step="0"))
-    return root
-
-
 _CAP_H = 70  # the caption band over each board of a strip
 _GAP = 30  # between the boards of a strip
 
@@ -118,8 +106,15 @@ def _step(root: ET.Element, k: int, boards: list[Board], moves: list[Move], ox: 
 
 def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.Element:
     unsolved = _unsolved(solution)
-    if unsolved is not None:
-        return _unsolved_strip(unsolved, board_size, defs)
+    if unsolved is not None:  # its start board under why, on two lines
+        root = svg_root("bitknights-solution", board_size, BOARD_UNITS, BOARD_UNITS + 100)
+        root.append(_band(0, 0, 100))
+        why, _, status = unsolved_text(unsolved).partition(" (")
+        root.append(_caption(why, M, 42, 30))
+        if status:
+            root.append(_caption(f"({status}", M, 80, 30))
+        root.append(board_group(unsolved.start, defs, 0, 100, data_step="0"))
+        return root
     boards, moves = _path(solution)
     per_row = max(1, min(per_row, len(boards)))
     cell_w, cell_h = BOARD_UNITS + _GAP, _CAP_H + BOARD_UNITS + _GAP
@@ -163,11 +158,10 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
     clock = {"dur": f"{num(round(dur, 3))}s", "repeatCount": "indefinite"}
     starts = [(hold_start + i) * step for i in range(n)]  # when move i+1 begins
 
-    def times(ts: Sequence[float]) -> str:
-        return ";".join(f"{min(1.0, t / dur):.6f}".rstrip("0").rstrip(".") or "0" for t in ts)
-
     def animate(tag: str, name: str, values: list[str], ts: list[float], mode: str, **kind: str):
-        keys = {"values": ";".join(values), "keyTimes": times(ts), "calcMode": mode, **clock}
+        fractions = (f"{min(1.0, t / dur):.6f}".rstrip("0").rstrip(".") or "0" for t in ts)
+        keys = {"values": ";".join(values), "keyTimes": ";".join(fractions), "calcMode": mode}
+        keys.update(clock)
         return el(tag, attributeName=name, **kind, **keys)
 
     def fade(values: list[str], ts: list[float]) -> ET.Element:
