@@ -357,8 +357,7 @@ def board_root(board: Board, size: float = 300, **options: Any) -> ET.Element:
     if move is not None:
         if not isinstance(move, Move):
             raise TypeError(f"move must be a Move, not {type(move).__name__}")
-        to = move.to_square
-        if not 0 <= to < NUM_SQUARES or move.from_square not in KNIGHT_TARGETS[to]:
+        if move.from_square not in KNIGHT_TARGETS[move.to_square]:  # a Move's squares exist
             raise BoardError(f"not a knight's move: {move!r}")
     options["hints"] = checked_hints(board, options.get("hints", ()))
     title = board.compact + ("" if move is None else f" ({move})")
@@ -441,12 +440,10 @@ def hints_html(board: Board, hints: Iterable[Hint], *, size: float = 300) -> Htm
         sub(head, "th", title)
     for h in sorted(hs, key=lambda h: (h.distance is None, h.distance or 0, h.move)):
         row = sub(table, "tr")
-        cell = sub(row, "td")
+        move = sub(row, "td", None if h.optimal else str(h.move))
         if h.optimal:
-            sub(cell, "b", str(h.move))
-            sub(row, "td", str(h.distance))
+            sub(move, "b", str(h.move))
+        sub(row, "td", "never" if h.distance is None and not h.optimal else str(h.distance))
+        if h.optimal:
             sub(row, "td", "optimal")
-        else:
-            cell.text = str(h.move)
-            sub(row, "td", "never" if h.distance is None else str(h.distance))
     return HtmlPicture(markup(div))
