@@ -116,10 +116,9 @@ class PlayWidget(anywidget.AnyWidget):
         self._game = game
         self._displayed = False
         self._solve_path: tuple[int, list[Board]] | None = None  # history length, boards
-        answers = game.answers
         with self.hold_sync():
-            self.set_trait("source", answers.source)
-            self.set_trait("farthest", answers.farthest or SEARCH_NEW_LIMIT)
+            self.set_trait("source", game.answers.source)
+            self.set_trait("farthest", game.answers.farthest or SEARCH_NEW_LIMIT)
             self.set_trait("fallback_id", "bk-" + uuid.uuid4().hex)
             self._sync()
         self.on_msg(self._on_msg)

@@ -232,14 +232,9 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
         div.append(board_root(unsolved.start, board_size))
         return HtmlPicture(markup(div))
     boards, moves = _path(solution)
-    meta = []
-    if isinstance(solution, Solution):
-        if solution.engine:
-            meta.append(f"engine {solution.engine}")
-        if solution.nodes:
-            meta.append(f"{solution.nodes:,} nodes")
-        if solution.seconds:
-            meta.append(f"{solution.seconds:.3g} s")
+    facts = {"engine": "engine {}", "nodes": "{:,} nodes", "seconds": "{:.3g} s"}
+    values = {name: getattr(solution, name, None) for name in facts}  # a list of boards: none
+    meta = [form.format(values[name]) for name, form in facts.items() if values[name]]
     head = sub(div, "p")
     b = sub(head, "b", plural(len(moves), "move"))
     b.tail = (f" ({', '.join(meta)})" if meta else "") + ": "
