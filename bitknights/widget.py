@@ -178,10 +178,9 @@ class PlayWidget(anywidget.AnyWidget):
             base, boards = len(self._game.history), [self._game.board]
             moves = self._game.solution()
             for m in moves:
-                boards.append(boards[-1].play(m))
-            frames = [self._picture(b, m, hints=False) for b, m in zip(boards[1:], moves)]
-            for m in moves:
                 self._game.move(m)
+                boards.append(self._game.board)
+            frames = [self._picture(b, m, hints=False) for b, m in zip(boards[1:], moves)]
             if moves:
                 self._solve_path = (base, boards)
                 self.send(
