@@ -116,10 +116,9 @@ class PlayWidget(anywidget.AnyWidget):
         self._game = game
         self._displayed = False
         self._solve_path: tuple[int, list[Board]] | None = None  # history length, boards
-        answers = game.answers
         with self.hold_sync():
-            self.set_trait("source", answers.source)
-            self.set_trait("farthest", answers.farthest or SEARCH_NEW_LIMIT)
+            self.set_trait("source", game.answers.source)
+            self.set_trait("farthest", game.answers.farthest or SEARCH_NEW_LIMIT)
             self.set_trait("fallback_id", "bk-" + uuid.uuid4().hex)
             self._sync()
         self.on_msg(self._on_msg)
@@ -179,10 +178,9 @@ class PlayWidget(anywidget.AnyWidget):
             base, boards = len(self._game.history), [self._game.board]
             moves = self._game.solution()
             for m in moves:
-                boards.append(boards[-1].play(m))
-            frames = [self._picture(b, m, hints=False) for b, m in zip(boards[1:], moves)]
-            for m in moves:
                 self._game.move(m)
+                boards.append(self._game.board)
+            frames = [self._picture(b, m, hints=False) for b, m in zip(boards[1:], moves)]
             if moves:
                 self._solve_path = (base, boards)
                 self.send(

@@ -131,6 +131,11 @@ def _components(mask: np.ndarray) -> list[list[tuple[int, int]]]:
     return out
 
 
+def _differ(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two shots of a region differ (more than anti-aliasing noise)."""
+    return np.abs(a - b).max(axis=2) > 20
+
+
 def _near(mask: np.ndarray, gap: int) -> np.ndarray:
     """``mask`` grown by ``gap`` pixels in every direction."""
     out = mask.copy()
@@ -152,7 +157,7 @@ def labels(
     when less than ``gap`` pixels apart; groups under ``least`` pixels (anti-aliasing
     elsewhere: up to 12; the smallest label has 16) or touching ``moving`` are dropped.  A
     label's contrast is its inkiest pixels' (the 90th percentile)."""
-    differ = np.abs(shown - hidden).max(axis=2) > 20
+    differ = _differ(shown, hidden)
     near = _near(differ, gap)
     ink_l, back_l = luminance(shown), luminance(hidden)
     found = []
@@ -201,30 +206,24 @@ def page_labels(page, clip: dict | None = None, *, least: int = 0, tries: int = 
     out.  Tried
     again (up to ``tries`` times) while fewer than ``least`` labels are found that way."""
     page.evaluate(PAUSE_JS, True)
+    found: list[Label] = []
     try:
-        return _labels_of(page, clip, least, tries)
+        for _ in range(tries):
+            shots = []
+            for hide in (False, True, False, True):
+                page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, hide])
+                shots.append(image(page.screenshot(clip=clip)))
+            page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, False])
+            shown, hidden, shown2, hidden2 = shots
+            changed = _differ(shown, shown2) | _differ(hidden, hidden2)
+            moving = _near(changed, 4)
+            found = labels(shown, hidden, moving=moving if moving.any() else None)
+            if len(found) >= least:
+                break
+        return found
     finally:
         page.evaluate(RESTORE_IMAGES_JS)
         page.evaluate(PAUSE_JS, False)
-
-
-def _labels_of(page, clip: dict | None, least: int, tries: int) -> list[Label]:
-    found: list[Label] = []
-    for _ in range(tries):
-        shots = []
-        for hide in (False, True, False, True):
-            page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, hide])
-            shots.append(image(page.screenshot(clip=clip)))
-        page.evaluate(HIDE_TEXT_JS, [HIDE_TEXT_CSS, False])
-        shown, hidden, shown2, hidden2 = shots
-        changed = (np.abs(shown - shown2).max(axis=2) > 20) | (
-            np.abs(hidden - hidden2).max(axis=2) > 20
-        )
-        moving = _near(changed, 4)
-        found = labels(shown, hidden, moving=moving if moving.any() else None)
-        if len(found) >= least:
-            break
-    return found
 
 
 def figure_labels(fig) -> tuple[list[Label], np.ndarray]:

@@ -87,18 +87,6 @@ def pieces(group: ET.Element, doc: ET.Element) -> list[ET.Element]:
     return out
 
 
-def name_cr(square: str) -> tuple[int, int]:
-    """(column, row) of a square name, through ``parse_square``."""
-    r, c = divmod(parse_square(square), 5)
-    assert name(r * 5 + c) == square
-    return c, r
-
-
-def board_squares(board: Board) -> dict[str, str]:
-    """Square name -> '0' / '1' / '*', decoded from the 25-character form."""
-    return {name(i): ch for i, ch in enumerate(board.compact)}
-
-
 def check_board(
     group: ET.Element, board: Board, doc: ET.Element | None = None
 ) -> dict[str, tuple[float, float]]:
@@ -112,7 +100,7 @@ def check_board(
     grid = by_id(doc, uses(grid_use))
     assert grid.tag == SVG + "g" and "grid" in classes(grid)
     gx, gy = position(grid_use)
-    cells = board_squares(board)
+    cells = {name(i): ch for i, ch in enumerate(board.compact)}  # square name -> 0, 1 or *
     rects = find(grid, "sq")
     assert len(rects) == 25
     corner = {r.get("data-square"): (gx + float(r.get("x")), gy + float(r.get("y"))) for r in rects}
@@ -120,7 +108,8 @@ def check_board(
     side = float(rects[0].get("width"))
     x0, y0 = corner[name(0)]
     for square, (x, y) in corner.items():
-        c, r = name_cr(square)
+        r, c = divmod(parse_square(square), 5)
+        assert name(r * 5 + c) == square
         assert (x, y) == (x0 + c * side, y0 + r * side), square
         rect = next(e for e in rects if e.get("data-square") == square)
         assert ("dark" if (r + c) % 2 else "light") in classes(rect)

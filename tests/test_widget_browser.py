@@ -10,10 +10,9 @@ from __future__ import annotations
 import base64
 import json
 import os
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -100,29 +99,13 @@ def browser():
 
 @pytest.fixture(scope="module")
 def server():
-    files = {
+    """The page and the widget's files by path: the browser itself answers the page's
+    requests with them (``open_widget``), no server runs."""
+    return {
         "/": (PAGE.encode(), "text/html"),
         "/widget.js": ((STATIC / "widget.js").read_bytes(), "text/javascript"),
         "/widget.css": ((STATIC / "widget.css").read_bytes(), "text/css"),
     }
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 - the http.server API
-            body, kind = files.get(self.path, (b"", ""))
-            self.send_response(200 if kind else 404)
-            self.send_header("Content-Type", kind or "text/plain")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
 
 
 class Bridge:
@@ -194,8 +177,14 @@ def wait_board(page, board: str, timeout: float = 10_000) -> None:
 
 def open_widget(browser, server, w, size=(780, 470)):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+
+    def answer(route):
+        body, kind = server.get(urlsplit(route.request.url).path, (b"", ""))
+        route.fulfill(status=200 if kind else 404, body=body, content_type=kind or "text/plain")
+
+    page.route("http://bitknights.test/**", answer)
     bridge = Bridge(w, page)
-    page.goto(server)
+    page.goto("http://bitknights.test/")
     page.wait_for_function("window.__ready === true")
     theme(page, "light")
     return page, bridge

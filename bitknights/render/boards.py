@@ -57,17 +57,10 @@ def num(x: float) -> str:
     return str(int(x)) if x.is_integer() else f"{x:.2f}".rstrip("0")
 
 
-def _attrs(attrs: dict[str, Attr]) -> dict[str, str]:
-    return {
-        k.rstrip("_").replace("_", "-"): v if isinstance(v, str) else num(v)
-        for k, v in attrs.items()
-        if v is not None
-    }
-
-
 def el(tag: str, text: str | None = None, /, **attrs: Attr) -> ET.Element:
     """A new element ``tag`` holding ``text`` with ``attrs`` (see the module docstring)."""
-    e = ET.Element(tag, _attrs(attrs))
+    written = {k.rstrip("_").replace("_", "-"): v for k, v in attrs.items() if v is not None}
+    e = ET.Element(tag, {k: v if isinstance(v, str) else num(v) for k, v in written.items()})
     e.text = text
     return e
 
@@ -79,18 +72,20 @@ def sub(parent: ET.Element, tag: str, text: str | None = None, /, **attrs: Attr)
     return e
 
 
-def svg_root(width: float, height: float, units_w: float, units_h: float, cls: str) -> ET.Element:
-    """An ``<svg>`` element ``width`` x ``height`` pixels showing ``units_w`` x ``units_h``."""
-    return el(
-        "svg",
-        xmlns=SVG_NS,
-        width=width,
-        height=height,
-        viewBox=f"0 0 {num(units_w)} {num(units_h)}",
-        class_=cls,
-        role="img",
-        font_family="sans-serif",
+def svg_root(
+    cls: str, board_px: float, units_w: float, units_h: float, title: str | None = None
+) -> ET.Element:
+    """An ``<svg>`` of class ``cls`` showing ``units_w`` x ``units_h`` viewBox units at the
+    scale that draws a board ``board_px`` pixels wide, with its ``<title>`` if any."""
+    scale = board_px / BOARD_UNITS
+    size = {"width": units_w * scale, "height": units_h * scale}
+    view = f"0 0 {num(units_w)} {num(units_h)}"
+    root = el(
+        "svg", xmlns=SVG_NS, **size, viewBox=view, class_=cls, role="img", font_family="sans-serif"
     )
+    if title is not None:
+        sub(root, "title", title)
+    return root
 
 
 def markup(e: ET.Element) -> str:
@@ -183,18 +178,6 @@ def _grid(coordinates: bool) -> ET.Element:
         file, rank = square_name(i).rstrip(digits), square_name(i * SIZE).lstrip(ascii_letters)
         sub(g, "text", file, class_="coord file", x=middle, y=M - 10, **label)
         sub(g, "text", rank, class_="coord rank", x=M / 2, y=middle + 10, **label)
-    return g
-
-
-def square_names() -> ET.Element:
-    """Every square's name in its top-left corner, haloed in the square's colour."""
-    g = el("g", class_="names", font_size=18, font_weight="bold", fill=INK, stroke_width=5,
-           paint_order="stroke")  # fmt: skip
-    for sq in range(NUM_SQUARES):
-        x, y = square_corner(sq)
-        halo = DARK if square_color(sq) else LIGHT
-        name = square_name(sq)
-        sub(g, "text", name, class_="name", data_square=name, x=x + 5, y=y + 19, stroke=halo)
     return g
 
 
@@ -291,18 +274,10 @@ def arrow(move: Move) -> ET.Element:
     return g
 
 
-def _badge_corner(sq: Square, arrow_move: Move | None) -> tuple[int, int]:
-    """Where a hint badge sits in its square: the top-right corner, or on the square an
-    arrow points at, the corner the arrow's head does not cover (the side it travels to)."""
-    if arrow_move is None or arrow_move.to_square != sq:
-        return 74, 24
-    (r0, c0), (r1, c1) = divmod(arrow_move.from_square, SIZE), divmod(sq, SIZE)
-    return (74 if c1 > c0 else 26), (76 if r1 > r0 else 24)
-
-
 def _hint_marks(h: Hint, arrow_move: Move | None) -> tuple[ET.Element, ET.Element]:
-    """The frame around a hinted knight's square and its distance badge (clear of the
-    head of ``arrow_move``'s arrow)."""
+    """The frame around a hinted knight's square and its distance badge: in the top-right
+    corner or, on the square ``arrow_move``'s arrow points at, the corner its head leaves
+    clear (the side it travels to)."""
     sq = h.move.from_square
     x, y = square_corner(sq)
     colour = OPTIMAL if h.optimal else OTHER
@@ -311,8 +286,10 @@ def _hint_marks(h: Hint, arrow_move: Move | None) -> tuple[ET.Element, ET.Elemen
         sq, "hint-sq" + opt, "none", 3, stroke=colour, stroke_width=6 if h.optimal else 3
     )
     label = "none" if h.distance is None else str(h.distance)
-    bx, by = _badge_corner(sq, arrow_move)
-    cx, cy = x + bx, y + by
+    cx, cy = x + 74, y + 24
+    if arrow_move is not None and arrow_move.to_square == sq:
+        (r0, c0), (r1, c1) = divmod(arrow_move.from_square, SIZE), divmod(sq, SIZE)
+        cx, cy = x + (74 if c1 > c0 else 26), y + (76 if r1 > r0 else 24)
     badge = el("g", class_="hint" + opt, data_square=square_name(sq), data_distance=label)
     sub(badge, "circle", cx=cx, cy=cy, r=21, fill=colour, stroke="#ffffff", stroke_width=3)
     shown = "\u221e" if h.distance is None else label  # ∞: never reaches the target
@@ -348,24 +325,17 @@ def board_group(
     for sq in range(NUM_SQUARES):  # placed: a short <use> of a piece defined on its square
         ident = f"bk-{_PIECE[board.cell(sq)][0]}-{square_name(sq)}"
         g.append(el("use", href=defs.use(ident)) if placed else piece(board.cell(sq), sq, defs))
-    if names:
-        g.append(square_names())
+    if names:  # every square's name in its top-left corner, haloed in the square's colour
+        ns = sub(g, "g", class_="names", font_size=18, font_weight="bold", fill=INK,
+                 stroke_width=5, paint_order="stroke")  # fmt: skip
+        for sq, name in enumerate(map(square_name, range(NUM_SQUARES))):
+            x, y = square_corner(sq)
+            halo = DARK if square_color(sq) else LIGHT
+            sub(ns, "text", name, class_="name", data_square=name, x=x + 5, y=y + 19, stroke=halo)
     if move is not None:
         g.append(arrow(move))
     g.extend(badge for _, badge in marks)
     return g
-
-
-def checked_move(move: Move) -> Move:
-    """``move`` if it is a knight's jump between two squares, else :class:`BoardError`."""
-    if not isinstance(move, Move):
-        raise TypeError(f"move must be a Move, not {type(move).__name__}")
-    if (
-        not 0 <= move.to_square < NUM_SQUARES
-        or move.from_square not in KNIGHT_TARGETS[move.to_square]
-    ):
-        raise BoardError(f"not a knight's move: {move!r}")
-    return move
 
 
 def checked_hints(board: Board, hints: Iterable[Hint]) -> list[Hint]:
@@ -381,15 +351,25 @@ def checked_hints(board: Board, hints: Iterable[Hint]) -> list[Hint]:
 
 def board_root(board: Board, size: float = 300, **options: Any) -> ET.Element:
     """The ``<svg>`` element of :func:`board_svg` (``options``: its ``move``, ``hints``,
-    ``coordinates`` and ``names``)."""
+    ``coordinates`` and ``names``); a move must be a knight's jump (else
+    :class:`BoardError`)."""
     move = options.get("move")
-    options["move"] = move = None if move is None else checked_move(move)
+    if move is not None:
+        if not isinstance(move, Move):
+            raise TypeError(f"move must be a Move, not {type(move).__name__}")
+        if move.from_square not in KNIGHT_TARGETS[move.to_square]:  # a Move's squares exist
+            raise BoardError(f"not a knight's move: {move!r}")
     options["hints"] = checked_hints(board, options.get("hints", ()))
-    root = svg_root(size, size, BOARD_UNITS, BOARD_UNITS, "bitknights-board")
-    sub(root, "title", board.compact + ("" if move is None else f" ({move})"))
+    title = board.compact + ("" if move is None else f" ({move})")
+    root = svg_root("bitknights-board", size, BOARD_UNITS, BOARD_UNITS, title)
     defs = Defs()
-    group = board_group(board, defs, **options)  # adds what it uses to defs
-    root.extend([defs.element(), group])
+    root.append(board_group(board, defs, **options))  # adds what it uses to defs
+    return with_defs(root, defs)
+
+
+def with_defs(root: ET.Element, defs: Defs) -> ET.Element:
+    """``root`` with the ``<defs>`` its pictures use, after its title if any."""
+    root.insert(1 if len(root) and root[0].tag == "title" else 0, defs.element())
     return root
 
 
@@ -460,12 +440,10 @@ def hints_html(board: Board, hints: Iterable[Hint], *, size: float = 300) -> Htm
         sub(head, "th", title)
     for h in sorted(hs, key=lambda h: (h.distance is None, h.distance or 0, h.move)):
         row = sub(table, "tr")
-        cell = sub(row, "td")
+        move = sub(row, "td", None if h.optimal else str(h.move))
         if h.optimal:
-            sub(cell, "b", str(h.move))
-            sub(row, "td", str(h.distance))
+            sub(move, "b", str(h.move))
+        sub(row, "td", "never" if h.distance is None and not h.optimal else str(h.distance))
+        if h.optimal:
             sub(row, "td", "optimal")
-        else:
-            cell.text = str(h.move)
-            sub(row, "td", "never" if h.distance is None else str(h.distance))
     return HtmlPicture(markup(div))

@@ -29,10 +29,8 @@ def _figure_class() -> type[Figure]:
 
     class NotebookFigure(Figure):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            kwargs.setdefault("facecolor", PAPER)
-            kwargs.setdefault("edgecolor", FRAME)
-            kwargs.setdefault("linewidth", FRAME_WIDTH)
-            super().__init__(*args, **kwargs)
+            own = {"facecolor": PAPER, "edgecolor": FRAME, "linewidth": FRAME_WIDTH}
+            super().__init__(*args, **{**own, **kwargs})
             from matplotlib.layout_engine import ConstrainedLayoutEngine
 
             engine = self.get_layout_engine()

@@ -26,6 +26,7 @@ from .boards import (
     piece,
     sub,
     svg_root,
+    with_defs,
 )
 from .boards import square_corner as corner
 
@@ -66,21 +67,19 @@ def _caption(text: str, x: float, y: float, size: int, **attrs: str) -> ET.Eleme
     return el("text", text, class_="caption", **attrs, x=x, y=y, font_size=size, fill=LABEL)
 
 
+def _title(moves: list[Move]) -> str:
+    return f"{len(moves)} moves: {' '.join(str(m) for m in moves)}"
+
+
 def _band(ox: float, oy: float, height: float) -> ET.Element:
     """The caption band over a board, running into the board's frame below it."""
     return frame_rect(ox, oy, BOARD_UNITS, height + 30)
 
 
-def _with_defs(root: ET.Element, defs: Defs) -> ET.Element:
-    at = 1 if len(root) and root[0].tag == "title" else 0
-    root.insert(at, defs.element())
-    return root
-
-
 def _svg(build: Callable[..., ET.Element], *args: object) -> SvgPicture:
     """The picture ``build(*args, defs)`` draws, holding the definitions it used."""
     defs = Defs()
-    return SvgPicture(markup(_with_defs(build(*args, defs), defs)))
+    return SvgPicture(markup(with_defs(build(*args, defs), defs)))
 
 
 def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -> SvgPicture:
@@ -88,19 +87,6 @@ def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -
     each a ``<g class="board" data-step="k" data-board="...">`` headed by the move that made
     it, highlighted.  An unsolved result shows its start board and why."""
     return _svg(_strip, solution, per_row, board_size)
-
-
-def _unsolved_strip(solution: Solution, board_size: float, defs: Defs) -> ET.Element:
-    cap_h = 100
-    h = BOARD_UNITS + cap_h
-    root = svg_root(board_size, board_size * h / BOARD_UNITS, BOARD_UNITS, h, "bitknights-solution")
-    root.append(_band(0, 0, cap_h))
-    why, _, status = unsolved_text(solution).partition(" (")
-    root.append(_caption(why, M, 42, 30))
-    if status:
-        root.append(_caption(f"({status}", M, 80, 30))
-    root.append(board_group(solution.start, defs, 0, cap_h, data_step="0"))
-    return root
 
 
 _CAP_H = 70  # the caption band over each board of a strip
@@ -120,16 +106,21 @@ def _step(root: ET.Element, k: int, boards: list[Board], moves: list[Move], ox: 
 
 def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.Element:
     unsolved = _unsolved(solution)
-    if unsolved is not None:
-        return _unsolved_strip(unsolved, board_size, defs)
+    if unsolved is not None:  # its start board under why, on two lines
+        root = svg_root("bitknights-solution", board_size, BOARD_UNITS, BOARD_UNITS + 100)
+        root.append(_band(0, 0, 100))
+        why, _, status = unsolved_text(unsolved).partition(" (")
+        root.append(_caption(why, M, 42, 30))
+        if status:
+            root.append(_caption(f"({status}", M, 80, 30))
+        root.append(board_group(unsolved.start, defs, 0, 100, data_step="0"))
+        return root
     boards, moves = _path(solution)
     per_row = max(1, min(per_row, len(boards)))
     cell_w, cell_h = BOARD_UNITS + _GAP, _CAP_H + BOARD_UNITS + _GAP
     nrows = -(-len(boards) // per_row)
     units_w, units_h = per_row * cell_w - _GAP, nrows * cell_h - _GAP
-    scale = board_size / BOARD_UNITS
-    root = svg_root(units_w * scale, units_h * scale, units_w, units_h, "bitknights-solution")
-    sub(root, "title", f"{len(moves)} moves: {' '.join(str(m) for m in moves)}")
+    root = svg_root("bitknights-solution", board_size, units_w, units_h, _title(moves))
     for k in range(len(boards)):
         _step(root, k, boards, moves, (k % per_row) * cell_w, (k // per_row) * cell_h, defs)
     return root
@@ -138,10 +129,8 @@ def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.El
 def _steps(boards: list[Board], moves: list[Move], board_size: float, defs: Defs) -> ET.Element:
     """The boards of a path as one small picture each, in a ``<div>`` that wraps them."""
     div = el("div", class_="bitknights-steps", style="display:flex;flex-wrap:wrap;gap:8px")
-    units_h = _CAP_H + BOARD_UNITS
-    size = board_size / BOARD_UNITS
     for k in range(len(boards)):
-        svg = svg_root(board_size, units_h * size, BOARD_UNITS, units_h, "bitknights-step")
+        svg = svg_root("bitknights-step", board_size, BOARD_UNITS, _CAP_H + BOARD_UNITS)
         _step(svg, k, boards, moves, 0, 0, defs)
         div.append(svg)
     return div
@@ -169,11 +158,10 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
     clock = {"dur": f"{num(round(dur, 3))}s", "repeatCount": "indefinite"}
     starts = [(hold_start + i) * step for i in range(n)]  # when move i+1 begins
 
-    def times(ts: Sequence[float]) -> str:
-        return ";".join(f"{min(1.0, t / dur):.6f}".rstrip("0").rstrip(".") or "0" for t in ts)
-
     def animate(tag: str, name: str, values: list[str], ts: list[float], mode: str, **kind: str):
-        keys = {"values": ";".join(values), "keyTimes": times(ts), "calcMode": mode, **clock}
+        fractions = (f"{min(1.0, t / dur):.6f}".rstrip("0").rstrip(".") or "0" for t in ts)
+        keys = {"values": ";".join(values), "keyTimes": ";".join(fractions), "calcMode": mode}
+        keys.update(clock)
         return el(tag, attributeName=name, **kind, **keys)
 
     def fade(values: list[str], ts: list[float]) -> ET.Element:
@@ -187,10 +175,7 @@ def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs)
         x, y = corner(sq)
         return f"{x},{y + cap_h}"
 
-    root = svg_root(
-        size, size * units_h / BOARD_UNITS, BOARD_UNITS, units_h, "bitknights-animation"
-    )
-    sub(root, "title", f"{n} moves: {' '.join(str(m) for m in moves)}")
+    root = svg_root("bitknights-animation", size, BOARD_UNITS, units_h, _title(moves))
     root.append(_band(0, 0, cap_h))
     g = sub(root, "g", class_="board", data_board=boards[0].compact)
     sub(g, "use", href=defs.use("bk-grid"), y=cap_h)
@@ -247,14 +232,9 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
         div.append(board_root(unsolved.start, board_size))
         return HtmlPicture(markup(div))
     boards, moves = _path(solution)
-    meta = []
-    if isinstance(solution, Solution):
-        if solution.engine:
-            meta.append(f"engine {solution.engine}")
-        if solution.nodes:
-            meta.append(f"{solution.nodes:,} nodes")
-        if solution.seconds:
-            meta.append(f"{solution.seconds:.3g} s")
+    facts = {"engine": "engine {}", "nodes": "{:,} nodes", "seconds": "{:.3g} s"}
+    values = {name: getattr(solution, name, None) for name in facts}  # a list of boards: none
+    meta = [form.format(values[name]) for name, form in facts.items() if values[name]]
     head = sub(div, "p")
     b = sub(head, "b", plural(len(moves), "move"))
     b.tail = (f" ({', '.join(meta)})" if meta else "") + ": "
@@ -268,5 +248,5 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     animation = _animation(boards, max(board_size, 220), 1.0, defs)
     steps = _steps(boards, moves, board_size, defs)
     steps.set("style", steps.get("style", "") + ";flex:1 1 320px;min-width:0")
-    row.extend([_with_defs(animation, defs), steps])
+    row.extend([with_defs(animation, defs), steps])
     return HtmlPicture(markup(div))

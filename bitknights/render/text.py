@@ -64,18 +64,16 @@ def path_text(solution: Solution, *, per_line: int | None = None, unicode: bool 
         per_line = 6 if unicode else 8
     if per_line < 1:
         raise ValueError(f"per_line must be at least 1, got {per_line}")
-    panel = 11 if unicode else 7  # a row plus two spaces of gutter
-    moves = solution.moves
+    row_width = 11 if unicode else 7  # a row plus two spaces of gutter
+    moves, boards = solution.moves, solution.boards
     heads = ["start"] + [f"{k} {m}" for k, m in enumerate(moves, 1)]
     lines = [f"moves ({len(moves)}): " + (" ".join(str(m) for m in moves) or "none")]
-    boards = solution.boards
     for lo in range(0, len(boards), per_line):
-        chunk = range(lo, min(lo + per_line, len(boards)))
-        width = [max(panel, len(heads[i]) + 1) for i in chunk]
-        lines.append("".join(heads[i].ljust(w) for i, w in zip(chunk, width)).rstrip())
-        rows = [board_rows(boards[i], unicode=unicode) for i in chunk]
-        for r in range(5):
-            lines.append("".join(rs[r].ljust(w) for rs, w in zip(rows, width)).rstrip())
+        chunk = zip(heads[lo : lo + per_line], boards[lo : lo + per_line])
+        panels = [[head, *board_rows(b, unicode=unicode)] for head, b in chunk]
+        width = [max(row_width, len(p[0]) + 1) for p in panels]
+        for r in range(6):  # the heading, then the board's five rows
+            lines.append("".join(p[r].ljust(w) for p, w in zip(panels, width)).rstrip())
     return "\n".join(lines)
 
 
