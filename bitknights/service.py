@@ -73,20 +73,20 @@ class DistanceService:
         from .table import store
 
         if self.engine == "table" or store.available(self.target, self.cache_dir):
-            return store.load(self.target, self.cache_dir)
+            return self._load()
         return None
 
-    def table(self) -> DistanceTable | None:
-        """:meth:`file` as a :class:`~bitknights.table.distance_table.DistanceTable`."""
-        file = self.file()
-        return None if file is None else self._whole_table(file)
+    def _load(self, *, reprove: bool = False) -> TableFile:
+        """The target's distance table file whatever the engine (else ``TableError``)."""
+        from .table import store
+
+        return store.load(self.target, self.cache_dir, reprove=reprove)
 
     def _whole_table(self, file: TableFile | None = None) -> DistanceTable:
         """The distance table whatever the engine (else ``TableError`` naming the fix)."""
-        from .table import store
         from .table.distance_table import table_of
 
-        return table_of(store.load(self.target, self.cache_dir) if file is None else file)
+        return table_of(self._load() if file is None else file)
 
     @property
     def source(self) -> str:
@@ -154,20 +154,17 @@ class DistanceService:
         """The request's options with this service's cache directory, checked."""
         return check_options(SolveOptions(cache_dir=self.cache_dir, **given))
 
-    def _engines(self, options: SolveOptions, name: str | None) -> tuple[Engine, Engine | None]:
-        """The engine called ``name`` (default: chosen) for a request of one
-        :class:`Solution` a board, and the one its far boards go to."""
-        name = name or self.choose(options.max_depth)
-        counts = get_engine(name).capabilities.counts_solutions
-        if options.count_solutions and self.engine == "auto" and not counts:
-            name = FAR_ENGINE  # its table counts them: built once when needed
-        return self._engine(name, options), self._far_engine(name, options.max_depth)
-
-    def _engine(self, name: str, options: SolveOptions) -> Engine:
-        """The engine called ``name``, refusing a request it does not take."""
+    def _engines(self, name: str, options: SolveOptions) -> tuple[Engine, Engine | None]:
+        """The engine called ``name`` (for ``auto`` counting solutions: one that counts
+        them), refusing a request it does not take, and the engine far boards go to
+        instead: for ``auto`` requests above 20 moves that a search engine would answer."""
         from .engines.options import check_limit
 
         engine = get_engine(name)
+        counts = engine.capabilities.counts_solutions
+        if options.count_solutions and self.engine == "auto" and not counts:
+            name = FAR_ENGINE  # its table counts them: built once when needed
+            engine = get_engine(name)
         check_limit(name, engine.capabilities, options.max_depth)
         if options.count_solutions and not engine.capabilities.counts_solutions:
             counting = [n for n in ENGINES if get_engine(n).capabilities.counts_solutions]
@@ -176,7 +173,11 @@ class DistanceService:
                 "(a distance table: `bitknights table build`; the compact table is built "
                 "once when needed)"
             )
-        return engine
+        if self.engine != "auto" or engine.capabilities.lookup:
+            return engine, None
+        deep = get_engine(FAR_ENGINE)
+        limit = options.max_depth
+        return engine, None if limit is not None and limit < deep.capabilities.from_depth else deep
 
     def steps(
         self,
@@ -193,14 +194,13 @@ class DistanceService:
         array."""
         options = self._options(max_depth=max_depth, workers=workers)
         name = engine or self.choose(max_depth, counts_only=True, boards=len(keys))
-        deep = self._far_engine(name, max_depth)  # it answers every board, far or not
-        chosen = self._route(self._engine(name, options), deep, lambda: _any_far(keys, self.target))
+        # the far engine answers every board, far or not
+        chosen = self._route(*self._engines(name, options), lambda: _any_far(keys, self.target))
         name = chosen.name
         if isinstance(keys, list) and name == "table":
-            from .table import probe, store
+            from .table import probe
 
-            return probe.distances(store.load(self.target, self.cache_dir), keys,
-                                   depth_limit(max_depth))  # fmt: skip
+            return probe.distances(self._load(), keys, depth_limit(max_depth))
         if isinstance(keys, list) and not self.plain(name):
             import numpy as np
 
@@ -256,7 +256,8 @@ class DistanceService:
             max_depth=max_depth, timeout=timeout, workers=workers, count_solutions=count_solutions
         )
         options = options._replace(workers=worker_count(workers))
-        return self._solutions(boards, *self._engines(options, engine), options, StopFlag())
+        name = engine or self.choose(max_depth)
+        return self._solutions(boards, *self._engines(name, options), options, StopFlag())
 
     def _solutions(
         self,
@@ -295,21 +296,12 @@ class DistanceService:
 
         options = self._options(max_depth=max_depth, timeout=timeout)
         start = as_board(board)
-        chosen = self._route(*self._engines(options, None), lambda: far(start, self.target))
+        engines = self._engines(self.choose(max_depth), options)
+        chosen = self._route(*engines, lambda: far(start, self.target))
         stop = StopFlag()  # raised by Ctrl-C
         return self._checked(
             off_main_thread(lambda: chosen.solve(start, self.target, options, stop), stop)
         )
-
-    def _far_engine(self, chosen: str, max_depth: int | None) -> Engine | None:
-        """The engine far boards go to instead of ``chosen``: for ``auto`` requests above
-        20 moves that a search engine would answer."""
-        if self.engine != "auto" or get_engine(chosen).capabilities.lookup:
-            return None
-        deep = get_engine(FAR_ENGINE)
-        if max_depth is not None and max_depth < deep.capabilities.from_depth:
-            return None
-        return deep
 
     def _route(self, chosen: Engine, deep: Engine | None, is_far: Callable[[], bool]) -> Engine:
         """``deep`` once its table is at hand or when ``is_far()``; else ``chosen``."""
@@ -361,7 +353,7 @@ class DistanceService:
     def _counting_table(self) -> DistanceTable | CompactTable:
         """The distance table, or without one for ``auto`` and ``compact`` the compact
         table (built once when needed); else ``TableError``."""
-        if self.engine in ("auto", "compact") and self.table() is None:
+        if self.engine in ("auto", "compact") and self.file() is None:
             return self._compact()
         return self._whole_table()
 
@@ -431,9 +423,9 @@ class DistanceService:
 
     def table_path(self) -> str:
         """Where the target's distance table lives (or would)."""
-        from .table import store
+        from .table.store import table_path
 
-        return str(store.table_path(self.target, self.cache_dir))
+        return str(table_path(self.target, self.cache_dir))
 
     def build_table(self, *, quiet: bool | None = None, verbose: bool = False) -> TableFile:
         """Build the target's distance table, write it atomically and return it."""
@@ -473,17 +465,13 @@ class DistanceService:
                 "example": file.example().compact}  # fmt: skip
 
     def _verified(self) -> TableFile:
-        from .table import store
-
-        file = store.load(self.target, self.cache_dir)
+        file = self._load()
         file.verify()
         return file
 
     def prove_table(self) -> TableFile:
         """The table proved exact afresh, trusting no earlier verdict."""
-        from .table import store
-
-        return store.load(self.target, self.cache_dir, reprove=True)
+        return self._load(reprove=True)
 
     def heuristic_runs(
         self,
@@ -509,7 +497,8 @@ class DistanceService:
             flags |= b.flags
             kernel_for(b)  # compile user heuristics now, in this thread
         tables = tables_for(self.target, flags, self.cache_dir)
-        table = self.table()
+        file = self.file()
+        table = None if file is None else self._whole_table(file)
         truths = None if table is None else [table.distance(s) for s in starts]
         payload = None if table is None else table.file.payload
         ncomb = 0 if table is None else comb_count(table.black_count)
