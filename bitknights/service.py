@@ -12,9 +12,10 @@ docs/architecture.md, which lists what it guarantees).
 from __future__ import annotations
 
 import os
+import sys
 
 from .board import TARGET, Board, as_board
-from .engines import ENGINES, LOOKUP_ENGINES, depth_limit, get_engine
+from .engines import ENGINES, LOOKUP_ENGINES, boards_from_blanks, depth_limit, get_engine
 from .engines.options import DEFAULT_MAX_DEPTH, MAX_TIMEOUT, SolveOptions, check_options
 from .errors import BitknightsError
 
@@ -124,11 +125,9 @@ class DistanceService:
         """
         if self.engine != "auto":
             return self.engine
-        for name in LOOKUP_ENGINES if table else ():
-            e = get_engine(name)
-            if max_depth is not None and max_depth < e.capabilities.from_depth:
-                continue
-            if e.ready(self.target, self.cache_dir):
+        for e in map(get_engine, LOOKUP_ENGINES if table else ()):
+            deep_enough = max_depth is None or max_depth >= e.capabilities.from_depth
+            if deep_enough and e.ready(self.target, self.cache_dir):
                 return e.name
         search = [get_engine(name) for name in ENGINES if name not in LOOKUP_ENGINES]
         if max_depth is None:
@@ -354,7 +353,9 @@ class DistanceService:
         """The distance table, or without one for ``auto`` and ``compact`` the compact
         table (built once when needed); else ``TableError``."""
         if self.engine in ("auto", "compact") and self.file() is None:
-            return self._compact()
+            from .engines.compact import compact_table
+
+            return compact_table(self.target, self.cache_dir)
         return self._whole_table()
 
     def solution_paths(
@@ -374,20 +375,14 @@ class DistanceService:
         why = f"the {self.engine} engine was asked for"
         if self.engine in ("auto", "compact"):
             why = "the board is near; far boards build the compact table, once"
-            compact = get_engine(FAR_ENGINE)
-            if (
-                self.engine == "compact"
-                or compact.ready(self.target, self.cache_dir)
-                or far(board, self.target)
-            ):
+            ready = get_engine(FAR_ENGINE).ready(self.target, self.cache_dir)
+            if self.engine == "compact" or ready or far(board, self.target):
                 try:
-                    return "compact", table_paths(board, self._compact(), limit=limit)
+                    return "compact", table_paths(board, self._counting_table(), limit=limit)
                 except MemoryError:
                     why = "the compact table cannot be built here: out of memory"
         if not quiet and self.target.key not in _SAID_SEARCHING:
             _SAID_SEARCHING.add(self.target.key)
-            import sys
-
             sys.stderr.write(
                 "bitknights: no distance table for this target: optimal solutions by "
                 f"search (IDA*: {why}; `bitknights table build` makes them instant)\n"
@@ -404,12 +399,6 @@ class DistanceService:
 
         _, chunks = self.solution_paths(board, limit=limit)
         return moves_of_chunks(chunks) if limit != 0 else iter(())
-
-    def _compact(self) -> CompactTable:
-        """The compact table of the target: kept, loaded, or built once."""
-        from .engines.compact import compact_table
-
-        return compact_table(self.target, self.cache_dir)
 
     @property
     def farthest(self) -> int | None:
@@ -443,7 +432,8 @@ class DistanceService:
         path = store.table_path(self.target, self.cache_dir)
         record: dict[str, Any] = {"path": str(path), "target": self.target.compact}
         try:
-            file = self._verified()
+            file = self._load()
+            file.verify()
         except store.TableError as e:
             record.update(valid=False, problem=str(e))
             return record
@@ -458,16 +448,12 @@ class DistanceService:
     def table_stats(self) -> dict[str, Any]:
         """How many boards lie at each distance (``layers``), from the table checked in
         full."""
-        file = self._verified()
+        file = self._load()
+        file.verify()
         return {"target": self.target.compact, "boards": file.state_count,
                 "unreachable": file.unreachable, "layers": list(file.layers),
                 "max_distance": file.max_distance,
                 "example": file.example().compact}  # fmt: skip
-
-    def _verified(self) -> TableFile:
-        file = self._load()
-        file.verify()
-        return file
 
     def prove_table(self) -> TableFile:
         """The table proved exact afresh, trusting no earlier verdict."""
@@ -533,21 +519,13 @@ class DistanceService:
         if file is not None:
             from .table import probe
 
-            steps, blanks, _ = probe.walk(file, board.black, board.blank, file.max_distance)
-            if steps < 0:
-                self._dist[board] = None
-                return
-            from .engines import boards_from_blanks
-
-            boards = boards_from_blanks(board, blanks)
+            _, blanks, _ = probe.walk(file, board.black, board.blank, file.max_distance)
+            boards = boards_from_blanks(board, blanks) if blanks else []  # none: never
         else:
-            solution = self.solve(board, max_depth=None)
-            if solution.steps is None:
-                self._dist[board] = None
-                return
-            steps, boards = solution.steps, solution.boards
+            boards = self.solve(board, max_depth=None).boards  # none when unsolved
+        self._dist[board] = None  # unless the path found says otherwise
         for i, b in enumerate(boards):
-            self._dist[b] = steps - i
+            self._dist[b] = len(boards) - 1 - i
             if i + 1 < len(boards):
                 self._next[b] = boards[i + 1]
 

@@ -108,13 +108,6 @@ def test_the_help_texts_give_the_estimates():
     assert not wrong, wrong
 
 
-def _announced(monkeypatch) -> list[tuple[str, float | None]]:
-    said: list[tuple[str, float | None]] = []
-    monkeypatch.setattr(progress, "announce", lambda what, why="", seconds=None, **kw:
-                        said.append((what, seconds)))  # fmt: skip
-    return said
-
-
 def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     """The notice each one-off step gives as it starts carries its estimate; the table
     build's scales with the target's size."""
@@ -122,7 +115,9 @@ def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     from bitknights.engines.options import StopFlag
     from bitknights.table import builder, store
 
-    said = _announced(monkeypatch)
+    said: list[tuple[str, float | None]] = []
+    monkeypatch.setattr(progress, "announce", lambda what, why="", seconds=None, **kw:
+                        said.append((what, seconds)))  # fmt: skip
     builder.build_table(SMALL, tmp_path, quiet=True)
     store.load(SMALL, tmp_path, reprove=True)
     ida._patterns(SMALL, tmp_path / "ida", StopFlag())
