@@ -249,37 +249,29 @@ class DistanceService:
         """One :class:`~bitknights.solution.Solution` per board, lazily, in input order
         (:func:`bitknights.iter_solve`); arguments are checked before any thread starts."""
         from .engines.options import StopFlag
-        from .threads import worker_count
+        from .threads import ordered_map, worker_count
 
         options = self._options(
             max_depth=max_depth, timeout=timeout, workers=workers, count_solutions=count_solutions
         )
         options = options._replace(workers=worker_count(workers))
-        name = engine or self.choose(max_depth)
-        return self._solutions(boards, *self._engines(name, options), options, StopFlag())
-
-    def _solutions(
-        self,
-        boards: Iterable[Board | str],
-        chosen: Engine,
-        deep: Engine | None,
-        options: SolveOptions,
-        stop: StopFlag,
-    ) -> Iterator[Solution]:
-        from .threads import ordered_map
-
-        # loads kernels and tables now, not inside the first board's time
-        chosen.solve(self.target, self.target, options._replace(max_depth=0))
+        chosen, deep = self._engines(engine or self.choose(max_depth), options)
+        stop = StopFlag()
 
         def one(b: Board | str) -> Solution:
             board = as_board(b)
-            engine = self._route(chosen, deep, lambda: far(board, self.target))
-            return self._checked(engine.solve(board, self.target, options, stop))
+            routed = self._route(chosen, deep, lambda: far(board, self.target))
+            return self._checked(routed.solve(board, self.target, options, stop))
 
-        try:
-            yield from ordered_map(one, boards, options.workers, stop=stop)
-        finally:
-            stop.raise_()  # an abandoned iterator stops what still runs
+        def run() -> Iterator[Solution]:
+            # loads kernels and tables now, not inside the first board's time
+            chosen.solve(self.target, self.target, options._replace(max_depth=0))
+            try:
+                yield from ordered_map(one, boards, options.workers, stop=stop)
+            finally:
+                stop.raise_()  # an abandoned iterator stops what still runs
+
+        return run()
 
     def solve(
         self,

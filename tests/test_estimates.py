@@ -75,8 +75,9 @@ def test_the_docs_give_the_estimates(path):
     assert not wrong, wrong
 
 
-def _helps() -> dict[str, str]:
-    """Every command's and subcommand's --help, as the command line prints it."""
+def test_the_help_texts_give_the_estimates():
+    """``--help`` of every command and subcommand, as the command line prints it, says
+    the same estimates, and no other number."""
 
     def helped(*words: str) -> str:
         r = run_bitknights([*words, "--help"], env={"COLUMNS": "1000"})  # paragraphs unwrapped
@@ -87,17 +88,11 @@ def _helps() -> dict[str, str]:
         m = re.search(r"\n  (?:COMMAND|ACTION)\n((?:    .*\n)+)", text)
         return re.findall(r"^    ([a-z]+)", m.group(1), re.M) if m else []
 
-    out = {"": helped()}
-    for c in listed(out[""]):
-        out[c] = helped(c)
-        for a in listed(out[c]):
-            out[f"{c} {a}"] = helped(c, a)
-    return out
-
-
-def test_the_help_texts_give_the_estimates():
-    """``--help`` of every command says the same estimates, and no other number."""
-    helps = _helps()
+    helps = {"": helped()}
+    for c in listed(helps[""]):
+        helps[c] = helped(c)
+        for a in listed(helps[c]):
+            helps[f"{c} {a}"] = helped(c, a)
     assert {"solve", "table build", "table verify", "stats", "random", "solutions"} <= set(helps)
     for words in ("table", "table build", "stats", "random"):
         assert says("TABLE_BUILD")[0] in helps[words], helps[words]
