@@ -60,7 +60,7 @@ class Game:
         self.answers = answering(target, cache_dir, answers, GameError)
         self._rng = random.Random(seed)
         if board is None:
-            board = self._fresh(DEFAULT_DISTANCE if distance is None else distance)
+            board = self._fresh(distance)
         elif distance is not None:
             raise GameError("give a board or a distance, not both")
         self._begin(as_board(board))
@@ -172,15 +172,15 @@ class Game:
         """
         if seed is not None:
             self._rng = random.Random(seed)
-        board = self._fresh(DEFAULT_DISTANCE if distance is None else distance)
-        self._begin(board)
-        return board
+        self._begin(self._fresh(distance))
+        return self.start
 
     def reset(self) -> None:
         """Back to the start board; the moves made and undone are forgotten."""
         self._begin(self.start)
 
-    def _fresh(self, distance: int) -> Board:
+    def _fresh(self, distance: int | None) -> Board:
+        distance = DEFAULT_DISTANCE if distance is None else distance
         if isinstance(distance, bool) or not isinstance(distance, int) or distance < 0:
             raise GameError(f"a distance is a non-negative integer, got {distance!r}")
         farthest = self.answers.farthest
