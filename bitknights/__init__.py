@@ -32,20 +32,14 @@ __version__ = "0.1.0"
 SAMPLE = "2\n10110\n01*11\n10111\n01001\n00000\n01011\n110*1\n01110\n01010\n00100\n"
 """The classic sample batch (answers ``7`` and ``-1``)."""
 
-# imported on first use (the widget needs the ``notebook`` extra)
+# imported on first use, by module (the widget needs the ``notebook`` extra)
 _LAZY = {
-    "DEFAULT_MAX_DEPTH": "api",
-    "iter_solve": "api",
-    "solve": "api",
-    "solve_many": "api",
-    "read_batch": "batch",
-    "read_board": "batch",
-    "Solution": "solution",
-    "check": "checker",
-    "CheckResult": "checker",
-    "Game": "game",
-    "play": "widget",
-    "optimal_solutions": "api",
+    "api": ("DEFAULT_MAX_DEPTH", "iter_solve", "optimal_solutions", "solve", "solve_many"),
+    "batch": ("read_batch", "read_board"),
+    "checker": ("CheckResult", "check"),
+    "game": ("Game",),
+    "solution": ("Solution",),
+    "widget": ("play",),
 }
 
 
@@ -55,10 +49,11 @@ def __getattr__(name: str) -> Any:
 
     if name in ("table", "lab"):
         return importlib.import_module(f"{__name__}.{name}")
-    if name in _LAZY:
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
+    for module, names in _LAZY.items():
+        if name in names:
+            value = getattr(importlib.import_module(f".{module}", __name__), name)
+            globals()[name] = value
+            return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -19,7 +19,7 @@ import random
 
 from .board import TARGET, Board, Move, as_board, never_reaches
 from .errors import BitknightsError, BoardError, plural
-from .solution import Hint
+from .solution import Hint, moves_along
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,15 +60,14 @@ class Game:
         self.answers = answering(target, cache_dir, answers, GameError)
         self._rng = random.Random(seed)
         if board is None:
-            board = self._fresh(DEFAULT_DISTANCE if distance is None else distance)
+            board = self._fresh(distance)
         elif distance is not None:
             raise GameError("give a board or a distance, not both")
         self._begin(as_board(board))
 
     def _begin(self, start: Board) -> None:
         self.start = start
-        self._boards = [start]
-        self._history: list[Move] = []
+        self._boards = [start]  # the boards from the start to the board now
         self._redo: list[Move] = []
 
     def __repr__(self) -> str:
@@ -80,8 +79,9 @@ class Game:
         >>> g
         <Game 10110/01*11/10111/01001/00000 after 1 move (c4-e5), 0 to redo>
         """
-        made = len(self._history)
-        shown = " ".join(map(str, self._history[-6:]))
+        history = self.history
+        made = len(history)
+        shown = " ".join(map(str, history[-6:]))
         more = "... " if made > 6 else ""
         moves = plural(made, "move") + (f" ({more}{shown})" if made else "")
         return f"<Game {'/'.join(self.board.rows())} after {moves}, {len(self._redo)} to redo>"
@@ -94,7 +94,7 @@ class Game:
     @property
     def history(self) -> list[Move]:
         """The moves made from :attr:`start` to :attr:`board`, first first."""
-        return list(self._history)
+        return moves_along(self._boards)
 
     @property
     def redo_moves(self) -> list[Move]:
@@ -126,7 +126,7 @@ class Game:
         if path is None:
             why = never_reaches(self.board, self.target) or "never reaches the target"
             raise GameError(f"this board {why}")
-        return [Move(b.blank, a.blank) for a, b in zip(path, path[1:])]
+        return moves_along(path)
 
     def move(self, move: Move | str | int) -> Move:
         """Jump a knight into the blank (as :meth:`Board.play` takes it); returns the move
@@ -136,26 +136,25 @@ class Game:
         except BoardError as e:
             raise GameError(str(e)) from None
         made = Move(child.blank, self.board.blank)
-        self._push(made, child)
+        self._boards.append(child)
         self._redo.clear()
         return made
 
     def undo(self) -> Move:
         """Take back the last move; returns it."""
-        if not self._history:
+        if len(self._boards) == 1:
             raise GameError("nothing to undo")
-        made = self._history.pop()
-        self._boards.pop()
-        self._redo.append(made)
-        return made
+        child = self._boards.pop()
+        self._redo.append(Move(child.blank, self.board.blank))
+        return self._redo[-1]
 
     def redo(self) -> Move:
         """Play again the last move taken back; returns it."""
         if not self._redo:
             raise GameError("nothing to redo")
-        made = self._redo[-1]
-        self._push(made, self.board.play(made))
-        self._redo.pop()
+        rest = self._redo[:-1]
+        made = self.move(self._redo[-1])
+        self._redo = rest
         return made
 
     def solve_step(self) -> Move:
@@ -173,19 +172,15 @@ class Game:
         """
         if seed is not None:
             self._rng = random.Random(seed)
-        board = self._fresh(DEFAULT_DISTANCE if distance is None else distance)
-        self._begin(board)
-        return board
+        self._begin(self._fresh(distance))
+        return self.start
 
     def reset(self) -> None:
         """Back to the start board; the moves made and undone are forgotten."""
         self._begin(self.start)
 
-    def _push(self, made: Move, child: Board) -> None:
-        self._history.append(made)
-        self._boards.append(child)
-
-    def _fresh(self, distance: int) -> Board:
+    def _fresh(self, distance: int | None) -> Board:
+        distance = DEFAULT_DISTANCE if distance is None else distance
         if isinstance(distance, bool) or not isinstance(distance, int) or distance < 0:
             raise GameError(f"a distance is a non-negative integer, got {distance!r}")
         farthest = self.answers.farthest

@@ -55,14 +55,12 @@ class Status(str, Enum):
     """Another number of knights of each colour than the target: never reaches it."""
     TIMEOUT = "timeout"
 
-    def __repr__(self) -> str:
-        return repr(self.value)
-
-    def __str__(self) -> str:
-        return str(self.value)
+    # shown as the word it is, not as an enum member
+    __repr__ = str.__repr__
+    __str__ = str.__str__
 
     def __format__(self, spec: str) -> str:
-        return format(str(self.value), spec)
+        return str.__format__(self, spec)
 
     @classmethod
     def of(cls, code: int) -> Status:

@@ -12,9 +12,10 @@ docs/architecture.md, which lists what it guarantees).
 from __future__ import annotations
 
 import os
+import sys
 
 from .board import TARGET, Board, as_board
-from .engines import ENGINES, LOOKUP_ENGINES, depth_limit, get_engine
+from .engines import ENGINES, LOOKUP_ENGINES, boards_from_blanks, depth_limit, get_engine
 from .engines.options import DEFAULT_MAX_DEPTH, MAX_TIMEOUT, SolveOptions, check_options
 from .errors import BitknightsError
 
@@ -73,7 +74,7 @@ class DistanceService:
         from .table import store
 
         if self.engine == "table" or store.available(self.target, self.cache_dir):
-            return store.load(self.target, self.cache_dir)
+            return self._load()
         return None
 
     def table(self) -> DistanceTable | None:
@@ -81,12 +82,17 @@ class DistanceService:
         file = self.file()
         return None if file is None else self._whole_table(file)
 
+    def _load(self, *, reprove: bool = False) -> TableFile:
+        """The target's distance table file whatever the engine (else ``TableError``)."""
+        from .table import store
+
+        return store.load(self.target, self.cache_dir, reprove=reprove)
+
     def _whole_table(self, file: TableFile | None = None) -> DistanceTable:
         """The distance table whatever the engine (else ``TableError`` naming the fix)."""
-        from .table import store
         from .table.distance_table import table_of
 
-        return table_of(store.load(self.target, self.cache_dir) if file is None else file)
+        return table_of(self._load() if file is None else file)
 
     @property
     def source(self) -> str:
@@ -124,11 +130,9 @@ class DistanceService:
         """
         if self.engine != "auto":
             return self.engine
-        for name in LOOKUP_ENGINES if table else ():
-            e = get_engine(name)
-            if max_depth is not None and max_depth < e.capabilities.from_depth:
-                continue
-            if e.ready(self.target, self.cache_dir):
+        for e in map(get_engine, LOOKUP_ENGINES if table else ()):
+            deep_enough = max_depth is None or max_depth >= e.capabilities.from_depth
+            if deep_enough and e.ready(self.target, self.cache_dir):
                 return e.name
         search = [get_engine(name) for name in ENGINES if name not in LOOKUP_ENGINES]
         if max_depth is None:
@@ -154,20 +158,17 @@ class DistanceService:
         """The request's options with this service's cache directory, checked."""
         return check_options(SolveOptions(cache_dir=self.cache_dir, **given))
 
-    def _engines(self, options: SolveOptions, name: str | None) -> tuple[Engine, Engine | None]:
-        """The engine called ``name`` (default: chosen) for a request of one
-        :class:`Solution` a board, and the one its far boards go to."""
-        name = name or self.choose(options.max_depth)
-        counts = get_engine(name).capabilities.counts_solutions
-        if options.count_solutions and self.engine == "auto" and not counts:
-            name = FAR_ENGINE  # its table counts them: built once when needed
-        return self._engine(name, options), self._far_engine(name, options.max_depth)
-
-    def _engine(self, name: str, options: SolveOptions) -> Engine:
-        """The engine called ``name``, refusing a request it does not take."""
+    def _engines(self, name: str, options: SolveOptions) -> tuple[Engine, Engine | None]:
+        """The engine called ``name`` (for ``auto`` counting solutions: one that counts
+        them), refusing a request it does not take, and the engine far boards go to
+        instead: for ``auto`` requests above 20 moves that a search engine would answer."""
         from .engines.options import check_limit
 
         engine = get_engine(name)
+        counts = engine.capabilities.counts_solutions
+        if options.count_solutions and self.engine == "auto" and not counts:
+            name = FAR_ENGINE  # its table counts them: built once when needed
+            engine = get_engine(name)
         check_limit(name, engine.capabilities, options.max_depth)
         if options.count_solutions and not engine.capabilities.counts_solutions:
             counting = [n for n in ENGINES if get_engine(n).capabilities.counts_solutions]
@@ -176,7 +177,11 @@ class DistanceService:
                 "(a distance table: `bitknights table build`; the compact table is built "
                 "once when needed)"
             )
-        return engine
+        if self.engine != "auto" or engine.capabilities.lookup:
+            return engine, None
+        deep = get_engine(FAR_ENGINE)
+        limit = options.max_depth
+        return engine, None if limit is not None and limit < deep.capabilities.from_depth else deep
 
     def steps(
         self,
@@ -193,14 +198,13 @@ class DistanceService:
         array."""
         options = self._options(max_depth=max_depth, workers=workers)
         name = engine or self.choose(max_depth, counts_only=True, boards=len(keys))
-        deep = self._far_engine(name, max_depth)  # it answers every board, far or not
-        chosen = self._route(self._engine(name, options), deep, lambda: _any_far(keys, self.target))
+        # the far engine answers every board, far or not
+        chosen = self._route(*self._engines(name, options), lambda: _any_far(keys, self.target))
         name = chosen.name
         if isinstance(keys, list) and name == "table":
-            from .table import probe, store
+            from .table import probe
 
-            return probe.distances(store.load(self.target, self.cache_dir), keys,
-                                   depth_limit(max_depth))  # fmt: skip
+            return probe.distances(self._load(), keys, depth_limit(max_depth))
         if isinstance(keys, list) and not self.plain(name):
             import numpy as np
 
@@ -250,36 +254,29 @@ class DistanceService:
         """One :class:`~bitknights.solution.Solution` per board, lazily, in input order
         (:func:`bitknights.iter_solve`); arguments are checked before any thread starts."""
         from .engines.options import StopFlag
-        from .threads import worker_count
+        from .threads import ordered_map, worker_count
 
         options = self._options(
             max_depth=max_depth, timeout=timeout, workers=workers, count_solutions=count_solutions
         )
         options = options._replace(workers=worker_count(workers))
-        return self._solutions(boards, *self._engines(options, engine), options, StopFlag())
-
-    def _solutions(
-        self,
-        boards: Iterable[Board | str],
-        chosen: Engine,
-        deep: Engine | None,
-        options: SolveOptions,
-        stop: StopFlag,
-    ) -> Iterator[Solution]:
-        from .threads import ordered_map
-
-        # loads kernels and tables now, not inside the first board's time
-        chosen.solve(self.target, self.target, options._replace(max_depth=0))
+        chosen, deep = self._engines(engine or self.choose(max_depth), options)
+        stop = StopFlag()
 
         def one(b: Board | str) -> Solution:
             board = as_board(b)
-            engine = self._route(chosen, deep, lambda: far(board, self.target))
-            return self._checked(engine.solve(board, self.target, options, stop))
+            routed = self._route(chosen, deep, lambda: far(board, self.target))
+            return self._checked(routed.solve(board, self.target, options, stop))
 
-        try:
-            yield from ordered_map(one, boards, options.workers, stop=stop)
-        finally:
-            stop.raise_()  # an abandoned iterator stops what still runs
+        def run() -> Iterator[Solution]:
+            # loads kernels and tables now, not inside the first board's time
+            chosen.solve(self.target, self.target, options._replace(max_depth=0))
+            try:
+                yield from ordered_map(one, boards, options.workers, stop=stop)
+            finally:
+                stop.raise_()  # an abandoned iterator stops what still runs
+
+        return run()
 
     def solve(
         self,
@@ -295,21 +292,12 @@ class DistanceService:
 
         options = self._options(max_depth=max_depth, timeout=timeout)
         start = as_board(board)
-        chosen = self._route(*self._engines(options, None), lambda: far(start, self.target))
+        engines = self._engines(self.choose(max_depth), options)
+        chosen = self._route(*engines, lambda: far(start, self.target))
         stop = StopFlag()  # raised by Ctrl-C
         return self._checked(
             off_main_thread(lambda: chosen.solve(start, self.target, options, stop), stop)
         )
-
-    def _far_engine(self, chosen: str, max_depth: int | None) -> Engine | None:
-        """The engine far boards go to instead of ``chosen``: for ``auto`` requests above
-        20 moves that a search engine would answer."""
-        if self.engine != "auto" or get_engine(chosen).capabilities.lookup:
-            return None
-        deep = get_engine(FAR_ENGINE)
-        if max_depth is not None and max_depth < deep.capabilities.from_depth:
-            return None
-        return deep
 
     def _route(self, chosen: Engine, deep: Engine | None, is_far: Callable[[], bool]) -> Engine:
         """``deep`` once its table is at hand or when ``is_far()``; else ``chosen``."""
@@ -361,8 +349,10 @@ class DistanceService:
     def _counting_table(self) -> DistanceTable | CompactTable:
         """The distance table, or without one for ``auto`` and ``compact`` the compact
         table (built once when needed); else ``TableError``."""
-        if self.engine in ("auto", "compact") and self.table() is None:
-            return self._compact()
+        if self.engine in ("auto", "compact") and self.file() is None:
+            from .engines.compact import compact_table
+
+            return compact_table(self.target, self.cache_dir)
         return self._whole_table()
 
     def solution_paths(
@@ -382,20 +372,14 @@ class DistanceService:
         why = f"the {self.engine} engine was asked for"
         if self.engine in ("auto", "compact"):
             why = "the board is near; far boards build the compact table, once"
-            compact = get_engine(FAR_ENGINE)
-            if (
-                self.engine == "compact"
-                or compact.ready(self.target, self.cache_dir)
-                or far(board, self.target)
-            ):
+            ready = get_engine(FAR_ENGINE).ready(self.target, self.cache_dir)
+            if self.engine == "compact" or ready or far(board, self.target):
                 try:
-                    return "compact", table_paths(board, self._compact(), limit=limit)
+                    return "compact", table_paths(board, self._counting_table(), limit=limit)
                 except MemoryError:
                     why = "the compact table cannot be built here: out of memory"
         if not quiet and self.target.key not in _SAID_SEARCHING:
             _SAID_SEARCHING.add(self.target.key)
-            import sys
-
             sys.stderr.write(
                 "bitknights: no distance table for this target: optimal solutions by "
                 f"search (IDA*: {why}; `bitknights table build` makes them instant)\n"
@@ -413,12 +397,6 @@ class DistanceService:
         _, chunks = self.solution_paths(board, limit=limit)
         return moves_of_chunks(chunks) if limit != 0 else iter(())
 
-    def _compact(self) -> CompactTable:
-        """The compact table of the target: kept, loaded, or built once."""
-        from .engines.compact import compact_table
-
-        return compact_table(self.target, self.cache_dir)
-
     @property
     def farthest(self) -> int | None:
         """The farthest any board is from the target, when a table says."""
@@ -431,9 +409,9 @@ class DistanceService:
 
     def table_path(self) -> str:
         """Where the target's distance table lives (or would)."""
-        from .table import store
+        from .table.store import table_path
 
-        return str(store.table_path(self.target, self.cache_dir))
+        return str(table_path(self.target, self.cache_dir))
 
     def build_table(self, *, quiet: bool | None = None, verbose: bool = False) -> TableFile:
         """Build the target's distance table, write it atomically and return it."""
@@ -451,7 +429,8 @@ class DistanceService:
         path = store.table_path(self.target, self.cache_dir)
         record: dict[str, Any] = {"path": str(path), "target": self.target.compact}
         try:
-            file = self._verified()
+            file = self._load()
+            file.verify()
         except store.TableError as e:
             record.update(valid=False, problem=str(e))
             return record
@@ -466,24 +445,16 @@ class DistanceService:
     def table_stats(self) -> dict[str, Any]:
         """How many boards lie at each distance (``layers``), from the table checked in
         full."""
-        file = self._verified()
+        file = self._load()
+        file.verify()
         return {"target": self.target.compact, "boards": file.state_count,
                 "unreachable": file.unreachable, "layers": list(file.layers),
                 "max_distance": file.max_distance,
                 "example": file.example().compact}  # fmt: skip
 
-    def _verified(self) -> TableFile:
-        from .table import store
-
-        file = store.load(self.target, self.cache_dir)
-        file.verify()
-        return file
-
     def prove_table(self) -> TableFile:
         """The table proved exact afresh, trusting no earlier verdict."""
-        from .table import store
-
-        return store.load(self.target, self.cache_dir, reprove=True)
+        return self._load(reprove=True)
 
     def heuristic_runs(
         self,
@@ -544,21 +515,13 @@ class DistanceService:
         if file is not None:
             from .table import probe
 
-            steps, blanks, _ = probe.walk(file, board.black, board.blank, file.max_distance)
-            if steps < 0:
-                self._dist[board] = None
-                return
-            from .engines import boards_from_blanks
-
-            boards = boards_from_blanks(board, blanks)
+            _, blanks, _ = probe.walk(file, board.black, board.blank, file.max_distance)
+            boards = boards_from_blanks(board, blanks) if blanks else []  # none: never
         else:
-            solution = self.solve(board, max_depth=None)
-            if solution.steps is None:
-                self._dist[board] = None
-                return
-            steps, boards = solution.steps, solution.boards
+            boards = self.solve(board, max_depth=None).boards  # none when unsolved
+        self._dist[board] = None  # unless the path found says otherwise
         for i, b in enumerate(boards):
-            self._dist[b] = steps - i
+            self._dist[b] = len(boards) - 1 - i
             if i + 1 < len(boards):
                 self._next[b] = boards[i + 1]
 

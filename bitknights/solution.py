@@ -36,11 +36,8 @@ class Hint(Record):
     def every(board: Board, distance: Callable[[Board], int | None]) -> list[Hint]:
         """A hint for every legal move of ``board``, the distances from ``distance``."""
         here = distance(board)
-        out = []
-        for move, child in board.children():
-            d = distance(child)
-            out.append(Hint(move, child, d, here is not None and d is not None and d < here))
-        return out
+        found = [(move, child, distance(child)) for move, child in board.children()]
+        return [Hint(m, c, d, here is not None and d is not None and d < here) for m, c, d in found]
 
 
 @dataclass(frozen=True)
@@ -71,7 +68,7 @@ class Solution:
     @property
     def moves(self) -> list[Move]:
         """The moves along ``boards``."""
-        return [Move(b.blank, a.blank) for a, b in zip(self.boards, self.boards[1:])]
+        return moves_along(self.boards)
 
     @property
     def solved(self) -> bool:
@@ -94,21 +91,14 @@ class Solution:
 
     def to_dict(self, *, path: bool = False) -> dict[str, Any]:
         """The JSON Lines record (with ``path``: the ``boards`` and ``moves``)."""
-        d: dict[str, Any] = {
-            "board": self.start.compact,
-            "steps": self.steps,
-            "status": self.status.value,
-        }
+        status = self.status.value
+        d: dict[str, Any] = {"board": self.start.compact, "steps": self.steps, "status": status}
         if path:
-            d["boards"] = [b.compact for b in self.boards]
-            d["moves"] = [str(m) for m in self.moves]
+            d.update(boards=[b.compact for b in self.boards], moves=[str(m) for m in self.moves])
         if self.optimal_solutions is not None:
             d["optimal_solutions"] = self.optimal_solutions
-        d.update(self.extra)
-        d["nodes"] = self.nodes
-        d["seconds"] = round(self.seconds, 6)
-        d["engine"] = self.engine
-        return d
+        seconds = round(self.seconds, 6)
+        return {**d, **self.extra, "nodes": self.nodes, "seconds": seconds, "engine": self.engine}
 
     def __repr__(self) -> str:
         """One line: the status, the number of moves and the first of them.
@@ -142,6 +132,11 @@ class Solution:
         from .render import solution_html
 
         return solution_html(self)
+
+
+def moves_along(boards: list[Board]) -> list[Move]:
+    """The moves along a path of ``boards`` (first to last)."""
+    return [Move(b.blank, a.blank) for a, b in zip(boards, boards[1:])]
 
 
 _REPR_MOVES = 8  # a solution's repr lists up to this many moves

@@ -14,6 +14,7 @@ import sys
 import zlib
 from pathlib import Path
 from typing import NamedTuple
+from unittest import mock
 
 from bitknights import TARGET, Board
 
@@ -96,19 +97,10 @@ def forge_compact(path, target, codes, layers=None):
     path.write_bytes(bytes(raw))
 
 
-@contextlib.contextmanager
-def cache_env(path):
+def cache_env(path) -> contextlib.AbstractContextManager:
     """Within the block, ``BITKNIGHTS_CACHE_DIR`` names ``path`` (the one process-wide
     way to move the cache besides passing ``cache_dir``)."""
-    saved = os.environ.get("BITKNIGHTS_CACHE_DIR")
-    os.environ["BITKNIGHTS_CACHE_DIR"] = str(path)
-    try:
-        yield
-    finally:
-        if saved is None:
-            del os.environ["BITKNIGHTS_CACHE_DIR"]
-        else:
-            os.environ["BITKNIGHTS_CACHE_DIR"] = saved
+    return mock.patch.dict(os.environ, BITKNIGHTS_CACHE_DIR=str(path))
 
 
 def copy_table(table_dir, cache_dir, target: Board = TARGET) -> Path:
@@ -291,33 +283,6 @@ def solve_with(engine, board, target=TARGET, max_depth=15, stop=None, **options)
 def steps_with(engine, keys, target=TARGET, max_depth=15, stop=None, **options):
     """``engine.steps_many`` as :func:`solve_with` calls solve."""
     return _call(engine, "steps_many", keys, target, max_depth=max_depth, stop=stop, **options)
-
-
-__all__ = [
-    "SAMPLE",
-    "SMALL",
-    "TARGET",
-    "Ran",
-    "checked_by",
-    "copy_table",
-    "record_proof",
-    "replay",
-    "rewrite_header",
-    "run",
-    "run_bitknights",
-    "run_python",
-    "script",
-    "cache_env",
-    "forge",
-    "load_script",
-    "many_and_few",
-    "one_line_error",
-    "random_board",
-    "random_walk",
-    "solve_with",
-    "steps_with",
-    "write_compact",
-]
 
 
 def still_square(board):

@@ -75,8 +75,9 @@ def test_the_docs_give_the_estimates(path):
     assert not wrong, wrong
 
 
-def _helps() -> dict[str, str]:
-    """Every command's and subcommand's --help, as the command line prints it."""
+def test_the_help_texts_give_the_estimates():
+    """``--help`` of every command and subcommand, as the command line prints it, says
+    the same estimates, and no other number."""
 
     def helped(*words: str) -> str:
         r = run_bitknights([*words, "--help"], env={"COLUMNS": "1000"})  # paragraphs unwrapped
@@ -87,17 +88,11 @@ def _helps() -> dict[str, str]:
         m = re.search(r"\n  (?:COMMAND|ACTION)\n((?:    .*\n)+)", text)
         return re.findall(r"^    ([a-z]+)", m.group(1), re.M) if m else []
 
-    out = {"": helped()}
-    for c in listed(out[""]):
-        out[c] = helped(c)
-        for a in listed(out[c]):
-            out[f"{c} {a}"] = helped(c, a)
-    return out
-
-
-def test_the_help_texts_give_the_estimates():
-    """``--help`` of every command says the same estimates, and no other number."""
-    helps = _helps()
+    helps = {"": helped()}
+    for c in listed(helps[""]):
+        helps[c] = helped(c)
+        for a in listed(helps[c]):
+            helps[f"{c} {a}"] = helped(c, a)
     assert {"solve", "table build", "table verify", "stats", "random", "solutions"} <= set(helps)
     for words in ("table", "table build", "stats", "random"):
         assert says("TABLE_BUILD")[0] in helps[words], helps[words]
@@ -108,13 +103,6 @@ def test_the_help_texts_give_the_estimates():
     assert not wrong, wrong
 
 
-def _announced(monkeypatch) -> list[tuple[str, float | None]]:
-    said: list[tuple[str, float | None]] = []
-    monkeypatch.setattr(progress, "announce", lambda what, why="", seconds=None, **kw:
-                        said.append((what, seconds)))  # fmt: skip
-    return said
-
-
 def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     """The notice each one-off step gives as it starts carries its estimate; the table
     build's scales with the target's size."""
@@ -122,7 +110,9 @@ def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     from bitknights.engines.options import StopFlag
     from bitknights.table import builder, store
 
-    said = _announced(monkeypatch)
+    said: list[tuple[str, float | None]] = []
+    monkeypatch.setattr(progress, "announce", lambda what, why="", seconds=None, **kw:
+                        said.append((what, seconds)))  # fmt: skip
     builder.build_table(SMALL, tmp_path, quiet=True)
     store.load(SMALL, tmp_path, reprove=True)
     ida._patterns(SMALL, tmp_path / "ida", StopFlag())
