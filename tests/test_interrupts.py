@@ -4,8 +4,8 @@ batch as in a single solve.  Waits are bounded (a hang fails the test), never ti
 
 from __future__ import annotations
 
-import _thread
 import math
+import signal
 import threading
 
 import pytest
@@ -19,7 +19,10 @@ NEAR = "10110/01*11/10111/01001/00000"
 
 
 def _interrupt_after(seconds: float) -> threading.Timer:
-    timer = threading.Timer(seconds, _thread.interrupt_main)
+    # a real SIGINT to the main thread, as Ctrl-C sends: it wakes a blocked wait, where
+    # _thread.interrupt_main would only be seen once that wait ended
+    main = threading.main_thread().ident
+    timer = threading.Timer(seconds, signal.pthread_kill, (main, signal.SIGINT))
     timer.start()
     return timer
 
