@@ -7,8 +7,6 @@ import importlib.util
 import re
 from pathlib import Path
 
-import nbclient
-import nbformat
 import pytest
 
 from bitknights import SAMPLE, read_batch, solve, square_name
@@ -39,6 +37,9 @@ def mimes(cell) -> set[str]:
 def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
     """With the user's table the tour uses it; without, it shows what search shows, says
     how to build the table, and builds nothing."""
+    import nbclient  # here, not at the top: nbformat's schema checks take seconds to import
+    import nbformat
+
     cache = tmp_path / "cache"
     if with_table:
         cache = table_dir
