@@ -8,6 +8,7 @@ square's corner in the document's grid), and square names come from
 from __future__ import annotations
 
 import ast
+import json
 import random
 import re
 import sys
@@ -367,17 +368,15 @@ def long_solution(moves: int, seed: int) -> Solution:
 
 def stored_size(obj) -> int:
     """The bytes a notebook file spends on ``obj``'s output: every MIME type IPython
-    makes of it, as nbformat writes them."""
-    import nbformat
+    makes of it, written as nbformat writes an output (sorted JSON, indent 1, each text
+    split into its lines; nbformat itself takes seconds to import)."""
     from IPython.core.formatters import DisplayFormatter
 
     data, metadata = DisplayFormatter().format(obj)
-    nb = nbformat.v4.new_notebook()
-    out = nbformat.v4.new_output("execute_result", data=data, metadata=metadata)
-    nb.cells = [nbformat.v4.new_code_cell("s", outputs=[out])]
-    empty = nbformat.v4.new_notebook()
-    empty.cells = [nbformat.v4.new_code_cell("s")]
-    return len(nbformat.writes(nb).encode()) - len(nbformat.writes(empty).encode())
+    lines = {mime: text.splitlines(keepends=True) for mime, text in data.items()}
+    out = {"data": lines, "execution_count": None, "metadata": metadata}
+    out["output_type"] = "execute_result"
+    return len(json.dumps(out, sort_keys=True, indent=1, ensure_ascii=False).encode())
 
 
 @pytest.mark.parametrize("moves, limit", [(7, 40_000), (36, 150_000)])
@@ -467,14 +466,17 @@ def test_animation_steps_through_the_path(solved):
         (group,) = find(root, "board")
         assert group.get("data-board") == s.start.compact
         corner = check_board(group, s.start, root)  # what a viewer without animation shows
+        # every value holds (discrete) or moves (linear) between two key times: the middle
+        # of each stretch between consecutive key times shows what the whole stretch does
+        keys = sorted({t for a in anims for t in _times(a)[0]} | {0.0, 1.0})
         seen = []
-        for i in range(1000):
-            b = anim_frame(root, corner, i / 1000)
+        for f in ((a + b) / 2 for a, b in zip(keys, keys[1:])):
+            b = anim_frame(root, corner, f)
             if b is not None and (not seen or seen[-1] != b):
                 seen.append(b)
                 k = len(seen) - 1
                 want = "start" if k == 0 else f"{k}/{s.steps}  {s.moves[k - 1]}"
-                assert anim_caption(root, i / 1000) == want
+                assert anim_caption(root, f) == want
         assert seen == [b.compact for b in s.boards]
         for k in find(root, "knight"):
             assert k.get("data-start") and k.get("data-end")
@@ -615,8 +617,14 @@ def test_distribution_text(layers):
     assert render.distribution_text({0: 1, 2: 5}).splitlines()[2].split() == ["1", "0"]
 
 
-def test_distribution_plot(layers):
-    fig = render.distribution_plot(layers)
+@pytest.fixture(scope="module")
+def plot(layers):
+    """One figure of ``layers`` for the plot tests."""
+    return render.distribution_plot(layers)
+
+
+def test_distribution_plot(layers, plot):
+    fig = plot
     from matplotlib.figure import Figure
 
     assert isinstance(fig, Figure)
@@ -628,16 +636,15 @@ def test_distribution_plot(layers):
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
 
 
-def test_plots_sit_on_a_frame_that_reads_on_any_theme(layers):
+def test_plots_sit_on_a_frame_that_reads_on_any_theme(plot):
     """A PNG cannot follow the notebook's theme, and no one text colour reads on both a
     white and a near-black page: the plot carries its own, dark ink on paper in the
     board's wooden frame (the lab's plots too, tests/test_lab.py)."""
     import pixels
     from bitknights.render.boards import FRAME
 
-    fig = render.distribution_plot(layers)
     # the title, two axis labels, 5 distance ticks, 5 powers of ten
-    found = pixels.check_framed_figure(fig, 3 + 5 + 5, FRAME)
+    found = pixels.check_framed_figure(plot, 3 + 5 + 5, FRAME)
     assert max(lb.back for lb in found) > 0.8  # the labels stand on the paper
 
 

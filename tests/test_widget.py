@@ -13,7 +13,6 @@ import math
 import pytest
 import traitlets
 
-import naive
 from bitknights import TARGET, Board
 from bitknights.squares import square_name
 from bitknights.widget import OPS, PlayWidget, play, whole_number
@@ -88,7 +87,7 @@ def test_writable_traits_take_good_values(widget, ball8):
     board = next(b for b, d in ball8.items() if d == 5)
     w.board = "/".join(board[i : i + 5] for i in range(0, 25, 5))  # rows are fine too
     assert w.board == board and w.game.start == Board(board) and w.history == []
-    assert w.distance == 5 == naive.distance(board)
+    assert w.distance == 5
     w.show_hints = True
     assert {h["square"] for h in w.hints} == {
         square_name(m.from_square) for m in Board(board).moves()
@@ -180,7 +179,7 @@ def test_every_operation_the_page_sends(widget, ball8):
     widget.page({"op": "reset", "id": 5, "board": w.board})
     assert w.board == SAMPLE.compact and w.history == [] and w.redo_moves == []
     widget.page({"op": "new", "distance": "6", "id": 6, "board": w.board})
-    assert w.distance == 6 == naive.distance(w.board) and w.new_distance == 6
+    assert w.distance == 6 == ball8[w.board] and w.new_distance == 6
     assert w.start == w.board and w.history == []
     dones = [m["id"] for m in widget.sent if m.get("type") == "done"]
     assert dones == [1, 2, 3, 4, 5, 6]
@@ -197,7 +196,7 @@ def test_whole_number():
 # -- waiting: busy, answers, stale clicks ----------------------------------------------------
 
 
-def test_a_request_says_it_is_busy_until_it_is_answered(widget):
+def test_a_request_says_it_is_busy_until_it_is_answered(widget, ball8):
     """While a request runs, ``busy`` says what it does (the view shows it and takes no
     clicks); it is cleared, and the page answered, when the request ends, refused or not."""
     w = widget.w
@@ -208,7 +207,7 @@ def test_a_request_says_it_is_busy_until_it_is_answered(widget):
     # the busy flag goes up before the game changes and down after the new state is out
     assert names.index("busy") < names.index("board") < len(names) - 1 - names[::-1].index("busy")
     assert widget.sent[-1] == {"type": "done", "id": 9}
-    assert w.distance == 7 == naive.distance(w.board)
+    assert w.distance == 7 == ball8[w.board]
     widget.changes.clear()
     widget.page({"op": "undo", "id": 10})  # refused: still busy then answered
     assert [v for name, v in widget.changes if name == "busy"] == ["taking back a move\u2026", ""]
@@ -296,7 +295,7 @@ def test_only_stop_stops_the_solve_and_it_does_nothing_else(widget, ball8):
     assert state(w) == solved and w.solved and w.redo_moves == []
     widget.page({"op": "stop", "board": shown.compact, "id": 7})
     assert w.board == shown.compact and w.history == anim["moves"][:2]
-    assert w.redo_moves == anim["moves"][2:] and w.distance == n - 2 == naive.distance(w.board)
+    assert w.redo_moves == anim["moves"][2:] and w.distance == n - 2 == ball8[w.board]
     assert w.message == "" and widget.sent[-1] == {"type": "done", "id": 7}
     w.redo()  # the rest can be redone
     assert w.history == anim["moves"][:3] and w.distance == n - 3
@@ -321,7 +320,7 @@ def test_a_won_game_is_over(widget):
 # -- the static picture -------------------------------------------------------------------------
 
 
-def test_the_output_keeps_a_static_picture_up_to_date(widget, monkeypatch):
+def test_the_output_keeps_a_static_picture_up_to_date(widget, monkeypatch, ball8):
     """Displayed, the widget shows its live view and, in an output of its own, the board's
     picture (which a notebook reopened without its kernel still shows; the live view hides
     it by its id); each move updates that picture."""
@@ -342,7 +341,7 @@ def test_the_output_keeps_a_static_picture_up_to_date(widget, monkeypatch):
     html = picture["text/html"]
     assert f'data-bk-fallback="{w.fallback_id}"' in html
     assert f'data-board="{SAMPLE.compact}"' in html and html.count('class="knight ') == 24
-    assert f"distance {naive.distance(SAMPLE.compact)}" in html
+    assert f"distance {ball8[SAMPLE.compact]}" in html
     w.move(legal_square(SAMPLE))
     obj, kw = updated[-1]
     assert kw == {"raw": True, "display_id": w.fallback_id}
