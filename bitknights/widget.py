@@ -253,7 +253,9 @@ class PlayWidget(anywidget.AnyWidget):
         """State from the page: ``show_hints`` and ``new_distance``, validated; anything else
         is refused on the message line and the page is set right."""
         if not isinstance(sync_data, dict):
-            self._refuse(f"the page sent a state that is not a dict: {_short(sync_data)}")
+            self.set_trait(
+                "message", f"the page sent a state that is not a dict: {_short(sync_data)}"
+            )
             return
         refused, forbidden = [], []
         for name, value in sync_data.items():
@@ -268,7 +270,7 @@ class PlayWidget(anywidget.AnyWidget):
         if forbidden:
             refused.insert(0, f"the page may not change {', '.join(forbidden)}")
         if refused:
-            self._refuse("; ".join(refused))
+            self.set_trait("message", "; ".join(refused))
         # the page's copy of every key it sent, set to the widget's own value
         self.send_state([k for k in sync_data if isinstance(k, str) and k in self.keys])
 
@@ -281,9 +283,9 @@ class PlayWidget(anywidget.AnyWidget):
         try:
             self._answer(content)
         except (BitknightsError, traitlets.TraitError) as e:
-            self._refuse(str(e))
+            self.set_trait("message", str(e))
         except Exception as e:  # noqa: BLE001 - the page gets a message, never a traceback
-            self._refuse(f"could not do that: {type(e).__name__}: {str(e)[:80]}")
+            self.set_trait("message", f"could not do that: {type(e).__name__}: {str(e)[:80]}")
         finally:
             if self.busy:
                 self.set_trait("busy", "")
@@ -335,9 +337,6 @@ class PlayWidget(anywidget.AnyWidget):
         self._solve_path = None
         self.set_trait("message", "")
         self._sync()
-
-    def _refuse(self, text: str) -> None:
-        self.set_trait("message", text)
 
     # -- plumbing ---------------------------------------------------------------------------
 

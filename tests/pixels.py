@@ -203,8 +203,7 @@ def page_labels(page, clip: dict | None = None, *, least: int = 0, tries: int = 
     """The labels Playwright's ``page`` shows (within ``clip``): screenshots with text,
     without, with, without.  Animations in the page's SVGs are paused, an ``<img>`` shows
     its first frame; what still changed between the two shots of a kind (a redraw) is left
-    out.  Tried
-    again (up to ``tries`` times) while fewer than ``least`` labels are found that way."""
+    out.  Tried again (up to ``tries`` times) while fewer than ``least`` labels are found."""
     page.evaluate(PAUSE_JS, True)
     found: list[Label] = []
     try:
@@ -226,25 +225,6 @@ def page_labels(page, clip: dict | None = None, *, least: int = 0, tries: int = 
         page.evaluate(PAUSE_JS, False)
 
 
-def figure_labels(fig) -> tuple[list[Label], np.ndarray]:
-    """The labels of a matplotlib figure as its notebook PNG shows them (every text drawn,
-    then every text transparent, nothing moved), and the PNG with its text."""
-    from matplotlib.text import Text
-
-    shown = image(fig._repr_png_())
-    fig.set_layout_engine("none")  # the layout stays as drawn
-    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
-    alphas = [t.get_alpha() for t in texts]
-    for t in texts:
-        t.set_alpha(0.0)
-    try:
-        hidden = image(fig._repr_png_())
-    finally:
-        for t, a in zip(texts, alphas):
-            t.set_alpha(a)
-    return labels(shown, hidden), shown
-
-
 def rgb(css: str) -> np.ndarray:
     """``'#rrggbb'`` as an array of three 0..255 values."""
     return np.array([int(css[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.float64)
@@ -254,8 +234,21 @@ def check_framed_figure(fig, least: int, frame: str) -> list[Label]:
     """A plot that reads on any notebook theme: every label at least 4.5:1 against what is
     behind it in the picture, a ``frame``-coloured border two pixels deep all round, the
     frame visible on a white page and the inside on a near-black one (3:1, as for any edge
-    a person must see).  Returns the labels found."""
-    found, png = figure_labels(fig)
+    a person must see).  Labels are found on the notebook PNG drawn with every text, then
+    with every text transparent (nothing moved).  Returns the labels found."""
+    from matplotlib.text import Text
+
+    png = image(fig._repr_png_())
+    fig.set_layout_engine("none")  # the layout stays as drawn
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+    alphas = [t.get_alpha() for t in texts]
+    for t in texts:
+        t.set_alpha(0.0)
+    try:
+        found = labels(png, image(fig._repr_png_()))
+    finally:
+        for t, a in zip(texts, alphas):
+            t.set_alpha(a)
     assert len(found) >= least, (len(found), least)
     poor = [lb for lb in found if lb.contrast < 4.5]
     assert not poor, poor

@@ -108,30 +108,21 @@ def check_board(
     assert set(corner) == set(cells)
     side = float(rects[0].get("width"))
     x0, y0 = corner[name(0)]
-    for square, (x, y) in corner.items():
+    for rect in rects:
+        square = rect.get("data-square")
         r, c = divmod(parse_square(square), 5)
         assert name(r * 5 + c) == square
-        assert (x, y) == (x0 + c * side, y0 + r * side), square
-        rect = next(e for e in rects if e.get("data-square") == square)
+        assert corner[square] == (x0 + c * side, y0 + r * side), square
         assert ("dark" if (r + c) % 2 else "light") in classes(rect)
     drawn = pieces(group, doc)
-    knights = [p for p in drawn if "knight" in classes(p)]
-    assert len(knights) == 24 and len(drawn) == 25
-    seen = {}
-    for k in knights:
-        square = k.get("data-square")
-        colour = "black" if "black" in classes(k) else "white"
-        assert ({"black", "white"} & classes(k)) == {colour}
-        glyph = by_id(doc, uses(k))  # the knight's glyph, defined once
-        assert glyph.get("id") == f"bk-{colour}"
-        assert position(k) == corner[square]
-        seen[square] = "1" if colour == "black" else "0"
-    blanks = [p for p in drawn if "blank" in classes(p)]
-    assert len(blanks) == 1
-    seen[blanks[0].get("data-square")] = "*"
-    assert by_id(doc, uses(blanks[0])).get("id") == "bk-blank"
-    assert position(blanks[0]) == corner[blanks[0].get("data-square")]
-    assert seen == cells
+    seen = {}  # square name -> the piece drawn there: 24 knights and the blank (as cells)
+    for p in drawn:
+        (kind,) = {"black", "white", "blank"} & classes(p)
+        assert ("knight" in classes(p)) == (kind != "blank")
+        assert by_id(doc, uses(p)).get("id") == f"bk-{kind}"  # its glyph, defined once
+        assert position(p) == corner[p.get("data-square")]
+        seen[p.get("data-square")] = {"black": "1", "white": "0", "blank": "*"}[kind]
+    assert len(drawn) == 25 and seen == cells
     return corner
 
 
@@ -205,10 +196,8 @@ def test_edge_labels_and_square_names_follow_square_name():
     for sq in range(25):
         r, c = divmod(sq, 5)
         assert name(sq) == files[c].text + ranks[r].text
-    side = 100
-    for t in files:  # centred over its column
-        c = [c for c in range(5) if files[c] is t][0]
-        assert float(t.get("x")) == corner[name(c)][0] + side / 2
+    for c, t in enumerate(files):  # centred over its column
+        assert float(t.get("x")) == corner[name(c)][0] + 100 / 2
     assert not find(parse(render.board_svg(TARGET, coordinates=False)), "coord")
     assert not find(root, "name")
 
@@ -579,16 +568,14 @@ def test_render_imports_only_the_value_types():
     package = Path(render.__file__).parent
     for path in package.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level >= 1:
-                if node.level == 1:
-                    assert node.module is None or (package / f"{node.module}.py").exists()
-                else:
-                    assert node.level == 2 and node.module in allowed, (path.name, node.module)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                mods = (
-                    [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
-                )
-                assert not any(m.startswith("bitknights") for m in mods), (path.name, mods)
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                assert node.module is None or (package / f"{node.module}.py").exists()
+            elif isinstance(node, ast.ImportFrom) and node.level:
+                assert node.level == 2 and node.module in allowed, (path.name, node.module)
+            elif isinstance(node, ast.ImportFrom):
+                assert not node.module.startswith("bitknights"), (path.name, node.module)
+            elif isinstance(node, ast.Import):
+                assert not [a for a in node.names if a.name.startswith("bitknights")], path.name
 
 
 # -- the distance distribution --------------------------------------------------------------

@@ -16,7 +16,6 @@ from urllib.parse import urlsplit
 
 import pytest
 
-import naive
 import pixels
 from bitknights import TARGET, Board, render, solve
 from bitknights.squares import square_name
@@ -97,15 +96,13 @@ def browser():
         b.close()
 
 
-@pytest.fixture(scope="module")
-def server():
-    """The page and the widget's files by path: the browser itself answers the page's
-    requests with them (``open_widget``), no server runs."""
-    return {
-        "/": (PAGE.encode(), "text/html"),
-        "/widget.js": ((STATIC / "widget.js").read_bytes(), "text/javascript"),
-        "/widget.css": ((STATIC / "widget.css").read_bytes(), "text/css"),
-    }
+# The page and the widget's files by path: the browser itself answers the page's requests
+# with them (``open_widget``), no server runs.
+FILES = {
+    "/": (PAGE.encode(), "text/html"),
+    "/widget.js": ((STATIC / "widget.js").read_bytes(), "text/javascript"),
+    "/widget.css": ((STATIC / "widget.css").read_bytes(), "text/css"),
+}
 
 
 class Bridge:
@@ -175,11 +172,11 @@ def wait_board(page, board: str, timeout: float = 10_000) -> None:
     )
 
 
-def open_widget(browser, server, w, size=(780, 470)):
+def open_widget(browser, w, size=(780, 470)):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
 
     def answer(route):
-        body, kind = server.get(urlsplit(route.request.url).path, (b"", ""))
+        body, kind = FILES.get(urlsplit(route.request.url).path, (b"", ""))
         route.fulfill(status=200 if kind else 404, body=body, content_type=kind or "text/plain")
 
     page.route("http://bitknights.test/**", answer)
@@ -191,12 +188,12 @@ def open_widget(browser, server, w, size=(780, 470)):
 
 
 @pytest.fixture
-def session(browser, server, monkeypatch, tmp_path):
+def session(browser, monkeypatch, tmp_path):
     from bitknights.widget import play
 
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(tmp_path))  # no table: exact search
     w = play(SAMPLE)
-    page, bridge = open_widget(browser, server, w)
+    page, bridge = open_widget(browser, w)
     yield w, page, bridge
     page.close()
 
@@ -213,7 +210,7 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
     w, page, bridge = session
     assert board_in_page(page) == SAMPLE.compact
     assert page.locator(".knight").count() == 24
-    assert status(page) == f"distance {naive.distance(SAMPLE.compact)}"
+    assert status(page) == f"distance {ball8[SAMPLE.compact]}"
     assert "Click a glowing knight" in page.text_content(".bk-cue")
     glowing = page.eval_on_selector_all(".knight.bk-legal", "ks => ks.map(k => k.dataset.square)")
     assert sorted(glowing) == sorted(square_name(m.from_square) for m in SAMPLE.moves())
@@ -245,7 +242,7 @@ def test_clicks_move_knights_and_reach_python(session, ball8):
     shot(page, "03-hints")
 
 
-def test_refused_clicks_change_nothing_and_say_why(session):
+def test_refused_clicks_change_nothing_and_say_why(session, ball8):
     w, page, bridge = session
     far = still_square(SAMPLE)
     before = (w.board, list(w.history), board_in_page(page))
@@ -277,23 +274,23 @@ def test_refused_clicks_change_nothing_and_say_why(session):
     page.fill(".bk-new-distance", "5")
     page.press(".bk-new-distance", "Enter")
     page.wait_for_function("document.querySelector('.bk-status').textContent === 'distance 5'")
-    assert naive.distance(w.board) == 5 and w.history == [] and w.new_distance == 5
+    assert ball8[w.board] == 5 and w.history == [] and w.new_distance == 5
     assert board_in_page(page) == w.board and page.text_content(".bk-message") == ""
 
 
-def test_code_changes_show_and_a_solve_animates_to_the_end(session):
+def test_code_changes_show_and_a_solve_animates_to_the_end(session, ball8):
     w, page, bridge = session
     first = SAMPLE.moves()[0]
     w.move(square_name(first.from_square))
     bridge.push()
     assert board_in_page(page) == SAMPLE.play(first).compact
-    assert status(page) == f"distance {naive.distance(SAMPLE.play(first).compact)}"
+    assert status(page) == f"distance {ball8[SAMPLE.play(first).compact]}"
     w.undo()
     bridge.push()
     assert board_in_page(page) == SAMPLE.compact
     assert page.locator('button[data-op="redo"]').is_enabled()
 
-    n = naive.distance(SAMPLE.compact)
+    n = ball8[SAMPLE.compact]
     page.click('button[data-op="solve"]')
     page.wait_for_selector(".bitknights-play.bk-animating")  # frames, one move at a time
     assert status(page).startswith("playing an optimal rest: move")
@@ -444,7 +441,7 @@ def test_hovered_and_pressed_buttons_stay_readable(session, theme_name):
             page.wait_for_function("!document.querySelector('.bitknights-play.bk-animating')")
 
 
-def test_busy_while_dealing_clicks_are_refused(session, monkeypatch):
+def test_busy_while_dealing_clicks_are_refused(session, monkeypatch, ball8):
     """A slow deal: the view says at once what it does, takes no click until Python
     answers, then shows the new board."""
     w, page, bridge = session
@@ -485,7 +482,7 @@ def test_busy_while_dealing_clicks_are_refused(session, monkeypatch):
     assert probe["message"].startswith("wait: dealing a board 6 moves")
     page.wait_for_function("!document.querySelector('.bitknights-play.bk-busy')")
     wait_board(page, w.board)
-    assert bridge.ops() == ["new"] and naive.distance(w.board) == 6 and w.history == []
+    assert bridge.ops() == ["new"] and ball8[w.board] == 6 and w.history == []
     assert page.text_content(".bk-message") == "" and status(page) == "distance 6"
 
     # busy from code (a cell running w.new(...)): the view refuses clicks as well
@@ -509,14 +506,14 @@ FAR = {
 
 
 @pytest.mark.parametrize("far", sorted(FAR))
-def test_long_move_lists_are_fully_visible(browser, server, table_dir, far):
+def test_long_move_lists_are_fully_visible(browser, table_dir, far):
     """36 and 39 moves (the farthest boards) all show at once: no column cut off, no
     move clipped, nothing to scroll."""
     from bitknights.widget import play
 
     board = FAR[far]
     w = play(board, cache_dir=table_dir)
-    page, bridge = open_widget(browser, server, w)
+    page, bridge = open_widget(browser, w)
     for m in w.game.solution():  # the moves made from code, no animation to wait for
         w.move(m)
     w.undo()
@@ -661,12 +658,12 @@ def inline_and_img(page, svg: str, theme_name: str) -> None:
     page.wait_for_function("document.getElementById('img').complete")
 
 
-def picture_cases() -> dict[str, str]:
+def picture_cases(ball8) -> dict[str, str]:
     b = SAMPLE
     s = solve(b)
     move = b.moves()[0]
     after = b.play(move)
-    hs = [render.Hint(m, c, naive.distance(c.compact), False) for m, c in after.children()]
+    hs = [render.Hint(m, c, ball8[c.compact], False) for m, c in after.children()]
     return {
         "board": render.board_svg(b, size=240),
         "names": render.board_svg(b, names=True, size=300),
@@ -681,11 +678,11 @@ def picture_cases() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("theme_name", ["light", "dark"])
-def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name):
+def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name, ball8):
     """The pictures as a notebook shows them: an SVG output becomes an <img> (where
     currentColor is black whatever the theme), an HTML output stays inline."""
     page = browser.new_page(viewport={"width": 1000, "height": 800})
-    for name, svg in picture_cases().items():
+    for name, svg in picture_cases(ball8).items():
         inline_and_img(page, svg, theme_name)
         root = svg.count("<text")
         least = min(root, 10)
@@ -696,7 +693,7 @@ def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name):
         shot(page, f"14-picture-{name}-{theme_name}")
     # the notebook views (HTML: board with its rows, hints with their table, a solution)
     s = solve(SAMPLE)
-    hs = [render.Hint(m, c, naive.distance(c.compact), False) for m, c in SAMPLE.children()]
+    hs = [render.Hint(m, c, ball8[c.compact], False) for m, c in SAMPLE.children()]
     for name, html in [("board-html", SAMPLE._repr_html_()), ("solution-html", s._repr_html_()),
                        ("hints-html", render.hints_html(SAMPLE, hs))]:  # fmt: skip
         on_page(page, f"<div id='out' style='display:inline-block'>{html}</div>", theme_name)

@@ -108,9 +108,7 @@ class SvgPicture(_Picture):
     """An SVG document that shows itself as a picture in a notebook."""
 
     __slots__ = ()
-
-    def _repr_svg_(self) -> str:
-        return str(self)
+    _repr_svg_ = str.__str__  # the markup as a plain str
 
 
 class HtmlPicture(_Picture):
@@ -121,9 +119,7 @@ class HtmlPicture(_Picture):
     """
 
     __slots__ = ()
-
-    def _repr_html_(self) -> str:
-        return str(self)
+    _repr_html_ = str.__str__
 
 
 S = 100
