@@ -488,17 +488,6 @@ class TableHint(NamedTuple):
     optimal: bool
 
 
-def true_hints(board: Board, ball: dict[str, int]) -> list[TableHint]:
-    """Every legal move, its board and exact distance (from the naive BFS ``ball``),
-    optimal when one closer."""
-    here = ball[board.compact]
-    out = []
-    for m, child in board.children():
-        d = ball[child.compact]
-        out.append(TableHint(m, child, d, d == here - 1))
-    return out
-
-
 def test_the_tables_hint_type_fits():
     from bitknights.table.distance_table import Hint
 
@@ -511,7 +500,9 @@ def test_the_tables_hint_type_fits():
 @pytest.mark.parametrize("walk", [0, 4, 7])
 def test_hints_mark_every_move_with_its_distance(walk, ball8):
     board = random_walk(TARGET, walk, random.Random(walk))
-    records = true_hints(board, ball8)
+    # every legal move, its board and exact distance (naive BFS), optimal when one closer
+    d = {c: ball8[c.compact] for _, c in board.children()}
+    records = [TableHint(m, c, d[c], d[c] == ball8[board.compact] - 1) for m, c in board.children()]
     by_hand = [render.Hint(r.move, r.board, r.distance, r.optimal) for r in records]
     svg = render.hints_svg(board, records)
     assert svg == render.hints_svg(board, by_hand) == render.board_svg(board, hints=records)

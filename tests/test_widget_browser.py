@@ -658,12 +658,12 @@ def inline_and_img(page, svg: str, theme_name: str) -> None:
     page.wait_for_function("document.getElementById('img').complete")
 
 
-def picture_cases(ball8) -> dict[str, str]:
+def picture_cases(ball11) -> dict[str, str]:
     b = SAMPLE
     s = solve(b)
     move = b.moves()[0]
     after = b.play(move)
-    hs = [render.Hint(m, c, ball8[c.compact], False) for m, c in after.children()]
+    hs = [render.Hint(m, c, ball11[c.compact], False) for m, c in after.children()]
     return {
         "board": render.board_svg(b, size=240),
         "names": render.board_svg(b, names=True, size=300),
@@ -678,11 +678,11 @@ def picture_cases(ball8) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("theme_name", ["light", "dark"])
-def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name, ball8):
+def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name, ball11):
     """The pictures as a notebook shows them: an SVG output becomes an <img> (where
     currentColor is black whatever the theme), an HTML output stays inline."""
     page = browser.new_page(viewport={"width": 1000, "height": 800})
-    for name, svg in picture_cases(ball8).items():
+    for name, svg in picture_cases(ball11).items():
         inline_and_img(page, svg, theme_name)
         root = svg.count("<text")
         least = min(root, 10)
@@ -693,7 +693,7 @@ def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name, b
         shot(page, f"14-picture-{name}-{theme_name}")
     # the notebook views (HTML: board with its rows, hints with their table, a solution)
     s = solve(SAMPLE)
-    hs = [render.Hint(m, c, ball8[c.compact], False) for m, c in SAMPLE.children()]
+    hs = [render.Hint(m, c, ball11[c.compact], False) for m, c in SAMPLE.children()]
     for name, html in [("board-html", SAMPLE._repr_html_()), ("solution-html", s._repr_html_()),
                        ("hints-html", render.hints_html(SAMPLE, hs))]:  # fmt: skip
         on_page(page, f"<div id='out' style='display:inline-block'>{html}</div>", theme_name)
