@@ -18,7 +18,7 @@ import anywidget
 import traitlets
 
 from .board import TARGET, Board, Move
-from .errors import BitknightsError
+from .errors import BitknightsError, plural
 from .game import SEARCH_NEW_LIMIT, Game, GameError
 from .squares import parse_square, square_name
 
@@ -396,16 +396,27 @@ class PlayWidget(anywidget.AnyWidget):
     # -- display ----------------------------------------------------------------------------
 
     def _fallback(self) -> dict[str, str]:
-        """The static picture of the board, for when the live view cannot be shown."""
+        """The static picture of the board and a status line, for when the live view cannot
+        be shown: in a ``<div>`` the live view hides (by :attr:`fallback_id`), whose style
+        hides JupyterLab's "Error displaying widget" in the output just before it."""
         d = self.distance
         status = "never reaches the target" if d is None else f"distance {d}"
         if self.solved:
             status = f"solved in {len(self.history)} moves (the optimum is {self.optimum})"
         elif self.history:
-            status += f" after {len(self.history)} move{'s' if len(self.history) > 1 else ''}"
+            status += f" after {plural(len(self.history), 'move')}"
         status += " (a picture: run the cell to play)"
         svg = self._picture(self._game.board, None, hints=False)
-        return {"text/html": fallback_html(svg, status, self.fallback_id)}
+        key = html.escape(self.fallback_id)
+        hide = (
+            ".jp-OutputArea-child:has(> .jupyter-widgets):not(:has(.bitknights-play))"
+            f':has(+ .jp-OutputArea-child [data-bk-fallback="{key}"]) {{ display: none; }}'
+        )
+        return {
+            "text/html": f'<div class="bitknights-fallback" data-bk-fallback="{key}">'
+            f'<style>{hide}</style>{svg}<div class="bk-fallback-status">'
+            f"{html.escape(status)}</div></div>"
+        }
 
     def _ipython_display_(self) -> None:
         """The live view, then the static picture in an output of its own."""
@@ -416,20 +427,6 @@ class PlayWidget(anywidget.AnyWidget):
         display(data, metadata=metadata, raw=True)
         display(self._fallback(), raw=True, display_id=self.fallback_id)
         self._displayed = True
-
-
-def fallback_html(svg: str, status: str, ident: str) -> str:
-    """The board's SVG and a status line in a ``<div>`` the live view hides (by ``ident``);
-    its style hides JupyterLab's "Error displaying widget" in the output just before it."""
-    key = html.escape(ident)
-    hide = (
-        ".jp-OutputArea-child:has(> .jupyter-widgets):not(:has(.bitknights-play))"
-        f':has(+ .jp-OutputArea-child [data-bk-fallback="{key}"]) {{ display: none; }}'
-    )
-    return (
-        f'<div class="bitknights-fallback" data-bk-fallback="{key}"><style>{hide}</style>'
-        f'{svg}<div class="bk-fallback-status">{html.escape(status)}</div></div>'
-    )
 
 
 def play(
