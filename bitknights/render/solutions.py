@@ -126,16 +126,6 @@ def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.El
     return root
 
 
-def _steps(boards: list[Board], moves: list[Move], board_size: float, defs: Defs) -> ET.Element:
-    """The boards of a path as one small picture each, in a ``<div>`` that wraps them."""
-    div = el("div", class_="bitknights-steps", style="display:flex;flex-wrap:wrap;gap:8px")
-    for k in range(len(boards)):
-        svg = svg_root("bitknights-step", board_size, BOARD_UNITS, _CAP_H + BOARD_UNITS)
-        _step(svg, k, boards, moves, 0, 0, defs)
-        div.append(svg)
-    return div
-
-
 def solution_animation_svg(
     solution: Path, *, size: float = 240, seconds_per_move: float = 1.0
 ) -> SvgPicture:
@@ -246,7 +236,11 @@ def solution_html(solution: Path, *, per_row: int = 5, board_size: float = 160) 
     row = sub(div, "div", style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start")
     defs = Defs()
     animation = _animation(boards, max(board_size, 220), 1.0, defs)
-    steps = _steps(boards, moves, board_size, defs)
-    steps.set("style", steps.get("style", "") + ";flex:1 1 320px;min-width:0")
+    wrap = "display:flex;flex-wrap:wrap;gap:8px;flex:1 1 320px;min-width:0"
+    steps = el("div", class_="bitknights-steps", style=wrap)  # a small picture per board
+    for k in range(len(boards)):
+        svg = svg_root("bitknights-step", board_size, BOARD_UNITS, _CAP_H + BOARD_UNITS)
+        _step(svg, k, boards, moves, 0, 0, defs)
+        steps.append(svg)
     row.extend([with_defs(animation, defs), steps])
     return HtmlPicture(markup(div))
