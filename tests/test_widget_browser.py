@@ -165,15 +165,14 @@ def moves_in_page(page) -> list[str]:
     return [t.split(". ", 1)[-1].strip() for t in page.locator(".bk-moves li").all_text_contents()]
 
 
-def wait_board(page, board: str, timeout: float = 10_000) -> None:
+def wait_board(page, board: str) -> None:
     page.wait_for_function(
-        f"document.querySelector('.bk-board g.board').dataset.board === '{board}'",
-        timeout=timeout,
+        f"document.querySelector('.bk-board g.board').dataset.board === '{board}'", timeout=10_000
     )
 
 
-def open_widget(browser, w, size=(780, 470)):
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+def open_widget(browser, w):
+    page = browser.new_page(viewport={"width": 780, "height": 470})
 
     def answer(route):
         body, kind = FILES.get(urlsplit(route.request.url).path, (b"", ""))
