@@ -171,9 +171,7 @@ def test_board_svg_has_every_square_and_knight_in_place(board):
     assert root.get("width") == root.get("height") == "222"
     check_board(root, board)
     assert find(root, "hl") == [] and find(root, "arrow") == []
-    whites = len(find(root, "white"))
-    blacks = len(find(root, "black"))
-    assert (whites, blacks) == board.counts
+    assert (len(find(root, "white")), len(find(root, "black"))) == board.counts
     # the view a notebook shows holds the same picture, once
     html = board._repr_html_()
     assert html.count(str(render.board_svg(board))) == 1 and html.count("<svg") == 1
