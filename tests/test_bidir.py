@@ -78,7 +78,7 @@ def test_random_walks_against_ida(black):
 
 def test_first_meeting_equals_best_meeting_of_the_layer(monkeypatch):
     """Finishing the layer and measuring every meeting finds no shorter path than the first."""
-    found = deep_walks(TARGET, 120, 14, 28, seed=13)
+    found = deep_walks(TARGET, 40, 14, 28, seed=13)
     for b, s in found:
         monkeypatch.setattr(_bidir_search, "_FULL_LAYER", 1)
         full = checked(solve_with("bidir", b, TARGET, None), b)

@@ -52,17 +52,11 @@ def new_table32(n):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _home(key, mask):
-    h = np.int64(key) * _GOLDEN
-    h ^= h >> 29
-    return h & mask
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _slot(table, key):
     """The slot holding ``key``, else the free slot its probe reaches."""
     mask = table.size - 1
-    i = _home(key, mask)
+    h = np.int64(key) * _GOLDEN
+    i = (h ^ (h >> 29)) & mask
     while table[i] != EMPTY and (table[i] & KEY_MASK) != key:
         i = (i + 1) & mask
     return i

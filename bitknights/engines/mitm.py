@@ -264,11 +264,6 @@ def _search(
     return -1, -1, nodes, parents
 
 
-def _valid(key: int, black_count: int) -> bool:
-    black, blank = key & FULL_MASK, key >> NUM_SQUARES
-    return blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == black_count
-
-
 class MitmEngine(Engine):
     """Meeting in the middle, in plain Python on the calling thread: ``nodes`` counts
     the forward boards looked up."""
@@ -294,7 +289,9 @@ class MitmEngine(Engine):
         out = []
         try:
             for key in map(int, keys):
-                out.append(_search(key, ball, limit, stop)[0] if _valid(key, k) else -1)
+                black, blank = key & FULL_MASK, key >> NUM_SQUARES
+                valid = blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
+                out.append(_search(key, ball, limit, stop)[0] if valid else -1)
         except _Stopped:
             from ..results import STOPPED
 
