@@ -7,12 +7,6 @@ its distance; for the classic target it ships as ``data/classic-ball.bkb``
 instead).  A **forward search** from each board grows breadth-first layers, at most
 ``limit - radius`` of them, until a board of one lies in the ball (:func:`_search`).
 Limits above :data:`MAX_DEPTH` are refused (the forward search grows 2.5x a move).
-
->>> from bitknights import TARGET, Board
->>> from bitknights.engines.options import SolveOptions
->>> ENGINE.steps_many([Board("10110/01*11/10111/01001/00000").key, TARGET.key], TARGET,
-...                   SolveOptions())
-[7, 0]
 """
 
 from __future__ import annotations
@@ -111,13 +105,7 @@ def _neighbours(key: int) -> Iterable[int]:
 
 
 def build_ball(target: Board, radius: int = RADIUS) -> Ball:
-    """The ball of ``target`` by breadth-first search.
-
-    >>> from bitknights import TARGET
-    >>> b = build_ball(TARGET, 2)
-    >>> len(b), b.get(TARGET.key), b.get(TARGET.play(TARGET.moves()[0]).key)
-    (23, 0, 1)
-    """
+    """The ball of ``target`` by breadth-first search."""
     dist = {target.key: 0}
     frontier = [target.key]
     for d in range(1, radius + 1):
