@@ -31,9 +31,10 @@ def test_classic_sample_and_registry(monkeypatch):
     assert steps_with("bidir", keys_of(boards), TARGET, None).tolist() == [7, 18]
 
 
-def test_steps_many_on_the_whole_ball11_at_every_limit(ball11):
-    """The batch paths (numpy under small limits, numba above) on all 122,209 boards."""
-    texts = list(ball11)
+def test_steps_many_on_ball11_at_every_limit(ball11):
+    """The batch paths (numpy under small limits, numba above) on every third of the
+    122,209 boards."""
+    texts = list(ball11)[::3]
     keys = keys_of(Board(t) for t in texts)
     exact = np.array([ball11[t] for t in texts])
     for limit in (0, 1, 5, 10, 11, 12, 13, 15, 16, None):
