@@ -89,9 +89,8 @@ def test_unreachable_counts(name):
 @pytest.mark.parametrize("name", ["ida", "bidir"])
 def test_zero_and_depth_limits(name):
     assert solve_with(name, TARGET, TARGET, 0).steps == 0
-    assert checked_by(solve_with(name, TARGET, TARGET, None), TARGET, engine=name).boards == [
-        TARGET
-    ]
+    at_target = checked_by(solve_with(name, TARGET, TARGET, None), TARGET, engine=name)
+    assert at_target.boards == [TARGET]
     one = TARGET.play("b5")
     assert solve_with(name, one, TARGET, 0).status == "over_limit"
     assert solve_with(name, one, TARGET, 1).steps == 1

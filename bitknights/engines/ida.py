@@ -168,7 +168,10 @@ ENGINE = IdaEngine()
 
 
 def _bounds(
-    target: Board, use_pdb: bool, cache_dir: str | os.PathLike[str] | None, stop: StopFlag
+    target: Board,
+    use_pdb: bool,
+    cache_dir: str | os.PathLike[str] | None = None,
+    stop: StopFlag | None = None,
 ) -> tuple:
     """The kernels' arguments after the move limit: (nbr, cnt, color, mode, hw, hb, pw,
     pb, part, pc)."""
@@ -179,7 +182,7 @@ def _bounds(
     from .common import nearest_target_distance
 
     if use_pdb:
-        pw, pb = _patterns(target, cache_dir, stop)
+        pw, pb = _patterns(target, cache_dir, stop or StopFlag())
     else:
         pw = pb = np.zeros(1, dtype=np.uint8)
     return (KNIGHT_NEIGHBORS, KNIGHT_COUNTS, SQUARE_COLOR, np.int64(use_pdb),
