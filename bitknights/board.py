@@ -21,6 +21,8 @@ True
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .coords import KEY_SHIFT
 from .errors import BoardError, plural
 from .squares import (
@@ -72,15 +74,8 @@ class Move(tuple[Square, Square]):
             from_square, to_square = from_square.split("-", 1)
         return tuple.__new__(cls, (_move_square(from_square), _move_square(to_square)))
 
-    @property
-    def from_square(self) -> Square:
-        """The square of the knight that jumps."""
-        return self[0]
-
-    @property
-    def to_square(self) -> Square:
-        """The blank's square, where the knight lands."""
-        return self[1]
+    from_square = property(itemgetter(0), doc="The square of the knight that jumps.")
+    to_square = property(itemgetter(1), doc="The blank's square, where the knight lands.")
 
     def __getnewargs__(self) -> tuple[Square, Square]:  # pickling
         return self[0], self[1]

@@ -31,9 +31,10 @@ def test_classic_sample_and_registry(monkeypatch):
     assert steps_with("bidir", keys_of(boards), TARGET, None).tolist() == [7, 18]
 
 
-def test_steps_many_on_the_whole_ball11_at_every_limit(ball11):
-    """The batch paths (numpy under small limits, numba above) on all 122,209 boards."""
-    texts = list(ball11)
+def test_steps_many_on_ball11_at_every_limit(ball11):
+    """The batch paths (numpy under small limits, numba above) on every third of the
+    122,209 boards."""
+    texts = list(ball11)[::3]
     keys = keys_of(Board(t) for t in texts)
     exact = np.array([ball11[t] for t in texts])
     for limit in (0, 1, 5, 10, 11, 12, 13, 15, 16, None):
@@ -78,7 +79,7 @@ def test_random_walks_against_ida(black):
 
 def test_first_meeting_equals_best_meeting_of_the_layer(monkeypatch):
     """Finishing the layer and measuring every meeting finds no shorter path than the first."""
-    found = deep_walks(TARGET, 120, 14, 28, seed=13)
+    found = deep_walks(TARGET, 40, 14, 28, seed=13)
     for b, s in found:
         monkeypatch.setattr(_bidir_search, "_FULL_LAYER", 1)
         full = checked(solve_with("bidir", b, TARGET, None), b)

@@ -3,19 +3,21 @@ import random
 import bitknights
 import naive
 from bitknights import TARGET, Board, solve
-from helpers import random_board, random_walk, solve_with
+from helpers import by_distance, keys_of, random_board, random_walk, solve_with, steps_with
 
 
 def test_every_board_within_8_moves(ball8):
-    """IDA* equals the naive BFS on every board within 8 moves, and respects limits."""
+    """IDA* equals the naive BFS on every board within 8 moves, and respects limits (a
+    batch a distance: one board's searches under limits are test_engines')."""
     for text, d in ball8.items():
-        b = Board(text)
-        s = solve_with("ida", b, TARGET, 15)
+        s = solve_with("ida", Board(text), TARGET, 15)
         assert s.steps == d, text
         s.verify()
-        if d > 0:
-            assert solve_with("ida", b, TARGET, d - 1).steps is None
-            assert solve_with("ida", b, TARGET, d).steps == d
+    for d, texts in by_distance(ball8).items():
+        keys = keys_of(texts)
+        assert steps_with("ida", keys, TARGET, d, workers=1).tolist() == [d] * len(keys)
+        if d:
+            assert (steps_with("ida", keys, TARGET, d - 1, workers=1) == -1).all()
 
 
 def test_random_walks_bound_and_parity():

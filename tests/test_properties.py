@@ -4,7 +4,6 @@ import io
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bitknights import Board, InputError, read_batch
@@ -16,9 +15,8 @@ ROW = st.text(ROW_CHARS, min_size=5, max_size=5)
 NOISE = st.sampled_from(["", " ", "\t", "\r", "\n", "\r\n", "x", "2", "**", "\x00", "\ufeff"])
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.binary(max_size=400))
-def test_parser_on_arbitrary_bytes(data):
+def parser_on_arbitrary_input(data):
+    """Boards, or an error naming its line."""
     try:
         boards = read_batch(data)
     except InputError as e:
@@ -27,13 +25,12 @@ def test_parser_on_arbitrary_bytes(data):
     assert all(isinstance(b, Board) for b in boards)
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.text(max_size=300))
-def test_parser_on_arbitrary_text(text):
-    try:
-        read_batch(text)
-    except InputError as e:
-        assert e.line >= 1
+test_parser_on_arbitrary_bytes, test_parser_on_arbitrary_bytes_a_few = many_and_few(
+    parser_on_arbitrary_input, st.binary(max_size=400), many=300
+)
+test_parser_on_arbitrary_text, test_parser_on_arbitrary_text_a_few = many_and_few(
+    parser_on_arbitrary_input, st.text(max_size=300), many=300
+)
 
 
 @st.composite

@@ -38,23 +38,7 @@ NUMPY_LAYERS = 5
 
 class BidirEngine(Engine):
     """Bidirectional search as an :class:`~bitknights.engines.Engine`: ``nodes`` counts
-    the boards expanded on the start side.
-
-    >>> from bitknights import TARGET, Board
-    >>> from bitknights.engines.options import SolveOptions
-    >>> s = ENGINE.solve(Board("10110/01*11/10111/01001/00000"), TARGET, SolveOptions())
-    >>> s.steps, s.status, len(s.boards)
-    (7, 'solved', 8)
-    >>> far = Board("01011/110*1/01110/01010/00100")
-    >>> ENGINE.solve(far, TARGET, SolveOptions()).status
-    'over_limit'
-    >>> ENGINE.solve(far, TARGET, SolveOptions(max_depth=None)).steps
-    18
-    >>> import numpy as np
-    >>> keys = [Board("10110/01*11/10111/01001/00000").key, TARGET.key]
-    >>> ENGINE.steps_many(np.array(keys), TARGET, SolveOptions()).tolist()
-    [7, 0]
-    """
+    the boards expanded on the start side."""
 
     name = "bidir"
     capabilities = Capabilities(

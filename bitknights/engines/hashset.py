@@ -8,13 +8,6 @@ value 3), so no key in range, ``0`` included, can be mistaken for it.  Probing i
 from a multiplicative hash; the capacity is a power of two.  Entries are never deleted.
 The caller counts insertions and calls :func:`grow` before the load would pass
 :data:`MAX_LOAD_NUM` / :data:`MAX_LOAD_DEN`.
-
->>> t = new_table32(4)
->>> insert(t, 123, 3), insert(t, 123, 1), get(t, 123), get(t, 0)
-(True, False, 3, -1)
->>> t = grow(t)
->>> len(t), get(t, 123), t.dtype.name
-(16, 3, 'uint32')
 """
 
 from __future__ import annotations
@@ -52,17 +45,11 @@ def new_table32(n):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _home(key, mask):
-    h = np.int64(key) * _GOLDEN
-    h ^= h >> 29
-    return h & mask
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _slot(table, key):
     """The slot holding ``key``, else the free slot its probe reaches."""
     mask = table.size - 1
-    i = _home(key, mask)
+    h = np.int64(key) * _GOLDEN
+    i = (h ^ (h >> 29)) & mask
     while table[i] != EMPTY and (table[i] & KEY_MASK) != key:
         i = (i + 1) & mask
     return i

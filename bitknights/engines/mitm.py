@@ -7,12 +7,6 @@ its distance; for the classic target it ships as ``data/classic-ball.bkb``
 instead).  A **forward search** from each board grows breadth-first layers, at most
 ``limit - radius`` of them, until a board of one lies in the ball (:func:`_search`).
 Limits above :data:`MAX_DEPTH` are refused (the forward search grows 2.5x a move).
-
->>> from bitknights import TARGET, Board
->>> from bitknights.engines.options import SolveOptions
->>> ENGINE.steps_many([Board("10110/01*11/10111/01001/00000").key, TARGET.key], TARGET,
-...                   SolveOptions())
-[7, 0]
 """
 
 from __future__ import annotations
@@ -111,13 +105,7 @@ def _neighbours(key: int) -> Iterable[int]:
 
 
 def build_ball(target: Board, radius: int = RADIUS) -> Ball:
-    """The ball of ``target`` by breadth-first search.
-
-    >>> from bitknights import TARGET
-    >>> b = build_ball(TARGET, 2)
-    >>> len(b), b.get(TARGET.key), b.get(TARGET.play(TARGET.moves()[0]).key)
-    (23, 0, 1)
-    """
+    """The ball of ``target`` by breadth-first search."""
     dist = {target.key: 0}
     frontier = [target.key]
     for d in range(1, radius + 1):
@@ -264,11 +252,6 @@ def _search(
     return -1, -1, nodes, parents
 
 
-def _valid(key: int, black_count: int) -> bool:
-    black, blank = key & FULL_MASK, key >> NUM_SQUARES
-    return blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == black_count
-
-
 class MitmEngine(Engine):
     """Meeting in the middle, in plain Python on the calling thread: ``nodes`` counts
     the forward boards looked up."""
@@ -294,7 +277,9 @@ class MitmEngine(Engine):
         out = []
         try:
             for key in map(int, keys):
-                out.append(_search(key, ball, limit, stop)[0] if _valid(key, k) else -1)
+                black, blank = key & FULL_MASK, key >> NUM_SQUARES
+                valid = blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
+                out.append(_search(key, ball, limit, stop)[0] if valid else -1)
         except _Stopped:
             from ..results import STOPPED
 
