@@ -319,13 +319,6 @@ class DistanceService:
             self._learn(board)
         return self._dist[board]
 
-    def next_board(self, board: Board | str) -> Board | None:
-        """The board one optimal move on from ``board`` (``None`` at or out of reach of the
-        target)."""
-        board = as_board(board)
-        self.distance(board)  # every board learned with a distance > 0 has a next one
-        return self._next.get(board)
-
     def path(self, board: Board | str) -> list[Board] | None:
         """One optimal path from ``board`` (first) to the target (last), or ``None``."""
         board = as_board(board)
@@ -406,12 +399,6 @@ class DistanceService:
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those ``distance`` moves away."""
         return self._counting_table().random_boards(distance, count, seed)
-
-    def table_path(self) -> str:
-        """Where the target's distance table lives (or would)."""
-        from .table.store import table_path
-
-        return str(table_path(self.target, self.cache_dir))
 
     def build_table(self, *, quiet: bool | None = None, verbose: bool = False) -> TableFile:
         """Build the target's distance table, write it atomically and return it."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from .. import estimates
 from ..batch import json_line
-from ..board import Move
-from .common import SEED, Environment, UsageError, command, number, read_target
+from ..solution import moves_along
+from .common import SEED, Environment, UsageError, command, number, read_answers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,15 +17,13 @@ def _cmd_random(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
     if args.count == 0:
         raise UsageError("--count must be at least 1")
-    from ..service import service
-
-    answers = service(read_target(args, env), cache_dir=args.cache_dir)
+    answers = read_answers(args, env)
     boards = answers.random_boards(args.distance, args.count, args.seed)
     if args.format == "json":
         for b in boards:
             path = answers.path(b)
             assert path is not None  # a drawn board lies at its distance
-            moves = [str(Move(y.blank, x.blank)) for x, y in zip(path, path[1:])]
+            moves = [str(m) for m in moves_along(path)]
             record = {"board": b.compact, "distance": len(moves), "moves": moves}
             out.write(json_line(record))
         return 0
