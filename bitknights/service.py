@@ -77,11 +77,6 @@ class DistanceService:
             return self._load()
         return None
 
-    def table(self) -> DistanceTable | None:
-        """:meth:`file` as a :class:`~bitknights.table.distance_table.DistanceTable`."""
-        file = self.file()
-        return None if file is None else self._whole_table(file)
-
     def _load(self, *, reprove: bool = False) -> TableFile:
         """The target's distance table file whatever the engine (else ``TableError``)."""
         from .table import store
@@ -467,7 +462,8 @@ class DistanceService:
             flags |= b.flags
             kernel_for(b)  # compile user heuristics now, in this thread
         tables = tables_for(self.target, flags, self.cache_dir)
-        table = self.table()
+        file = self.file()
+        table = None if file is None else self._whole_table(file)
         truths = None if table is None else [table.distance(s) for s in starts]
         payload = None if table is None else table.file.payload
         ncomb = 0 if table is None else comb_count(table.black_count)
