@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,8 +14,8 @@ import pytest
 from bitknights import TARGET
 from bitknights.table import store
 from helpers import SAMPLE, copy_table, forge, one_line_error, record_proof, run, run_python, shell
+from terminal import CLI
 
-CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 120  # seconds; a hang fails the test instead of stalling the suite
 SAMPLE_ANSWER = "7\n-1\n"
 

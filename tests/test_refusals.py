@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,8 +17,8 @@ from bitknights.batch import MAX_LINE, BatchReader
 from bitknights.cli import streams
 from bitknights.cli.common import UsageError
 from helpers import SAMPLE, batch_file, one_line_error, run_bitknights, shell
+from terminal import CLI
 
-CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 120
 SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"  # 2 black knights: a tiny table
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
