@@ -77,11 +77,6 @@ class DistanceService:
             return self._load()
         return None
 
-    def table(self) -> DistanceTable | None:
-        """:meth:`file` as a :class:`~bitknights.table.distance_table.DistanceTable`."""
-        file = self.file()
-        return None if file is None else self._whole_table(file)
-
     def _load(self, *, reprove: bool = False) -> TableFile:
         """The target's distance table file whatever the engine (else ``TableError``)."""
         from .table import store
@@ -319,13 +314,6 @@ class DistanceService:
             self._learn(board)
         return self._dist[board]
 
-    def next_board(self, board: Board | str) -> Board | None:
-        """The board one optimal move on from ``board`` (``None`` at or out of reach of the
-        target)."""
-        board = as_board(board)
-        self.distance(board)  # every board learned with a distance > 0 has a next one
-        return self._next.get(board)
-
     def path(self, board: Board | str) -> list[Board] | None:
         """One optimal path from ``board`` (first) to the target (last), or ``None``."""
         board = as_board(board)
@@ -407,12 +395,6 @@ class DistanceService:
         """``count`` distinct boards drawn uniformly from those ``distance`` moves away."""
         return self._counting_table().random_boards(distance, count, seed)
 
-    def table_path(self) -> str:
-        """Where the target's distance table lives (or would)."""
-        from .table.store import table_path
-
-        return str(table_path(self.target, self.cache_dir))
-
     def build_table(self, *, quiet: bool | None = None, verbose: bool = False) -> TableFile:
         """Build the target's distance table, write it atomically and return it."""
         from .table.builder import build_table
@@ -480,7 +462,8 @@ class DistanceService:
             flags |= b.flags
             kernel_for(b)  # compile user heuristics now, in this thread
         tables = tables_for(self.target, flags, self.cache_dir)
-        table = self.table()
+        file = self.file()
+        table = None if file is None else self._whole_table(file)
         truths = None if table is None else [table.distance(s) for s in starts]
         payload = None if table is None else table.file.payload
         ncomb = 0 if table is None else comb_count(table.black_count)

@@ -350,3 +350,11 @@ def keys_of(boards):
     import numpy as np
 
     return np.array([Board(b).key for b in boards], dtype=np.int64)
+
+
+def shell(command: str, **kw) -> subprocess.CompletedProcess:
+    """``command`` in bash (output as text, at most 120 s), where ``$BK`` runs bitknights;
+    ``env``: variables added to this process's."""
+    env = {**os.environ, "BK": f"{sys.executable} -m bitknights", **kw.pop("env", {})}
+    return subprocess.run(["/bin/bash", "-c", command], capture_output=True, text=True,
+                          timeout=120, env=env, **kw)  # fmt: skip

@@ -3,7 +3,6 @@
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -20,7 +19,7 @@ NEAR = "10110/01*11/10111/01001/00000"  # 7 moves
 @pytest.mark.slow
 def test_ctrl_c_exits_130_without_traceback():
     p = subprocess.Popen(
-        [sys.executable, "-m", "bitknights", "solve", "--exact", "--engine", "ida"],
+        [*terminal.CLI, "solve", "--exact", "--engine", "ida"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     p.stdin.write(f"1\n{FAR}".encode())
@@ -37,7 +36,7 @@ def test_ctrl_c_exits_130_without_traceback():
 def test_closed_pipe_ends_quietly(tmp_path):
     big = batch_file(tmp_path / "big.txt", [NEAR] * 20000)
     p = subprocess.Popen(
-        [sys.executable, "-m", "bitknights", "solve", "--engine", "ida", str(big)],
+        [*terminal.CLI, "solve", "--engine", "ida", str(big)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     assert terminal.read_until(p.stdout.fileno(), b"\n", seconds=120).startswith(b"7\n")

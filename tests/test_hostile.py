@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -14,9 +13,9 @@ import pytest
 
 from bitknights import TARGET
 from bitknights.table import store
-from helpers import SAMPLE, copy_table, forge, one_line_error, record_proof, run, run_python
+from helpers import SAMPLE, copy_table, forge, one_line_error, record_proof, run, run_python, shell
+from terminal import CLI
 
-CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 120  # seconds; a hang fails the test instead of stalling the suite
 SAMPLE_ANSWER = "7\n-1\n"
 
@@ -133,18 +132,12 @@ def test_a_table_truncated_while_in_use_is_an_error_not_a_crash(table_dir, cache
 # -- S5: closed and full outputs ------------------------------------------------------------
 
 
-def _shell(command: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["/bin/bash", "-c", command], capture_output=True, text=True,
-                          timeout=LIMIT)  # fmt: skip
-
-
 @pytest.mark.skipif(not Path("/bin/bash").exists(), reason="needs bash")
 def test_closed_and_full_outputs_end_in_one_line():
-    cli = " ".join(CLI)
-    one_line_error(_shell(f"{cli} solve {SAMPLE} >&-"), 3)
-    assert "standard input is closed" in one_line_error(_shell(f"{cli} solve <&-"))
+    one_line_error(shell(f"$BK solve {SAMPLE} >&-"), 3)
+    assert "standard input is closed" in one_line_error(shell("$BK solve <&-"))
     if Path("/dev/full").exists():
-        err = one_line_error(_shell(f"{cli} solve --engine ida {SAMPLE} >/dev/full"), 3)
+        err = one_line_error(shell(f"$BK solve --engine ida {SAMPLE} >/dev/full"), 3)
         assert "No space left on device" in err
 
 
@@ -153,7 +146,7 @@ def test_output_past_ulimit_f(tmp_path):
     batch = tmp_path / "batch.txt"
     batch.write_text("3000\n" + SAMPLE.read_text().split("\n", 1)[1].split("\n\n")[0][:30] * 3000)
     out = tmp_path / "out.txt"
-    r = _shell(f"ulimit -f 2; {' '.join(CLI)} solve --engine ida --format json {batch} > {out}")
+    r = shell(f"ulimit -f 2; $BK solve --engine ida --format json {batch} > {out}")
     assert "File too large" in one_line_error(r, 3)
 
 
@@ -273,8 +266,10 @@ def test_out_of_memory_ends_in_one_line(tmp_path):
     board = "000*0/10000/01010/11110/11111"  # 39 moves away: a start side of millions of boards
     batch = tmp_path / "deep.txt"
     batch.write_text("1\n" + board.replace("/", "\n") + "\n")
-    r = _shell(f"ulimit -v 500000; BITKNIGHTS_CACHE_DIR={tmp_path} {' '.join(CLI)} solve "
-               f"--engine bidir --exact --workers 2 {batch}")  # fmt: skip
+    r = shell(
+        f"ulimit -v 500000; exec $BK solve --engine bidir --exact --workers 2 {batch}",
+        env={"BITKNIGHTS_CACHE_DIR": str(tmp_path)},
+    )
     assert "out of memory" in one_line_error(r, 3)
 
 

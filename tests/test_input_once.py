@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -14,8 +13,7 @@ import pytest
 
 from bitknights import TARGET
 from helpers import random_walk, run_bitknights
-
-CLI = [sys.executable, "-m", "bitknights"]
+from terminal import CLI
 
 
 def _batch(boards: list[str], pad: int = 0) -> bytes:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,19 +16,12 @@ from bitknights import Board, BoardError, InputError
 from bitknights.batch import MAX_LINE, BatchReader
 from bitknights.cli import streams
 from bitknights.cli.common import UsageError
-from helpers import SAMPLE, batch_file, one_line_error, run_bitknights
+from helpers import SAMPLE, batch_file, one_line_error, run_bitknights, shell
+from terminal import CLI
 
-CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 120
 SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"  # 2 black knights: a tiny table
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
-
-
-def shell(command: str, **kw) -> subprocess.CompletedProcess:
-    """``command`` in bash, where ``$BK`` runs bitknights."""
-    env = {**os.environ, "BK": " ".join(CLI), **kw.pop("env", {})}
-    return subprocess.run(["/bin/bash", "-c", command], capture_output=True, text=True,
-                          timeout=LIMIT, env=env, **kw)  # fmt: skip
 
 
 # -- threads ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import sys
 from ..batch import decode, read_batch, read_board
 from ..board import TARGET, Board, board_problem, looks_like_board, parse_row
 from ..errors import BitknightsError, InputError
-from ..service import MAX_TIMEOUT
+from ..service import MAX_TIMEOUT, service
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import IO, Any, TypeVar
 
+    from ..service import DistanceService
     from ..solution import Hint
 
     T = TypeVar("T")
@@ -239,6 +240,11 @@ def read_target(args: argparse.Namespace, env: Environment) -> Board:
         return read_board(read_source(args.target, env, "target "))
     except InputError as e:
         raise UsageError(f"target {args.target}: {e}") from None
+
+
+def read_answers(args: argparse.Namespace, env: Environment) -> DistanceService:
+    """The distance service for the command's ``--target`` and ``--cache-dir``."""
+    return service(read_target(args, env), cache_dir=args.cache_dir)
 
 
 def board_argument(text: str, *, required: bool = False) -> Board | None:

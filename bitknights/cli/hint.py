@@ -13,8 +13,8 @@ from .common import (
     count_solutions,
     file_operand,
     hint_line,
+    read_answers,
     read_boards,
-    read_target,
     slashed,
     stdin_notice,
 )
@@ -26,13 +26,11 @@ if TYPE_CHECKING:
 
 
 def _cmd_hint(args: argparse.Namespace, env: Environment) -> int:
-    from ..service import service
-
     out = env.out
     form = "five rows of 0 1 *, or a batch (T, then T boards)"
     stdin_notice(args.file, "a board", form, env, args.quiet)
     boards = read_boards(args.file, env, batch=form)
-    answers = service(read_target(args, env), cache_dir=args.cache_dir)
+    answers = read_answers(args, env)
     if answers.source != "table":
         progress.announce(answers.describe())
     for i, board in enumerate(boards):

@@ -21,9 +21,9 @@ from .common import (
     command,
     hint_line,
     number,
+    read_answers,
     read_boards,
     read_error,
-    read_target,
     shown,
     utf8_terminal,
 )
@@ -53,18 +53,18 @@ commands:
 
 def _cmd_play(args: argparse.Namespace, env: Environment) -> int:
     from ..game import Game
-    from ..service import service
 
     out = env.out
-    target = read_target(args, env)
+    answers = read_answers(args, env)
     if args.board is not None and args.distance is not None:
         raise UsageError("give a BOARD or --distance, not both")
     start = None if args.board is None else read_boards(args.board, env)[0]
-    answers = service(target, cache_dir=args.cache_dir)
     if answers.source != "table" and not args.quiet:
         env.say(f"bitknights: {answers.describe()}\n")
     with _dealing(None if args.quiet or start is not None else env):
-        game = Game(start, target=target, answers=answers, distance=args.distance, seed=args.seed)
+        game = Game(
+            start, target=answers.target, answers=answers, distance=args.distance, seed=args.seed
+        )
     if env.stdin is None:
         raise UsageError("standard input is closed: play reads its commands from it")
     interactive = env.stdin_isatty and env.stdout_isatty

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import estimates
 from ..batch import json_line
 from ..board import Move
-from .common import SEED, Environment, UsageError, command, number, read_target
+from .common import SEED, Environment, UsageError, command, number, read_answers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,9 +17,7 @@ def _cmd_random(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
     if args.count == 0:
         raise UsageError("--count must be at least 1")
-    from ..service import service
-
-    answers = service(read_target(args, env), cache_dir=args.cache_dir)
+    answers = read_answers(args, env)
     boards = answers.random_boards(args.distance, args.count, args.seed)
     if args.format == "json":
         for b in boards:

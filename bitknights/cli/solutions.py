@@ -14,8 +14,8 @@ from .common import (
     ExitStatus,
     command,
     number,
+    read_answers,
     read_boards,
-    read_target,
     slashed,
 )
 
@@ -25,12 +25,10 @@ if TYPE_CHECKING:
 
 
 def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
-    from ..api import solution_paths
-
     out = env.out
     board = read_boards(args.board, env)[0]
-    target = read_target(args, env)
-    why = never_reaches(board, target)
+    answers = read_answers(args, env)
+    why = never_reaches(board, answers.target)
     if why is not None:  # a verdict, said even through a pipe: stdout stays empty
         env.say(f"bitknights: no solution: {slashed(board)} {why}\n")
         return ExitStatus.INVALID
@@ -39,8 +37,7 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
     if args.limit != 0:
         from ..service import solution_lines
 
-        source, chunks = solution_paths(board, limit=args.limit, target=target,
-                                        cache_dir=args.cache_dir, quiet=args.quiet)  # fmt: skip
+        source, chunks = answers.solution_paths(board, limit=args.limit, quiet=args.quiet)
         # on a terminal: sequences so far, of how many once a table has counted them
         binary = getattr(out, "buffer", None)
         bar = progress.bar(None, " sequences", "listing", quiet=args.quiet or None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import estimates
 from ..batch import json_line
+from ..service import service
 from .common import Environment, command, read_target, slashed
 
 TYPE_CHECKING = False
@@ -13,7 +14,6 @@ if TYPE_CHECKING:
 
 def _cmd_stats(args: argparse.Namespace, env: Environment) -> int:
     from ..board import Board
-    from ..service import service
 
     out = env.out
     # the header has it all (no numba), but a damaged file is reported, not summarised

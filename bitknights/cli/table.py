@@ -8,6 +8,7 @@ import time
 from .. import estimates
 from ..batch import json_line
 from ..errors import BitknightsError
+from ..service import service
 from .common import Environment, ResourceError, arg, command, read_target, refused, slashed
 
 TYPE_CHECKING = False
@@ -17,14 +18,15 @@ if TYPE_CHECKING:
 
 def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
-    from ..service import service
-
     answers = service(read_target(args, env), cache_dir=args.cache_dir)
     t0 = time.perf_counter()
     try:
         file = answers.build_table(quiet=args.quiet or None, verbose=args.verbose)
     except OSError as e:
-        message = f"cannot write distance table {answers.table_path()}: {e.strerror or e}"
+        from ..table import table_path
+
+        path = table_path(answers.target, answers.cache_dir)
+        message = f"cannot write distance table {path}: {e.strerror or e}"
         raise (ResourceError if refused(e) else BitknightsError)(message) from None
     seconds = time.perf_counter() - t0
     size = os.path.getsize(file.path)
@@ -40,15 +42,13 @@ def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
 
 
 def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
-    from ..service import service
-
     out = env.out
-    target = read_target(args, env)
-    record = service(target, cache_dir=args.cache_dir).table_info()
+    answers = service(read_target(args, env), cache_dir=args.cache_dir)
+    record = answers.table_info()
     if args.format == "json":
         out.write(json_line(record))
         return 0 if record["valid"] else 1
-    out.write(f"path: {record['path']}\ntarget: {slashed(target)}\n")
+    out.write(f"path: {record['path']}\ntarget: {slashed(answers.target)}\n")
     if record["valid"]:
         out.write(
             f"status: valid (format version {record['format_version']}, checksums match)\n"
@@ -64,7 +64,6 @@ def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace, env: Environment) -> int:
-    from ..service import service
     from ..table import TableError
 
     out = env.out
