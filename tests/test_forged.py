@@ -84,7 +84,8 @@ def test_a_table_built_for_another_target_is_refused_everywhere(target, table_di
     """Issue 19, point 3: the classic table with another target in its header."""
     path = copy_table(table_dir, cache_dir, target)
     rewrite_header(path, 16, "<Q", target.key)
-    assert store.read_header(path, target)["target"] == target  # the header alone passes
+    with path.open("rb") as f:  # the header alone passes
+        assert store._parse_header(path, f.read(store._HEAD_MAX), target)[0]["target"] == target
     with pytest.raises(store.TableError, match="inconsistent.*table build"):
         store.load(target, cache_dir)
     assert not store.available(target, cache_dir)

@@ -19,6 +19,12 @@ from bitknights.coords import rank
 from bitknights.table import build, load_table, solutions, store
 from helpers import SMALL, by_distance, forge, replay, run
 
+
+def moves_of(path) -> tuple:
+    """The moves of one path (the blank's squares, the start's first)."""
+    return next(solutions.moves_of_chunks([np.array([path], dtype=np.int8)]))
+
+
 GUEST = Board("00000/10000/11*00/11110/11111")  # the 7th Guest's board, colours swapped
 optimal_solutions = partial(api.optimal_solutions, engine="table")  # the table's listing
 
@@ -189,7 +195,7 @@ def test_forged_tables_are_refused_before_they_list_anything(tmp_path, small_bal
         try:
             table = load_table(SMALL, cache_dir=tmp_path)  # refused at open, or listed
             for chunk in solutions.table_paths(Board(start), table):
-                got += [solutions.moves_of(row) for row in chunk.tolist()]
+                got += list(solutions.moves_of_chunks([chunk]))
         except store.TableError as e:
             assert "inconsistent" in str(e) or "not exact" in str(e)
             errors += 1
@@ -282,7 +288,7 @@ def test_lines_are_the_moves_of_the_paths(classic, classic_compact):
         text = b"".join(LineWriter().line(p) for p in paths.tolist())
         assert (paths_of_text(text, b, paths.shape[1] - 1) == paths).all()
         for i, line in enumerate(want.decode().splitlines()):
-            assert json.loads(line) == {"moves": [str(m) for m in solutions.moves_of(paths[i])],
+            assert json.loads(line) == {"moves": [str(m) for m in moves_of(paths[i])],
                                         "index": i}  # fmt: skip
 
 
@@ -335,7 +341,7 @@ def test_a_distance_39_board_streams_every_sequence(classic, classic_compact):
     replay_paths(board, paths)
     assert (np.concatenate(list(solutions.table_paths(board, classic_compact))) == paths).all()
     for i in range(0, len(paths), 9973):
-        replay(board.compact, solutions.moves_of(paths[i]))
+        replay(board.compact, moves_of(paths[i]))
 
 
 def test_cli_text_and_json(table_dir, classic):

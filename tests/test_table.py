@@ -74,7 +74,7 @@ def test_ball11_exactly(classic, ball11):
 
 def test_bipartite_parity_and_reachability(classic):
     rng = np.random.default_rng(7)
-    from bitknights.coords.kernels import unrank_many
+    from bitknights.table.compact import unrank as unrank_many
 
     ranks = rng.integers(0, STATES, size=300_000, dtype=np.int64)
     blacks, blanks = unrank_many(ranks, 12)
@@ -350,10 +350,10 @@ def test_file_format(classic, table_dir):
     path = store.table_path(TARGET, table_dir)
     raw = path.read_bytes()
     assert raw[:8] == store.MAGIC
-    fields = store.read_header(path, TARGET)
-    assert fields["layers"] == tuple(classic.layers)
-    header = len(raw) - fields["payload_size"]
-    assert fields["payload_size"] == STATES  # one byte per board
+    file = store.load(TARGET, table_dir)
+    assert file.layers == tuple(classic.layers)
+    header = len(raw) - file.state_count
+    assert file.state_count == STATES  # one byte per board
     assert struct.unpack_from("<I", raw, 8)[0] == store.FORMAT_VERSION == 5
     blocks = -(-STATES // 4096)  # a CRC-32 for each 4 KiB payload block
     assert header == 16 + 44 + 8 * len(classic.layers) + 4 * blocks + 4
@@ -539,8 +539,8 @@ def test_module_functions(table_dir):
 def test_numpy_lookup_matches_the_numba_lookup(classic, count):
     """Random boards, one with 13 black knights (never) and the target; with many, the
     layer counts account for every byte."""
-    from bitknights.coords.kernels import unrank_many
     from bitknights.table import probe
+    from bitknights.table.compact import unrank as unrank_many
 
     blacks, blanks = unrank_many(np.random.default_rng(count).integers(0, STATES, count), 12)
     odd = keys_of(["11111/01111/00*11/00001/00001", TARGET.compact])

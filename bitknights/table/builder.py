@@ -121,13 +121,12 @@ def bfs_distances(
             else:
                 frontier_list = None
                 # a pull pays once the unseen are few (measured: about 1.8 per frontier board)
-                if frontier * degree[colour] * _PULL_RATIO <= unseen[other] * degree[other]:
-                    how = "push"
-                    _over_jobs(kern.push, dist, d, by_colour[colour], *args)
+                pull = frontier * degree[colour] * _PULL_RATIO > unseen[other] * degree[other]
+                how = "pull" if pull else "push"
+                blanks = by_colour[other if pull else colour]
+                found = sum(_over_jobs(kern.sweep, dist, d, blanks, *args, np.bool_(pull)))
+                if not pull:
                     found = sum(_over_jobs(kern.count, dist, d + 1, by_colour[other], args[0]))
-                else:
-                    how = "pull"
-                    found = sum(_over_jobs(kern.pull, dist, d, by_colour[other], *args))
             if found == 0:
                 break
             d += 1
@@ -168,12 +167,7 @@ def build_table(
     dist, layers = bfs_distances(target, quiet=bool(quiet) or not verbose,
                                  bar=None if quiet is None else not quiet, what=what)  # fmt: skip
     unreachable = int(dist.shape[0] - sum(layers))
-    far = len(layers) - 1
-    colour = square_color(target.blank) ^ (far & 1)  # the blank's colour at that distance
-    blanks = np.array([sq for sq in range(NUM_SQUARES) if square_color(sq) == colour])
-    ncomb = np.int64(comb_count(target.black.bit_count()))
-    firsts = _over_jobs(native.kernels("table").first, dist, far, blanks, ncomb)
-    example = next(r for r in firsts if r >= 0)
+    example = int((dist == len(layers) - 1).argmax())  # the first board at the farthest
     store.write(path, target, dist, layers, unreachable, example)
     del dist
     return store.load(target, cache_dir)

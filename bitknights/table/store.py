@@ -391,14 +391,6 @@ def _refuse(table: TableFile, verdict: str) -> None:
     raise _fail(table.path, f"is not exact ({problem}: a damaged or rewritten file)")
 
 
-def read_header(path: str | os.PathLike[str], target: Board | None = None) -> dict:
-    """The header fields of a table file, checked as far as :func:`load` does without
-    reading the payload."""
-    fd, fields, _, _ = _open(path, target)
-    os.close(fd)
-    return fields
-
-
 def changed(path: str | os.PathLike[str]) -> TableError:
     """The error for a proved table whose bytes no longer make sense (changed under us)."""
     return TableError(f"distance table {path} changed while in use; run again")
