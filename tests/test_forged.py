@@ -330,6 +330,12 @@ def test_an_untrusted_pattern_file_is_said_once_per_process(patterns, capsys):
 SHIPPED = Path(mitm.BALL_FILE)
 
 
+@functools.cache
+def _built() -> mitm.Ball:
+    """The ball as computed (once per session: each build takes a while)."""
+    return mitm.build_ball(TARGET)
+
+
 def _ball_file(key=None, radius=None, keys=None, dists=None) -> bytes:
     """The shipped ball with fields or payload changed, every checksum recomputed."""
     good = mitm.read_ball(SHIPPED.read_bytes())
@@ -343,19 +349,19 @@ def _ball_file(key=None, radius=None, keys=None, dists=None) -> bytes:
 
 
 def _swapped_keys() -> list[int]:
-    keys = list(mitm.build_ball(TARGET).keys)
+    keys = list(_built().keys)
     keys[100], keys[101] = keys[101], keys[100]
     return keys
 
 
 def _dropped() -> bytes:
-    ball = mitm.build_ball(TARGET)
+    ball = _built()
     return _ball_file(keys=list(ball.keys)[:-1], dists=bytes(ball.dists)[:-1])
 
 
 def _old_format() -> bytes:
     """The file as the previous format wrote it: its header outside every checksum."""
-    ball = mitm.build_ball(TARGET)
+    ball = _built()
     payload = ball.payload()
     head = (b"BKNBALL1" + TARGET.key.to_bytes(8, "little") + (11).to_bytes(4, "little")
             + len(ball).to_bytes(4, "little") + zlib.crc32(payload).to_bytes(4, "little"))  # fmt: skip
@@ -368,7 +374,7 @@ FORGED_BALLS = {
     "other target": (lambda: _ball_file(key=OTHER.key), "not the classic target's"),
     "other target, centre": (lambda: _ball_file(key=OTHER_CENTRE.key), "not the classic target's"),
     "distances shifted": (
-        lambda: _ball_file(dists=bytes(d and d + 1 for d in mitm.build_ball(TARGET).dists)),
+        lambda: _ball_file(dists=bytes(d and d + 1 for d in _built().dists)),
         "inconsistent",
     ),
     "keys out of order": (lambda: _ball_file(keys=_swapped_keys()), "not in order"),
@@ -405,7 +411,7 @@ def test_a_forged_ball_is_refused_said_once_and_computed(name, tmp_path, monkeyp
     monkeypatch.setattr(mitm, "BALL_FILE", str(path))
     monkeypatch.setattr(mitm, "_balls", {})
     cache._warned.clear()
-    built = mitm.build_ball(TARGET)
+    built = _built()
     ball = mitm.ball_of(TARGET)
     assert ball.keys == built.keys and ball.dists == built.dists
     assert mitm.ball_of(TARGET) is ball
@@ -491,6 +497,6 @@ def test_odd_files_at_the_ball_path_are_refused_at_once(kind, installed):
 
 
 def test_the_ball_layers_are_the_computed_ones():
-    ball = mitm.build_ball(TARGET)
+    ball = _built()
     assert tuple(ball.dists.count(d) for d in range(mitm.RADIUS + 1)) == mitm.CLASSIC_LAYERS
     assert len(ball) == sum(mitm.CLASSIC_LAYERS)

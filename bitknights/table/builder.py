@@ -72,14 +72,13 @@ _BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n:,}/{total:,} {unit}{postfix}
 def bfs_distances(
     target: Board,
     *,
-    stop_after: int | None = None,
     quiet: bool | None = True,
     bar: bool | None = None,
     what: str = "searching every board's distance",
 ) -> tuple[np.ndarray, list[int]]:
     """``(dist, layers)``: the exact distance to ``target`` of every board of its kind by
     rank (``uint8``; :data:`UNSEEN` where it cannot reach), and the boards at each
-    distance; farther than ``stop_after`` stay :data:`UNSEEN`.  A progress bar described
+    distance.  A progress bar described
     as ``what`` (``bar``: ``None`` as :func:`bitknights.progress.active` says, ``False``
     never), and the per-distance log (:data:`LOG_LEGEND`) unless ``quiet`` (``None``: on
     a terminal)."""
@@ -110,7 +109,7 @@ def bfs_distances(
         args = kernel_args(k)
         frontier_list: np.ndarray | None = np.array([target_rank], dtype=np.int64)
         d = 0
-        while stop_after is None or d < stop_after:
+        while True:
             other = 1 - colour
             shown.set_postfix_str(f"distance {d + 1}")
             frontier = layers[-1]

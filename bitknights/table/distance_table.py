@@ -72,7 +72,6 @@ class DistanceTable:
     def count_solutions(self, board: Board) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
         (``0`` when it cannot reach it, ``1`` for the target itself)."""
-
         d = self.distance(board)
         return 0 if d is None else path_graph(self.file, board, d).total
 
@@ -98,7 +97,6 @@ class DistanceTable:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
         from the target, reproducible with ``seed``: common distances by rejection over
         uniform ranks, rare ones (or a large share of a layer) from the whole layer."""
-
         check_draw(distance, count, seed)
         layers = self.file.layers
         if distance < 0 or distance >= len(layers) or layers[distance] < count:

@@ -42,18 +42,6 @@ _GOSPER_GAP = 24
 
 
 @njit(cache=True, inline="always")
-def _seek(comb, at, i, k, binom):
-    """``(the black set of colex rank i, i)`` from the set ``comb`` of rank ``at`` (``-1``:
-    none yet): by Gosper steps when ``i`` is near, else by unranking."""
-    if at >= 0 and i - at <= _GOSPER_GAP:
-        while at < i:
-            comb = next_comb(comb)
-            at += 1
-        return comb, at
-    return comb_unrank(i, k, binom), i
-
-
-@njit(cache=True, inline="always")
 def _job(job, blanks, ncomb):
     """Job ``job``: ``(blank, base, lo, hi)``, its blank square, that square's first rank,
     and the combination ranks ``lo..hi-1`` it covers."""
@@ -75,6 +63,15 @@ def sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pull
     """One layer of the build over jobs ``j0 .. j1 - 1`` of the blanks ``blanks``: push
     ``d + 1`` onto every unseen neighbour of a board at ``d``, or pull it into every unseen
     board with a neighbour at ``d`` (``pull``; returns how many it marked)."""
+    if pull:  # each way compiled apart, its test out of the inner loop
+        return _sweep(
+            dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, True, j0, j1
+        )
+    return _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, False, j0, j1)
+
+
+@njit(cache=True, inline="always")
+def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pull, j0, j1):
     nd = np.uint8(d + 1)
     ud = np.uint8(d)
     want = np.uint8(UNSEEN) if pull else ud
@@ -86,7 +83,12 @@ def sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pull
         for i in range(lo, hi):
             if dist[base + i] != want:
                 continue
-            comb, at = _seek(comb, at, i, k, binom)
+            if at >= 0 and i - at <= _GOSPER_GAP:  # a few Gosper steps from the last one
+                while at < i:
+                    comb = next_comb(comb)
+                    at += 1
+            else:
+                comb, at = comb_unrank(i, k, binom), i
             black = unsqueeze(comb, blank)
             for j in range(cnt[blank]):
                 r = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)

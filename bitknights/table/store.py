@@ -291,7 +291,6 @@ def _parse_header(
         "target": file_target,
         "black_count": k,
         "state_count": count,
-        "payload_size": count,
         "layers": tuple(layers),
         "unreachable": unreachable,
         "example_rank": example,
