@@ -89,8 +89,8 @@ def test_agrees_with_search_on_random_boards(classic, engine):
     rnd = random.Random(4 if engine == "ida" else 8)
     if engine == "ida":  # IDA* takes up to seconds beyond 24 moves: boards it solves quickly
         walks = (random_walk(TARGET, rnd.randrange(10, 40), rnd) for _ in range(200))
-        boards = [b for b in walks if classic.distance(b) <= 22][:20]
-        boards += [b for b in map(random_board, [rnd] * 60) if classic.distance(b) <= 22][:8]
+        boards = [b for b in walks if classic.distance(b) <= 20][:20]
+        boards += [b for b in map(random_board, [rnd] * 60) if classic.distance(b) <= 20][:8]
     else:
         boards = [random_board(rnd) for _ in range(8)]
     for b in boards:
