@@ -18,7 +18,8 @@ from bitknights.coords import state_count, unrank
 from bitknights.engines import ENGINES, get_engine
 from bitknights.engines.options import SolveOptions
 from bitknights.squares import square_color
-from bitknights.table import build, ensure, load_table, store
+from bitknights.table import build, ensure, load_table, probe, store
+from bitknights.table.compact import unrank as unrank_many
 from helpers import (
     SMALL,
     brute_counts,
@@ -74,8 +75,6 @@ def test_ball11_exactly(classic, ball11):
 
 def test_bipartite_parity_and_reachability(classic):
     rng = np.random.default_rng(7)
-    from bitknights.table.compact import unrank as unrank_many
-
     ranks = rng.integers(0, STATES, size=300_000, dtype=np.int64)
     blacks, blanks = unrank_many(ranks, 12)
     d = classic.distances(blacks | blanks << 25)
@@ -428,8 +427,6 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
         store.load(TARGET, tmp_path)  # changed, so proved first: the proof reads it all
     # the same flip after the proof (bit rot: the file's identity unchanged)
-    from bitknights.table import probe
-
     helpers.record_proof(tmp_path)
     store._loaded.clear()
     file = store.load(TARGET, tmp_path)
@@ -539,9 +536,6 @@ def test_module_functions(table_dir):
 def test_numpy_lookup_matches_the_numba_lookup(classic, count):
     """Random boards, one with 13 black knights (never) and the target; with many, the
     layer counts account for every byte."""
-    from bitknights.table import probe
-    from bitknights.table.compact import unrank as unrank_many
-
     blacks, blanks = unrank_many(np.random.default_rng(count).integers(0, STATES, count), 12)
     odd = keys_of(["11111/01111/00*11/00001/00001", TARGET.compact])
     keys = np.concatenate([blacks | blanks << 25, odd])
