@@ -205,7 +205,7 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         "count": (tk.count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
         "consistent_block": (tk.consistent_block,
                              i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
-        "unrank_many": (rank.unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
+        "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
         "walk": (tk.walk, i8(ro_dist, i8, i8, i8, i8, i8, i8, i8, nbr, ro_vec, part, ro_vec, vec)),
         "distances": (tk.distances, i8(ro_dist, b1, ro_vec, i8, i8, i8, i8, i8, i8, nbr, ro_vec,
                                        part, ro_vec, vec)),

@@ -78,10 +78,9 @@ def bfs_distances(
 ) -> tuple[np.ndarray, list[int]]:
     """``(dist, layers)``: the exact distance to ``target`` of every board of its kind by
     rank (``uint8``; :data:`UNSEEN` where it cannot reach), and the boards at each
-    distance.  A progress bar described
-    as ``what`` (``bar``: ``None`` as :func:`bitknights.progress.active` says, ``False``
-    never), and the per-distance log (:data:`LOG_LEGEND`) unless ``quiet`` (``None``: on
-    a terminal)."""
+    distance.  A progress bar described as ``what`` (``bar``: ``None`` as
+    :func:`bitknights.progress.active` says, ``False`` never), and the per-distance log
+    (:data:`LOG_LEGEND`) unless ``quiet`` (``None``: on a terminal)."""
     emit = _log_printer(quiet)
     k = target.black.bit_count()
     total = state_count(k)
@@ -124,7 +123,7 @@ def bfs_distances(
                 how = "pull" if pull else "push"
                 blanks = by_colour[other if pull else colour]
                 found = sum(_over_jobs(kern.sweep, dist, d, blanks, *args, np.bool_(pull)))
-                if not pull:
+                if not pull:  # two threads may mark one board: count them after
                     found = sum(_over_jobs(kern.count, dist, d + 1, by_colour[other], args[0]))
             if found == 0:
                 break

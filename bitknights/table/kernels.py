@@ -5,11 +5,12 @@ arguments and releases the GIL (:mod:`bitknights.native`), run on Python threads
 *jobs*: blocks of ``BLOCK`` consecutive ranks of one blank square (:func:`_job`).
 ``dist[rank]``: a board's distance byte, :data:`UNSEEN` where not reached.
 
-A walk reads the distance table's bytes or the compact table's codes (``compact``: the
-distance modulo 3, :data:`LOST` for a board that never reaches the target): the neighbours
-one nearer than a board at ``d`` are those at ``d - 1``, or of code ``(d - 1) % 3``.  It
-steps to the first of them in the knight tables' order; one that finds none, or passes the
-farthest distance, is :data:`~bitknights.results.INCONSISTENT`.
+:func:`walk` reads the compact table's codes (the distance modulo 3, :data:`LOST` for a
+board that never reaches the target), :func:`nearer_edges` and :func:`distances` either
+table (``compact``): the neighbours one nearer than a board at ``d`` are those at
+``d - 1``, or of code ``(d - 1) % 3``.  A walk steps to the first of them in the knight
+tables' order; one that finds none, or passes the farthest distance, is
+:data:`~bitknights.results.INCONSISTENT`.
 
 Most boards of a far board's shortest-path graph have a single next board:
 :func:`branch_graph` folds each such run into the edge that leads to it, so the listing
