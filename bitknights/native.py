@@ -109,7 +109,7 @@ def kernel_sources(modules: tuple[str, ...]) -> tuple[str, ...]:
     module they import at their top level, transitively: what can change what compiles.
 
     >>> kernel_sources(("engines._bidir_kernels",))[:3]
-    ('coords/__init__.py', 'coords/arrays.py', 'coords/kernels.py')
+    ('coords/__init__.py', 'coords/kernels.py', 'engines/__init__.py')
     """
     seen: set[str] = set()
     todo = list(modules)
@@ -200,20 +200,15 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
     ranking = (mat, part, ro_vec)  # binom, rank_byte, popcount8
     walk = (i8, i8, nbr, ro_vec, *ranking)  # ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     return {
-        "push": (tk._push, i8(dist, i8, ro_vec, *walk, i8, i8)),
-        "push_list": (tk._push_list, vec(dist, i8, ro_vec, *walk)),
-        "pull": (tk._pull, i8(dist, i8, ro_vec, *walk, i8, i8)),
-        "count": (tk._count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
-        "first": (tk._first, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
-        "distances": (tk._distances, t.void(ro_dist, ro_vec, i8, i8, i8, part, ro_vec, vec)),
-        "consistent_block": (tk._consistent_block,
+        "sweep": (tk.sweep, i8(dist, i8, ro_vec, *walk, b1, i8, i8)),
+        "push_list": (tk.push_list, vec(dist, i8, ro_vec, *walk)),
+        "count": (tk.count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
+        "consistent_block": (tk.consistent_block,
                              i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
-        "rank_many": (rank._rank_many, t.void(ro_vec, ro_vec, i8, part, ro_vec, vec)),
         "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
-        "walk": (tk.walk, i8(ro_dist, b1, i8, i8, i8, i8, i8, i8, i8, nbr, ro_vec, part, ro_vec,
-                               vec)),
-        "compact_distances": (tk.compact_distances, i8(ro_dist, ro_vec, i8, i8, i8, i8, i8,
-                                                         i8, nbr, ro_vec, part, ro_vec, vec)),
+        "walk": (tk.walk, i8(ro_dist, i8, i8, i8, i8, i8, i8, i8, nbr, ro_vec, part, ro_vec, vec)),
+        "distances": (tk.distances, i8(ro_dist, b1, ro_vec, i8, i8, i8, i8, i8, i8, nbr, ro_vec,
+                                       part, ro_vec, vec)),
         "graph_edges": (tk.nearer_edges, t.Tuple((vec, vec))(
             ro_dist, b1, ro_vec, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
         "branch_graph": (tk.branch_graph, t.Tuple((vec, vec, vec, dist, dist))(

@@ -189,7 +189,7 @@ def test_forged_tables_are_refused_before_they_list_anything(tmp_path, small_bal
         try:
             table = load_table(SMALL, cache_dir=tmp_path)  # refused at open, or listed
             for chunk in solutions.table_paths(Board(start), table):
-                got += [solutions.moves_of(row) for row in chunk.tolist()]
+                got += list(solutions.moves_of_chunks([chunk]))
         except store.TableError as e:
             assert "inconsistent" in str(e) or "not exact" in str(e)
             errors += 1
@@ -281,9 +281,9 @@ def test_lines_are_the_moves_of_the_paths(classic, classic_compact):
             assert b"".join(bytes(chunked.lines(c)) for c in np.array_split(paths, 3)) == want
         text = b"".join(LineWriter().line(p) for p in paths.tolist())
         assert (paths_of_text(text, b, paths.shape[1] - 1) == paths).all()
-        for i, line in enumerate(want.decode().splitlines()):
-            assert json.loads(line) == {"moves": [str(m) for m in solutions.moves_of(paths[i])],
-                                        "index": i}  # fmt: skip
+        sequences = solutions.moves_of_chunks([paths])
+        for i, (line, moves) in enumerate(zip(want.decode().splitlines(), sequences)):
+            assert json.loads(line) == {"moves": [str(m) for m in moves], "index": i}
 
 
 def test_solution_paths_come_from_the_compact_table_without_the_distance_table(tmp_path):
@@ -334,8 +334,8 @@ def test_a_distance_39_board_streams_every_sequence(classic, classic_compact):
     assert paths.shape == (classic.count_solutions(board), 40) == (468_648, 40)
     replay_paths(board, paths)
     assert (np.concatenate(list(solutions.table_paths(board, classic_compact))) == paths).all()
-    for i in range(0, len(paths), 9973):
-        replay(board.compact, solutions.moves_of(paths[i]))
+    for moves in solutions.moves_of_chunks([paths[::9973]]):
+        replay(board.compact, moves)
 
 
 def test_cli_text_and_json(table_dir, classic):

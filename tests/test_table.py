@@ -18,7 +18,8 @@ from bitknights.coords import state_count, unrank
 from bitknights.engines import ENGINES, get_engine
 from bitknights.engines.options import SolveOptions
 from bitknights.squares import square_color
-from bitknights.table import build, ensure, load_table, store
+from bitknights.table import build, ensure, load_table, probe, store
+from bitknights.table.compact import unrank as unrank_many
 from helpers import (
     SMALL,
     brute_counts,
@@ -74,8 +75,6 @@ def test_ball11_exactly(classic, ball11):
 
 def test_bipartite_parity_and_reachability(classic):
     rng = np.random.default_rng(7)
-    from bitknights.coords.kernels import unrank_many
-
     ranks = rng.integers(0, STATES, size=300_000, dtype=np.int64)
     blacks, blanks = unrank_many(ranks, 12)
     d = classic.distances(blacks | blanks << 25)
@@ -89,8 +88,8 @@ def test_agrees_with_search_on_random_boards(classic, engine):
     rnd = random.Random(4 if engine == "ida" else 8)
     if engine == "ida":  # IDA* takes up to seconds beyond 24 moves: boards it solves quickly
         walks = (random_walk(TARGET, rnd.randrange(10, 40), rnd) for _ in range(200))
-        boards = [b for b in walks if classic.distance(b) <= 22][:20]
-        boards += [b for b in map(random_board, [rnd] * 60) if classic.distance(b) <= 22][:8]
+        boards = [b for b in walks if classic.distance(b) <= 20][:20]
+        boards += [b for b in map(random_board, [rnd] * 60) if classic.distance(b) <= 20][:8]
     else:
         boards = [random_board(rnd) for _ in range(8)]
     for b in boards:
@@ -350,10 +349,10 @@ def test_file_format(classic, table_dir):
     path = store.table_path(TARGET, table_dir)
     raw = path.read_bytes()
     assert raw[:8] == store.MAGIC
-    fields = store.read_header(path, TARGET)
-    assert fields["layers"] == tuple(classic.layers)
-    header = len(raw) - fields["payload_size"]
-    assert fields["payload_size"] == STATES  # one byte per board
+    file = store.load(TARGET, table_dir)
+    assert file.layers == tuple(classic.layers)
+    header = len(raw) - file.state_count
+    assert file.state_count == STATES  # one byte per board
     assert struct.unpack_from("<I", raw, 8)[0] == store.FORMAT_VERSION == 5
     blocks = -(-STATES // 4096)  # a CRC-32 for each 4 KiB payload block
     assert header == 16 + 44 + 8 * len(classic.layers) + 4 * blocks + 4
@@ -428,8 +427,6 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
         store.load(TARGET, tmp_path)  # changed, so proved first: the proof reads it all
     # the same flip after the proof (bit rot: the file's identity unchanged)
-    from bitknights.table import probe
-
     helpers.record_proof(tmp_path)
     store._loaded.clear()
     file = store.load(TARGET, tmp_path)
@@ -539,9 +536,6 @@ def test_module_functions(table_dir):
 def test_numpy_lookup_matches_the_numba_lookup(classic, count):
     """Random boards, one with 13 black knights (never) and the target; with many, the
     layer counts account for every byte."""
-    from bitknights.coords.kernels import unrank_many
-    from bitknights.table import probe
-
     blacks, blanks = unrank_many(np.random.default_rng(count).integers(0, STATES, count), 12)
     odd = keys_of(["11111/01111/00*11/00001/00001", TARGET.compact])
     keys = np.concatenate([blacks | blanks << 25, odd])

@@ -1,14 +1,13 @@
 """The ranking in numba (:mod:`bitknights.coords`): inline helpers the kernels call, taking
-the tables of :mod:`.arrays` as arguments, and batch wrappers over them."""
+the tables of :mod:`.arrays` as arguments, and a batch unranking."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..squares import FULL_MASK, NUM_SQUARES
-from . import KEY_SHIFT, comb_count
-from .arrays import BINOM, POPCOUNT8, RANK_BYTE
+from . import KEY_SHIFT
 
 
 @njit(cache=True, nogil=True)
@@ -116,43 +115,9 @@ def state_unrank(r, k, ncomb, binom):
 
 
 @njit(cache=True, nogil=True)
-def _rank_many(blacks, blanks, ncomb, rank_byte, popcount8, out):
-    for i in range(blacks.shape[0]):
-        out[i] = state_rank(blacks[i], blanks[i], ncomb, rank_byte, popcount8)
-
-
-@njit(cache=True, nogil=True)
 def _unrank_many(ranks, k, ncomb, binom, blacks, blanks):
     for i in range(ranks.shape[0]):
         blacks[i], blanks[i] = state_unrank(ranks[i], k, ncomb, binom)
-
-
-@njit(cache=True, parallel=True)
-def _unrank_blank(blank, k, ncomb, binom, blacks):
-    """Every black mask of one blank square in rank order, by Gosper steps from chunk starts."""
-    nchunks = (ncomb + 65535) // 65536
-    for c in prange(nchunks):
-        lo = c * 65536
-        hi = min(lo + 65536, ncomb)
-        comb = comb_unrank(lo, k, binom)
-        for i in range(lo, hi):
-            blacks[i] = unsqueeze(comb, blank)
-            if i + 1 < hi:
-                comb = next_comb(comb)
-
-
-def rank_many(blacks: np.ndarray, blanks: np.ndarray, *, kernel=None) -> np.ndarray:  # noqa: ANN001
-    """Ranks of many boards (black masks, blank squares), all with as many black knights
-    as the first; ``kernel``: the compiled one from :func:`bitknights.native.kernels`."""
-    blacks = np.ascontiguousarray(blacks, dtype=np.int64)
-    blanks = np.ascontiguousarray(blanks, dtype=np.int64)
-    if blacks.shape != blanks.shape or blacks.ndim != 1:
-        raise ValueError("blacks and blanks must be 1-d arrays of one length")
-    out = np.empty(blacks.shape[0], dtype=np.int64)
-    if blacks.shape[0]:
-        k = int(blacks[0]).bit_count()
-        (kernel or _rank_many)(blacks, blanks, np.int64(comb_count(k)), RANK_BYTE, POPCOUNT8, out)
-    return out
 
 
 def unrank_many(
@@ -162,7 +127,10 @@ def unrank_many(
     kernel=None,  # noqa: ANN001
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(blacks, blanks)`` of many ranks among boards with ``k`` black knights
-    (``kernel`` as for :func:`rank_many`)."""
+    (``kernel``: the compiled one from :func:`bitknights.native.kernels`)."""
+    from . import comb_count
+    from .arrays import BINOM
+
     ranks = np.ascontiguousarray(ranks, dtype=np.int64)
     ncomb = comb_count(k)
     if ranks.size and (ranks.min() < 0 or ranks.max() >= NUM_SQUARES * ncomb):
@@ -171,12 +139,3 @@ def unrank_many(
     blanks = np.empty(ranks.shape[0], dtype=np.int64)
     (kernel or _unrank_many)(ranks, np.int64(k), np.int64(ncomb), BINOM, blacks, blanks)
     return blacks, blanks
-
-
-def blacks_of_blank(blank: int, k: int) -> np.ndarray:
-    """The black masks of every board with blank ``blank`` and ``k`` black knights, in
-    rank order."""
-    ncomb = comb_count(k)
-    out = np.empty(ncomb, dtype=np.int64)
-    _unrank_blank(np.int64(blank), np.int64(k), np.int64(ncomb), BINOM, out)
-    return out

@@ -72,17 +72,15 @@ _BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n:,}/{total:,} {unit}{postfix}
 def bfs_distances(
     target: Board,
     *,
-    stop_after: int | None = None,
     quiet: bool | None = True,
     bar: bool | None = None,
     what: str = "searching every board's distance",
 ) -> tuple[np.ndarray, list[int]]:
     """``(dist, layers)``: the exact distance to ``target`` of every board of its kind by
     rank (``uint8``; :data:`UNSEEN` where it cannot reach), and the boards at each
-    distance; farther than ``stop_after`` stay :data:`UNSEEN`.  A progress bar described
-    as ``what`` (``bar``: ``None`` as :func:`bitknights.progress.active` says, ``False``
-    never), and the per-distance log (:data:`LOG_LEGEND`) unless ``quiet`` (``None``: on
-    a terminal)."""
+    distance.  A progress bar described as ``what`` (``bar``: ``None`` as
+    :func:`bitknights.progress.active` says, ``False`` never), and the per-distance log
+    (:data:`LOG_LEGEND`) unless ``quiet`` (``None``: on a terminal)."""
     emit = _log_printer(quiet)
     k = target.black.bit_count()
     total = state_count(k)
@@ -110,7 +108,7 @@ def bfs_distances(
         args = kernel_args(k)
         frontier_list: np.ndarray | None = np.array([target_rank], dtype=np.int64)
         d = 0
-        while stop_after is None or d < stop_after:
+        while True:
             other = 1 - colour
             shown.set_postfix_str(f"distance {d + 1}")
             frontier = layers[-1]
@@ -121,13 +119,12 @@ def bfs_distances(
             else:
                 frontier_list = None
                 # a pull pays once the unseen are few (measured: about 1.8 per frontier board)
-                if frontier * degree[colour] * _PULL_RATIO <= unseen[other] * degree[other]:
-                    how = "push"
-                    _over_jobs(kern.push, dist, d, by_colour[colour], *args)
+                pull = frontier * degree[colour] * _PULL_RATIO > unseen[other] * degree[other]
+                how = "pull" if pull else "push"
+                blanks = by_colour[other if pull else colour]
+                found = sum(_over_jobs(kern.sweep, dist, d, blanks, *args, np.bool_(pull)))
+                if not pull:  # two threads may mark one board: count them after
                     found = sum(_over_jobs(kern.count, dist, d + 1, by_colour[other], args[0]))
-                else:
-                    how = "pull"
-                    found = sum(_over_jobs(kern.pull, dist, d, by_colour[other], *args))
             if found == 0:
                 break
             d += 1
@@ -168,12 +165,7 @@ def build_table(
     dist, layers = bfs_distances(target, quiet=bool(quiet) or not verbose,
                                  bar=None if quiet is None else not quiet, what=what)  # fmt: skip
     unreachable = int(dist.shape[0] - sum(layers))
-    far = len(layers) - 1
-    colour = square_color(target.blank) ^ (far & 1)  # the blank's colour at that distance
-    blanks = np.array([sq for sq in range(NUM_SQUARES) if square_color(sq) == colour])
-    ncomb = np.int64(comb_count(target.black.bit_count()))
-    firsts = _over_jobs(native.kernels("table").first, dist, far, blanks, ncomb)
-    example = next(r for r in firsts if r >= 0)
+    example = int((dist == len(layers) - 1).argmax())  # the first board at the farthest
     store.write(path, target, dist, layers, unreachable, example)
     del dist
     return store.load(target, cache_dir)

@@ -104,7 +104,6 @@ class CompactTable:
         self._checked = bytearray(b"\1" if crcs is None else b"\0") * block_count(len(payload))
         self._rank: Callable[[int, int], int] = ranker(self.black_count)
         self._codes: np.ndarray | None = None
-        self._consts: tuple | None = None
 
     def code(self, black: int, blank: int) -> int:
         r = self._rank(black, blank)
@@ -131,18 +130,6 @@ class CompactTable:
             self._codes = np.frombuffer(self._payload, dtype=np.uint8)
         return self._codes
 
-    def _kernel_tables(self) -> tuple:
-        """What every walk kernel takes after its own arguments."""
-        if self._consts is None:
-            import numpy as np
-
-            from .layout import kernel_args
-
-            ncomb, _, nbr, cnt, _, rank_byte, popcount8 = kernel_args(self.black_count)
-            target = (np.int64(self.target.black), np.int64(self.target.blank))
-            self._consts = (*target, ncomb, nbr, cnt, rank_byte, popcount8)
-        return self._consts
-
     def _limit(self, cap: int | None) -> int:
         return self.max_distance if cap is None else max(0, min(int(cap), self.max_distance))
 
@@ -157,8 +144,8 @@ class CompactTable:
         far = self.max_distance
         path = np.empty(far + 1, dtype=np.int64)
         d = native.kernels("table").walk(
-            self.codes(), True, np.int64(black), np.int64(blank), np.int64(self._limit(cap)),
-            np.int64(far), *self._kernel_tables(), path,
+            self.codes(), np.int64(black), np.int64(blank), np.int64(self._limit(cap)),
+            np.int64(far), *walk_tables(self.target), path,
         )  # fmt: skip
         if d == INCONSISTENT:
             raise inconsistent(self.path)
@@ -199,22 +186,11 @@ class CompactTable:
             return [max(self.walk_plain(*b, limit)[0], -1) if valid(*b, k) else -1 for b in boards]
         import numpy as np
 
-        from .. import native
-        from ..threads import parallel_blocks
-
         array = np.ascontiguousarray(keys, dtype=np.int64)
         out = np.empty(array.shape[0], dtype=np.int64)
         if not len(array):
             return [] if isinstance(keys, list) else out
-        fixed = (np.int64(self.black_count), np.int64(self._limit(limit)),
-                 np.int64(self.max_distance), *self._kernel_tables())  # fmt: skip
-        kernel, codes, piece = native.kernels("table").compact_distances, self.codes(), 256
-        bad = parallel_blocks(
-            lambda b0, b1: kernel(codes, array[b0 * piece : b1 * piece], *fixed,
-                                  out[b0 * piece : b1 * piece]),
-            -(-len(array) // piece),
-        )  # fmt: skip
-        if any(b >= 0 for b in bad):
+        if batch_distances(self, array, self._limit(limit), 256, out):
             raise inconsistent(self.path)
         return out.tolist() if isinstance(keys, list) else out
 
@@ -257,6 +233,40 @@ class CompactTable:
             return 0
         d = self.walk(board.black, board.blank)[0]
         return 0 if d < 0 else path_graph(self, board, d).total
+
+
+def walk_tables(target: Board) -> tuple:
+    """What the walk kernels take after their own arguments, for ``target``: ``(tblack,
+    tblank, ncomb, nbr, cnt, rank_byte, popcount8)``."""
+    import numpy as np
+
+    from .layout import kernel_args
+
+    ncomb, _, nbr, cnt, _, rank_byte, popcount8 = kernel_args(target.black.bit_count())
+    return (np.int64(target.black), np.int64(target.blank), ncomb, nbr, cnt, rank_byte, popcount8)
+
+
+def batch_distances(
+    table: TableFile | CompactTable, keys: np.ndarray, cap: int, piece: int, out: np.ndarray
+) -> bool:
+    """``out[i]``: the distance of board ``keys[i]`` (``int64``) read from either table, ``-1``
+    past ``cap``, unreachable or not a board of the table, ``piece`` boards a job on
+    parallel threads.  Returns whether a walk down a compact table found it inconsistent."""
+    import numpy as np
+
+    from .. import native
+    from ..threads import parallel_blocks
+
+    payload = table.codes() if isinstance(table, CompactTable) else table.payload
+    fixed = (np.int64(table.black_count), np.int64(cap), np.int64(table.max_distance),
+             *walk_tables(table.target))  # fmt: skip
+    compact, kernel = isinstance(table, CompactTable), native.kernels("table").distances
+    bad = parallel_blocks(
+        lambda b0, b1: kernel(payload, compact, keys[b0 * piece : b1 * piece], *fixed,
+                              out[b0 * piece : b1 * piece]),
+        -(-len(keys) // piece),
+    )  # fmt: skip
+    return any(b >= 0 for b in bad)
 
 
 # path counts at or above this switch to Python ints (8 of them must not overflow int64)

@@ -8,15 +8,12 @@ from itertools import accumulate
 
 import numpy as np
 
-from .. import native, progress
+from .. import progress
 from ..board import Board
-from ..coords import comb_count
-from ..coords.arrays import POPCOUNT8, RANK_BYTE
 from ..errors import BitknightsError
 from ..solution import Hint
-from ..threads import parallel_blocks
 from . import probe
-from .compact import boards_of, check_draw, draw_ranks, path_graph
+from .compact import batch_distances, boards_of, check_draw, draw_ranks, path_graph
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,7 +72,6 @@ class DistanceTable:
     def count_solutions(self, board: Board) -> int:
         """How many distinct optimal move sequences lead from ``board`` to the target
         (``0`` when it cannot reach it, ``1`` for the target itself)."""
-
         d = self.distance(board)
         return 0 if d is None else path_graph(self.file, board, d).total
 
@@ -94,22 +90,13 @@ class DistanceTable:
             keys = np.array([b.key for b in boards], dtype=np.int64)
         cap = self.max_distance if limit is None else max(0, min(int(limit), self.max_distance))
         out = np.empty(keys.shape[0], dtype=np.int64)
-        kernel = native.kernels("table").distances
-        ncomb = comb_count(self.black_count)
-        fixed = (np.int64(self.black_count), np.int64(cap), np.int64(ncomb), RANK_BYTE, POPCOUNT8)
-        n, piece = keys.shape[0], 1 << 16
-        parallel_blocks(
-            lambda b0, b1: kernel(self.file.payload, keys[b0 * piece : b1 * piece], *fixed,
-                                  out[b0 * piece : b1 * piece]),
-            -(-n // piece),
-        )  # fmt: skip
+        batch_distances(self.file, keys, cap, 1 << 16, out)
         return out
 
     def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
         """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
         from the target, reproducible with ``seed``: common distances by rejection over
         uniform ranks, rare ones (or a large share of a layer) from the whole layer."""
-
         check_draw(distance, count, seed)
         layers = self.file.layers
         if distance < 0 or distance >= len(layers) or layers[distance] < count:

@@ -5,11 +5,12 @@ arguments and releases the GIL (:mod:`bitknights.native`), run on Python threads
 *jobs*: blocks of ``BLOCK`` consecutive ranks of one blank square (:func:`_job`).
 ``dist[rank]``: a board's distance byte, :data:`UNSEEN` where not reached.
 
-A walk reads the distance table's bytes or the compact table's codes (``compact``: the
-distance modulo 3, :data:`LOST` for a board that never reaches the target): the neighbours
-one nearer than a board at ``d`` are those at ``d - 1``, or of code ``(d - 1) % 3``.  It
-steps to the first of them in the knight tables' order; one that finds none, or passes the
-farthest distance, is :data:`~bitknights.results.INCONSISTENT`.
+:func:`walk` reads the compact table's codes (the distance modulo 3, :data:`LOST` for a
+board that never reaches the target), :func:`nearer_edges` and :func:`distances` either
+table (``compact``): the neighbours one nearer than a board at ``d`` are those at
+``d - 1``, or of code ``(d - 1) % 3``.  A walk steps to the first of them in the knight
+tables' order; one that finds none, or passes the farthest distance, is
+:data:`~bitknights.results.INCONSISTENT`.
 
 Most boards of a far board's shortest-path graph have a single next board:
 :func:`branch_graph` folds each such run into the edge that leads to it, so the listing
@@ -39,19 +40,6 @@ from .layout import BLOCK, LOST
 
 # a Gosper step per skipped rank beats a fresh unrank (~24 steps) up to about this gap
 _GOSPER_GAP = 24
-_UNREACHABLE = -1  # a distance result that is not a distance
-
-
-@njit(cache=True, inline="always")
-def _seek(comb, at, i, k, binom):
-    """``(the black set of colex rank i, i)`` from the set ``comb`` of rank ``at`` (``-1``:
-    none yet): by Gosper steps when ``i`` is near, else by unranking."""
-    if at >= 0 and i - at <= _GOSPER_GAP:
-        while at < i:
-            comb = next_comb(comb)
-            at += 1
-        return comb, at
-    return comb_unrank(i, k, binom), i
 
 
 @njit(cache=True, inline="always")
@@ -71,11 +59,20 @@ def _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8):
     return state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)
 
 
-@njit(cache=True, inline="always")
-def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1, pull):
+@njit(cache=True, nogil=True)
+def sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pull, j0, j1):
     """One layer of the build over jobs ``j0 .. j1 - 1`` of the blanks ``blanks``: push
     ``d + 1`` onto every unseen neighbour of a board at ``d``, or pull it into every unseen
     board with a neighbour at ``d`` (``pull``; returns how many it marked)."""
+    if pull:  # each way compiled apart, its test out of the inner loop
+        return _sweep(
+            dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, True, j0, j1
+        )
+    return _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, False, j0, j1)
+
+
+@njit(cache=True, inline="always")
+def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pull, j0, j1):
     nd = np.uint8(d + 1)
     ud = np.uint8(d)
     want = np.uint8(UNSEEN) if pull else ud
@@ -87,7 +84,12 @@ def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0,
         for i in range(lo, hi):
             if dist[base + i] != want:
                 continue
-            comb, at = _seek(comb, at, i, k, binom)
+            if at >= 0 and i - at <= _GOSPER_GAP:  # a few Gosper steps from the last one
+                while at < i:
+                    comb = next_comb(comb)
+                    at += 1
+            else:
+                comb, at = comb_unrank(i, k, binom), i
             black = unsqueeze(comb, blank)
             for j in range(cnt[blank]):
                 r = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
@@ -102,13 +104,7 @@ def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0,
 
 
 @njit(cache=True, nogil=True)
-def _push(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
-    """:func:`_sweep`, pushing."""
-    return _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1, False)
-
-
-@njit(cache=True, nogil=True)
-def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
+def push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """A push from a frontier list of ranks (one thread); returns the next frontier."""
     out = np.empty(frontier.shape[0] * 8, dtype=np.int64)
     m = 0
@@ -127,13 +123,7 @@ def _push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount
 
 
 @njit(cache=True, nogil=True)
-def _pull(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1):
-    """:func:`_sweep`, pulling."""
-    return _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, j0, j1, True)
-
-
-@njit(cache=True, nogil=True)
-def _count(dist, value, blanks, ncomb, j0, j1):
+def count(dist, value, blanks, ncomb, j0, j1):
     """How many boards of jobs ``j0 .. j1 - 1`` have ``dist == value``."""
     v = np.uint8(value)
     total = 0
@@ -147,41 +137,7 @@ def _count(dist, value, blanks, ncomb, j0, j1):
 
 
 @njit(cache=True, nogil=True)
-def _first(dist, value, blanks, ncomb, j0, j1):
-    """The lowest rank of jobs ``j0 .. j1 - 1`` with ``dist == value``, else -1."""
-    v = np.uint8(value)
-    for job in range(j0, j1):
-        _, base, lo, hi = _job(job, blanks, ncomb)
-        for i in range(base + lo, base + hi):
-            if dist[i] == v:
-                return i
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _key_state(key, k):
-    """``(black, blank, ok)`` of a key; ``ok`` when it is a board with ``k`` black knights."""
-    black, blank = unpack(key)
-    if blank < 0 or blank >= NUM_SQUARES or ((black >> blank) & 1) != 0:
-        return black, np.int64(0), False
-    return black, blank, popcount(black) == k
-
-
-@njit(cache=True, nogil=True)
-def _distances(payload, keys, k, cap, ncomb, rank_byte, popcount8, out):
-    """``out[i]``: the distance of board ``keys[i]``, ``-1`` when it has another number
-    of black knights, cannot reach the target or is more than ``cap`` moves away."""
-    for i in range(keys.shape[0]):
-        black, blank, ok = _key_state(keys[i], k)
-        if not ok:
-            out[i] = _UNREACHABLE
-            continue
-        d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
-        out[i] = _UNREACHABLE if d == UNSEEN or d > cap else d
-
-
-@njit(cache=True, nogil=True)
-def _consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
+def consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """The first rank in ``blank``'s ranks ``lo..hi-1`` that breaks a rule of
     :mod:`.verify`, or -1."""
     base = blank * ncomb
@@ -219,32 +175,16 @@ def code_of(payload, r):
     return (np.int64(payload[r >> 2]) >> ((r & 3) << 1)) & 3
 
 
-@njit(cache=True, nogil=True, inline="always")
-def at(payload, compact, r, d):
-    """Whether rank ``r`` lies ``d`` moves from the target (``d >= 0``)."""
-    if compact:
-        return code_of(payload, r) == d % 3
-    return np.int64(payload[r]) == d
-
-
 @njit(cache=True, nogil=True)
-def walk(payload, compact, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte,
-         popcount8, path):  # fmt: skip
-    """The distance of the board (``black``, ``blank``), the blank's squares along one
-    optimal path in ``path[0..distance]``; ``OVER_LIMIT`` past ``cap`` moves (``cap <=
-    far``), ``UNREACHABLE``, or ``INCONSISTENT``."""
-    r = state_rank(black, blank, ncomb, rank_byte, popcount8)
-    if compact:
-        c = code_of(payload, r)
-        if c == LOST:
-            return UNREACHABLE
-        d = c + 3 * (far + 1)  # known modulo 3 only: it stays positive down the walk
-    else:
-        d = np.int64(payload[r])
-        if d == UNSEEN:
-            return UNREACHABLE
-        if d > cap:
-            return OVER_LIMIT if d <= far else INCONSISTENT
+def walk(payload, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte, popcount8,
+         path):  # fmt: skip
+    """The distance of the board (``black``, ``blank``) down the compact table, the blank's
+    squares along one optimal path in ``path[0..distance]``; ``OVER_LIMIT`` past ``cap``
+    moves (``cap <= far``), ``UNREACHABLE``, or ``INCONSISTENT``."""
+    c = code_of(payload, state_rank(black, blank, ncomb, rank_byte, popcount8))
+    if c == LOST:
+        return UNREACHABLE
+    d = c + 3 * (far + 1)  # known modulo 3 only: it stays positive down the walk
     path[0] = blank
     steps = 0
     while black != tblack or blank != tblank:
@@ -255,7 +195,7 @@ def walk(payload, compact, black, blank, cap, far, tblack, tblank, ncomb, nbr, c
         for j in range(cnt[blank]):
             n = nbr[blank, j]
             nb = moved_black(black, blank, n)
-            if at(payload, compact, state_rank(nb, n, ncomb, rank_byte, popcount8), d):
+            if code_of(payload, state_rank(nb, n, ncomb, rank_byte, popcount8)) == d % 3:
                 black, blank = nb, n
                 moved = True
                 break
@@ -267,21 +207,27 @@ def walk(payload, compact, black, blank, cap, far, tblack, tblank, ncomb, nbr, c
 
 
 @njit(cache=True, nogil=True)
-def compact_distances(payload, keys, k, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte,
-                      popcount8, out):  # fmt: skip
-    """``out[i]``: the distance of board ``keys[i]`` down the compact table, else
-    ``OVER_LIMIT`` (past ``cap``, unreachable, not ``k`` black knights).  Returns the index
-    of the first board whose walk is ``INCONSISTENT``, or -1."""
+def distances(payload, compact, keys, k, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte,
+              popcount8, out):  # fmt: skip
+    """``out[i]``: the distance of board ``keys[i]`` read from the distance table, or walked
+    down the compact table (``compact``), else ``OVER_LIMIT`` (past ``cap``, unreachable,
+    not ``k`` black knights).  Returns the index of the first board whose walk is
+    ``INCONSISTENT``, or -1."""
     path = np.empty(far + 1, dtype=np.int64)
     for i in range(keys.shape[0]):
-        black, blank, ok = _key_state(keys[i], k)
-        if not ok:
-            out[i] = OVER_LIMIT
+        black, blank = unpack(keys[i])
+        if blank < 0 or blank >= NUM_SQUARES or (black >> blank) & 1 or popcount(black) != k:
+            out[i] = OVER_LIMIT  # not a board of the table
             continue
-        d = walk(payload, True, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt,
-                 rank_byte, popcount8, path)  # fmt: skip
-        if d == INCONSISTENT:
-            return i
+        if compact:
+            d = walk(payload, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte,
+                     popcount8, path)  # fmt: skip
+            if d == INCONSISTENT:
+                return i
+        else:
+            d = np.int64(payload[state_rank(black, blank, ncomb, rank_byte, popcount8)])
+            if d == UNSEEN or d > cap:
+                d = np.int64(OVER_LIMIT)
         out[i] = d if d >= 0 else OVER_LIMIT
     return -1
 
@@ -298,7 +244,7 @@ def nearer_edges(payload, compact, ranks, want, ncomb, k, nbr, cnt, binom, rank_
         for j in range(cnt[blank]):
             n = nbr[blank, j]
             r = state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)
-            if at(payload, compact, r, want):
+            if (code_of(payload, r) == want % 3) if compact else np.int64(payload[r]) == want:
                 src[m] = i
                 dst[m] = r
                 m += 1

@@ -133,16 +133,6 @@ class TablePaths:
 _MOVES = [Move(f, t) for f in range(NUM_SQUARES) for t in range(NUM_SQUARES)]  # [from * 25 + to]
 
 
-def moves_of(path: np.ndarray | list[int]) -> tuple[Move, ...]:
-    """The moves of a path given as the blank's squares (the start's first).
-
-    >>> [str(m) for m in moves_of([7, 4, 13])]
-    ['e5-c4', 'd3-e5']
-    """
-    squares = [int(s) for s in path]
-    return tuple(_MOVES[f * NUM_SQUARES + t] for t, f in zip(squares, squares[1:]))
-
-
 def check_limit(limit: object) -> None:
     """A ``limit`` is ``None`` or a non-negative integer."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):

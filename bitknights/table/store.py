@@ -291,7 +291,6 @@ def _parse_header(
         "target": file_target,
         "black_count": k,
         "state_count": count,
-        "payload_size": count,
         "layers": tuple(layers),
         "unreachable": unreachable,
         "example_rank": example,
@@ -389,14 +388,6 @@ def _refuse(table: TableFile, verdict: str) -> None:
         board = unrank(int(verdict[6:]), table.black_count)
         problem = f"board {board.compact} breaks the distance rules"
     raise _fail(table.path, f"is not exact ({problem}: a damaged or rewritten file)")
-
-
-def read_header(path: str | os.PathLike[str], target: Board | None = None) -> dict:
-    """The header fields of a table file, checked as far as :func:`load` does without
-    reading the payload."""
-    fd, fields, _, _ = _open(path, target)
-    os.close(fd)
-    return fields
 
 
 def changed(path: str | os.PathLike[str]) -> TableError:
