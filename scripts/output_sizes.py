@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 
-import nbformat
 from IPython.core.formatters import DisplayFormatter
 
 import bitknights as bk
@@ -24,6 +23,8 @@ BOARDS = ["10110/01*11/10111/01001/00000", "01100/10001/11*00/10010/11101"]
 def stored_size(obj: object) -> tuple[list[str], int]:
     """The MIME types IPython makes of ``obj`` and the bytes its output adds to a notebook
     file."""
+    import nbformat  # here: its schema checks take seconds to import, and --help needs none
+
     data, metadata = DisplayFormatter().format(obj)
     out = nbformat.v4.new_output("execute_result", data=data, metadata=metadata)
 

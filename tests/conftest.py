@@ -11,9 +11,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-# Tests never touch the user's cache: one fresh cache directory per test session.
-_CACHE = tempfile.TemporaryDirectory(prefix="bitknights-test-cache-")
-os.environ["BITKNIGHTS_CACHE_DIR"] = _CACHE.name
+# Tests never touch the user's cache: one fresh cache directory per test run, made by the
+# first process and shared by the xdist workers, which inherit its environment (so what a
+# default-cache test builds, such as the pattern databases, is built once, not per worker).
+if "BITKNIGHTS_TEST_RUN_CACHE" not in os.environ:
+    _CACHE = tempfile.TemporaryDirectory(prefix="bitknights-test-cache-")
+    os.environ["BITKNIGHTS_TEST_RUN_CACHE"] = _CACHE.name
+os.environ["BITKNIGHTS_CACHE_DIR"] = os.environ["BITKNIGHTS_TEST_RUN_CACHE"]
 
 import naive  # noqa: E402
 from bitknights import TARGET  # noqa: E402
