@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -10,6 +11,11 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+# A run started where Ctrl-C is ignored (a background job of a non-interactive shell, nohup)
+# would pass that on to every child it starts, and the Ctrl-C tests would wait in vain
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Tests never touch the user's cache: one fresh cache directory per test run, made by the
 # first process and shared by the xdist workers, which inherit its environment (so what a
