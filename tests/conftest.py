@@ -29,26 +29,44 @@ import naive  # noqa: E402
 from bitknights import TARGET  # noqa: E402
 
 
-@pytest.fixture(scope="session")
-def table_dir(tmp_path_factory):
-    """The classic distance table's cache directory, built once per session (all workers)."""
-    from bitknights.table import ensure
-
+def _run_root(tmp_path_factory) -> Path:
+    """A directory shared by the workers of this run."""
     root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # shared by the workers of this run
-    d = root / "bitknights-table-cache"
-    with open(root / "bitknights-table.lock", "w") as lock:
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+def _once_per_run(tmp_path_factory, name: str, make):
+    """``make()`` under the run's lock ``name``: what one worker builds, the others load."""
+    with open(_run_root(tmp_path_factory) / f"bitknights-{name}.lock", "w") as lock:
         deadline = time.monotonic() + 300
         while True:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                assert time.monotonic() < deadline, "another worker held the table's lock 300 s"
+                assert time.monotonic() < deadline, f"another worker held the {name} lock 300 s"
                 time.sleep(0.05)
-        ensure(TARGET, cache_dir=d, quiet=True)
+        return make()
+
+
+@pytest.fixture(scope="session")
+def table_dir(tmp_path_factory):
+    """The classic distance table's cache directory, built once per session (all workers)."""
+    from bitknights.table import ensure
+
+    d = _run_root(tmp_path_factory) / "bitknights-table-cache"
+    _once_per_run(tmp_path_factory, "table", lambda: ensure(TARGET, cache_dir=d, quiet=True))
     return d
+
+
+@pytest.fixture(scope="session")
+def classic_patterns(tmp_path_factory):
+    """The classic pattern databases, built once per run (all workers) in the run's cache
+    directory and held in this process, where every later search of the classic target
+    finds them."""
+    from bitknights.engines import pdb
+
+    return _once_per_run(tmp_path_factory, "patterns", lambda: pdb.pattern_tables(TARGET.key))
 
 
 @pytest.fixture(scope="session")

@@ -156,17 +156,11 @@ def test_the_genuine_table_passes_the_check_at_open(table_dir):
 # -- the pattern databases ------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def genuine() -> tuple[np.ndarray, np.ndarray]:
-    """The classic pattern databases (built or loaded once per test session)."""
-    return pdb.pattern_tables(TARGET.key)
-
-
 @pytest.fixture
-def patterns(genuine, cache_dir, monkeypatch):
+def patterns(classic_patterns, cache_dir, monkeypatch):
     """``(white, black, path)``: the genuine tables (a rebuild returns them), fresh cache."""
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(cache_dir))
-    white, black = genuine
+    white, black = classic_patterns
     built = {TARGET.white: white, TARGET.black: black}
     monkeypatch.setattr(pdb, "build_tables", lambda mask, k, *a, **kw: built[mask].copy())
     monkeypatch.setattr(pdb, "_TABLES", {})

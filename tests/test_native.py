@@ -54,6 +54,7 @@ def _args(board, limit, pdb):
     return board.black, board.blank, TARGET.blank, limit, *ida._bounds(TARGET, pdb)
 
 
+@pytest.mark.slow
 def test_one_board_agrees_with_jit_node_for_node(natives):
     rng = random.Random(5)
     boards = [random_walk(TARGET, n, rng) for n in range(0, 40, 2) for _ in range(3)]
@@ -206,6 +207,8 @@ def test_switch_turns_the_extension_off(monkeypatch):
 
 
 # -- every compiled kernel against its JIT twin and the naive BFS ---------------------------
+# (slow: each compiles its kernels just in time, about 35 s of CPU on a fresh checkout; the
+# default run tests the compiled kernels against the naive BFS and the other engines)
 
 
 def _both(monkeypatch, natives, key, run):
@@ -227,6 +230,7 @@ def test_every_extension_exports_what_its_jit_twin_has(natives):
             assert callable(getattr(native._jit(key), name)), (key, name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("list_max", [0, 1 << 18])
 def test_table_build_agrees_with_jit_and_naive(
     natives, small_ball, monkeypatch, tmp_path, capsys, list_max
@@ -257,6 +261,7 @@ def test_table_build_agrees_with_jit_and_naive(
     assert counts == list(map(brute_counts(small_ball), sample[:40]))
 
 
+@pytest.mark.slow
 def test_rank_kernels_agree_with_jit(natives, monkeypatch):
     from bitknights.coords import arrays, comb_count, state_count
     from bitknights.table.compact import unrank
@@ -272,6 +277,7 @@ def test_rank_kernels_agree_with_jit(natives, monkeypatch):
     _both(monkeypatch, natives, "table", run)
 
 
+@pytest.mark.slow
 def test_bidir_kernels_agree_with_jit_and_naive(natives, ball8, monkeypatch):
     """Bidirectional searches, compiled and JIT: the same steps, nodes, paths; naive distances."""
     from bitknights.engines import _bidir_search, bidir
@@ -316,6 +322,7 @@ def test_pattern_database_build_agrees_with_jit_and_naive(natives):
     assert all(got[pattern_rank(m)] == v for m, v in seen.items())
 
 
+@pytest.mark.slow
 def test_table_verify_kernel_agrees_with_jit(natives, monkeypatch, tmp_path):
     """The proof, compiled and JIT: a real table passes, a forged byte is caught."""
     from bitknights.coords import rank
@@ -374,6 +381,7 @@ def test_the_import_pattern_reads_what_a_parse_of_every_module_finds():
         assert native._top_level_imports(name) == parsed(name), name
 
 
+@pytest.mark.slow
 def test_walk_and_listing_kernels_agree_with_jit(natives, small_ball, monkeypatch, tmp_path):
     """Compact walks, batches, path graphs and listings, compiled and JIT: the same, exact."""
     from bitknights.table import build, compact, solutions

@@ -107,14 +107,23 @@ def test_the_table_module_never_searches(tmp_path, table_dir):
         list(table.optimal_solutions(GUEST, cache_dir=tmp_path))
 
 
-def test_search_lists_the_same_sequences_without_a_table(classic, tmp_path, capfd):
-    """No table: IDA* lists the same sequences as the table, saying so once."""
+def test_search_lists_the_same_sequences_without_a_table(
+    classic, classic_patterns, tmp_path, capfd, monkeypatch
+):
+    """No table: IDA* lists the same sequences as the table, saying so once; near boards
+    under the nearest-square bound, far ones under the pattern databases (the run's)."""
+    from bitknights.engines import general_ida, pdb
+    from bitknights.engines.common import nearest_sum
+
     rng = np.random.default_rng(8)
     boards = [
         b for d in (1, 6, 13, 18, 22) for b in classic.random_boards(d, 3, int(rng.integers(99)))
     ]
+    deep = [nearest_sum(b, TARGET) >= general_ida.PDB_FROM_BOUND for b in boards]
+    assert 0 < sum(deep) < len(boards)
     service_module._SAID_SEARCHING.clear()
-    for b in boards:
+    for b, far in zip(boards, deep):
+        monkeypatch.setattr(pdb, "_TABLES", {TARGET.key: classic_patterns} if far else {})
         source, chunks = api.solution_paths(b, cache_dir=tmp_path)
         assert source == "search"
         found = np.concatenate(list(chunks))
