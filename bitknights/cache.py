@@ -4,12 +4,13 @@
   else the user cache directory (an empty string means "not set").
 * **Reading.**  :func:`open_cached` opens without blocking and checks with ``fstat``,
   before a byte is read, that the file is regular, trusted and (when known) of the size.
-* **Writing.**  :func:`atomic_write`: a locked temporary file beside the target, fsynced,
-  renamed over the target; files a killed writer left are removed.
+* **Writing.**  :func:`atomic_write`: a locked temporary file beside the target (filelock's
+  lock on the descriptor), fsynced, renamed over the target; files a killed writer left
+  are removed.  What differs by operating system is in :mod:`bitknights.system`.
 * **Headers.**  :func:`pack_header`/:func:`unpack_header`: magic, version, size, fields,
   CRC-32.
-* **Trust**, as ssh has it: a file is used only when it and its directory are owned by
-  this user (or root) and writable by nobody else.
+* **Trust**, as ssh has it: where files have POSIX owners, a file is used only when it
+  and its directory are owned by this user (or root) and writable by nobody else.
 * **Proofs.**  A file whose contents decide answers is used only once checked whole; the
   verdict is kept beside it (``NAME.proof``, :func:`record_proof`) with the file's
   identity, so a changed file is proved again and an unchanged one costs one small read
@@ -27,6 +28,7 @@ import time
 import zlib
 from array import array
 
+from . import system
 from .errors import BitknightsError
 
 TYPE_CHECKING = False
@@ -90,23 +92,31 @@ def cache_directory(
 
 def _xdg_cache_home(environ: Mapping[str, str]) -> str | None:
     """The user cache directory by platformdirs' XDG rule on Linux, without importing it
-    (13 ms); ``None`` off Linux and for anything unusual (platformdirs decides those)."""
-    if not sys.platform.startswith("linux"):
+    (13 ms), for the plain cases alone, where every platformdirs release agrees: an
+    absolute, normalised ``$XDG_CACHE_HOME``, else an absolute, normalised ``$HOME``.
+    ``None`` for anything else and off Linux: platformdirs decides those."""
+    if not sys.platform.startswith("linux"):  # (platformdirs chooses its rule by the name)
         return None
     xdg = environ.get("XDG_CACHE_HOME", "")
-    if os.path.isabs(xdg):
-        return os.path.join(xdg, "bitknights")
+    if xdg:
+        return os.path.join(xdg, "bitknights") if _plain(xdg) else None
     home = environ.get("HOME", "")
-    if os.path.isabs(home):
-        return os.path.join(home.rstrip("/") or "/", ".cache", "bitknights")
-    return None
+    return os.path.join(home, ".cache", "bitknights") if _plain(home) else None
+
+
+def _plain(path: str) -> bool:
+    return os.path.isabs(path) and os.path.normpath(path) == path and path.strip() == path
 
 
 def trust_problem(
     path: str | os.PathLike[str], st: os.stat_result, *, directory: bool = False
 ) -> str | None:
-    """Why ``path`` (with stat ``st``) is not trusted, or ``None`` when it is."""
-    if st.st_uid not in (os.geteuid(), 0):
+    """Why ``path`` (with stat ``st``) is not trusted, or ``None`` when it is.  Without
+    POSIX owners (Windows: access-control lists, which are not read) nothing is refused
+    here; the proofs of the files whose contents decide answers are as strong."""
+    if not system.OWNERS:
+        return None
+    if st.st_uid not in (system.user(), 0):
         return (
             f"{path} is owned by another user (uid {st.st_uid}); "
             f"{'use a cache directory of your own' if directory else 'remove it'}"
@@ -137,7 +147,7 @@ def open_cached(
     it is not trusted (``trust``)."""
     error, untrusted = errors
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = system.open_read(path)
     except FileNotFoundError:
         raise
     except OSError as e:
@@ -175,19 +185,6 @@ def warn_once(message: str, instead: str) -> None:
         sys.stderr.write(line)
 
 
-def read_at(fd: int, size: int, offset: int) -> bytes:
-    """``size`` bytes at ``offset`` (fewer only at the end of the file)."""
-    parts = []
-    while size > 0:
-        chunk = os.pread(fd, size, offset)
-        if not chunk:
-            break
-        parts.append(chunk)
-        size -= len(chunk)
-        offset += len(chunk)
-    return b"".join(parts)
-
-
 def ensure_directory(directory: str | os.PathLike[str]) -> None:
     """Create ``directory`` (mode ``0755`` less the umask) if it is missing, and refuse
     one that others may write."""
@@ -205,7 +202,7 @@ def ensure_directory(directory: str | os.PathLike[str]) -> None:
 
 def clean_stale(directory: str | os.PathLike[str]) -> list[str]:
     """Remove temporary files killed writers left in ``directory``; returns them."""
-    import fcntl
+    import filelock
 
     removed = []
     with contextlib.suppress(OSError):
@@ -213,21 +210,28 @@ def clean_stale(directory: str | os.PathLike[str]) -> list[str]:
         for name in names:
             path = os.path.join(directory, name)
             try:
-                fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+                fd = system.open_read(path, follow=False)
             except OSError:
                 continue
             try:
                 st = os.fstat(fd)
                 if not stat.S_ISREG(st.st_mode) or time.time() - st.st_mtime < STALE_SECONDS:
                     continue
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a live writer: raises
+                if not filelock.lock_descriptor(fd, blocking=False):
+                    continue  # a live writer's
+                os.close(fd)  # (Windows deletes no file that is open)
+                fd = -1
                 os.unlink(path)
                 removed.append(path)
             except OSError:
                 continue
             finally:
-                os.close(fd)
+                if fd >= 0:
+                    os.close(fd)
     return removed
+
+
+REPLACE_SECONDS = 2.0  # how long a writer waits for others to close the file it replaces
 
 
 def atomic_write(
@@ -235,9 +239,11 @@ def atomic_write(
 ) -> os.stat_result:
     """Write ``parts`` to ``path`` atomically (mode ``0644`` less the umask) and return the
     written file's ``stat`` (for :func:`record_proof`).  Raises :class:`CacheError` naming
-    the path when the directory cannot take the file."""
-    import fcntl
+    the path when the directory cannot take the file, or when another process keeps the
+    target open past ``REPLACE_SECONDS`` where that forbids replacing it (Windows)."""
     import tempfile
+
+    import filelock
 
     directory = os.path.dirname(os.path.abspath(path))
     ensure_directory(directory)
@@ -251,20 +257,25 @@ def atomic_write(
     os.umask(umask)
     try:
         with os.fdopen(fd, "wb") as f:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-            os.fchmod(f.fileno(), 0o644 & ~umask)
+            filelock.lock_descriptor(f.fileno())
+            if system.OWNERS:
+                os.chmod(f.fileno(), 0o644 & ~umask)
             for part in parts:
                 f.write(part)
             f.flush()
             os.fsync(f.fileno())
-            os.replace(tmp, path)
-            written = os.fstat(f.fileno())  # after the rename, which may change its ctime
+            written = os.fstat(f.fileno())
+            renamed = _replace(tmp, path, what, last=False)
+            if renamed:  # after the rename, which may change its ctime
+                written = os.fstat(f.fileno())
+        if not renamed:  # (where an open file cannot be renamed: once it is closed)
+            _replace(tmp, path, what, last=True)
+            after = os.stat(path)
+            if _identity(after) != _identity(written):
+                raise CacheError(f"cannot write {what} {path}: another process replaced it")
+            written = after
         with contextlib.suppress(OSError):
-            dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
+            system.fsync_directory(directory)
     except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -272,6 +283,33 @@ def atomic_write(
             raise _write_error(what, path, e) from None
         raise
     return written
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int]:
+    return st.st_dev, st.st_ino, st.st_size
+
+
+def _replace(tmp: str, path: str | os.PathLike[str], what: str, *, last: bool) -> bool:
+    """Rename ``tmp`` over ``path``; ``False`` (``last``: a :class:`CacheError` after
+    ``REPLACE_SECONDS`` of trying) where a process holds one of them open and the system
+    forbids that (Windows: sharing violation, access denied)."""
+    deadline = time.monotonic() + REPLACE_SECONDS
+    while True:
+        try:
+            os.replace(tmp, path)
+            return True
+        except PermissionError as e:
+            if getattr(e, "winerror", None) not in (5, 32):
+                raise
+            if not last:
+                return False
+            if time.monotonic() > deadline:
+                raise CacheError(
+                    f"cannot replace {what} {path}: another process has it open; end that "
+                    "process (a running bitknights, a notebook's kernel) and try again"
+                ) from None
+            os.utime(tmp)  # still a live writer's, to anyone cleaning the directory
+            time.sleep(0.05)
 
 
 _PROOF_MAGIC = "bitknights-proof 2"
@@ -293,7 +331,7 @@ def proof(path: str | os.PathLike[str], st: os.stat_result, tag: str) -> str | N
     except (OSError, CacheError):
         return None
     try:
-        line = read_at(fd, len(head) + 201, 0)
+        line = system.read_at(fd, len(head) + 201, 0)
     except OSError:
         return None
     finally:

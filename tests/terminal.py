@@ -102,19 +102,26 @@ def read_until(
     return seen
 
 
+# the child's first step: the terminal on its standard input becomes its controlling one
+# (it is a session leader, and opening a terminal makes it so), then it becomes the command
+_CONTROLLING = "import os, sys; os.close(os.open(os.ttyname(0), os.O_RDWR)); os.execv(sys.argv[1], sys.argv[1:])"
+
+
 def spawn(args, *, columns=COLUMNS, env=None) -> tuple[int, int]:
     """``bitknights ARGS`` in a child whose controlling terminal is a new pseudo-terminal
     of ``ROWS`` x ``columns`` (so Ctrl-C typed on it reaches the child), in a UTF-8 locale;
-    returns ``(pid, master fd)``.  End it with :func:`wait_exit`."""
-    pid, fd = pty.fork()
-    if pid == 0:  # the child
-        # PYTHONFAULTHANDLER: a child that hangs shows its threads' stacks (see wait_exit)
-        os.environ.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8",
-                          PYTHONFAULTHANDLER="1")  # fmt: skip
-        os.environ.update(env or {})
-        os.execv(CLI[0], [*CLI, *args])
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
-    return pid, fd
+    returns ``(pid, master fd)``.  End it with :func:`wait_exit`.  Started by subprocess
+    in a new session (no ``fork()`` of this process, which has threads: pytest-timeout's,
+    xdist's)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
+    # PYTHONFAULTHANDLER: a child that hangs shows its threads' stacks (see wait_exit)
+    environ = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+               "PYTHONIOENCODING": "utf-8", "PYTHONFAULTHANDLER": "1", **(env or {})}  # fmt: skip
+    p = subprocess.Popen([sys.executable, "-c", _CONTROLLING, *CLI, *args], stdin=slave,
+                         stdout=slave, stderr=slave, env=environ, start_new_session=True)  # fmt: skip
+    os.close(slave)
+    return p.pid, master
 
 
 def kill(pid: int, seconds: float = 30) -> None:

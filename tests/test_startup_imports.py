@@ -41,6 +41,7 @@ OWN = {
     "bitknights.progress",
     "bitknights.service",
     "bitknights.squares",
+    "bitknights.system",  # (how this system opens and reads files: the ball, the table)
     "bitknights.table",
     "bitknights.table.store",
 }

@@ -318,7 +318,7 @@ def test_cache_dir_resolution(monkeypatch, tmp_path):
     ("xdg", "home"),
     [(None, "/home/u"), ("/x/cache", "/home/u"), ("", "/home/u"), ("relative", "/home/u"),
      (None, "/"), (None, "/home/u/"), ("/x/cache/", None), (None, "relative"), (None, None),
-     (None, ""), (" /x", "/home/u")],
+     (None, ""), (" /x", "/home/u"), ("/x/cache ", "/home/u"), ("/x//c", "/home/u"), ("  ", "/u")],
 )  # fmt: skip
 def test_default_cache_dir_is_platformdirs(monkeypatch, xdg, home):
     """The cache directory is platformdirs'; on Linux the usual cases skip importing it."""

@@ -115,7 +115,7 @@ def _refused(env: Environment, e: Exception) -> ExitStatus:
         # reading errors are UsageErrors where they happen: this is the output (or a pipe
         # whose reader went away, e.g. `| head`: stop quietly)
         _silence_stdout(env)
-        if isinstance(e, BrokenPipeError):
+        if reader_gone(e):
             return ExitStatus.OK
         message = (
             "out of memory (solve: fewer --workers, or a smaller batch)"
@@ -125,6 +125,14 @@ def _refused(env: Environment, e: Exception) -> ExitStatus:
     else:
         raise e
     return _fail(env, message)
+
+
+def reader_gone(e: BaseException) -> bool:
+    """Whether writing the output failed because its reader went away (``| head``): a
+    broken pipe, or on Windows ``EINVAL``, which it gives instead."""
+    import errno
+
+    return isinstance(e, BrokenPipeError) or getattr(e, "errno", None) == errno.EINVAL
 
 
 def _detail(e: BaseException) -> str:
@@ -196,15 +204,19 @@ def entry() -> None:
     teardown (numba, LLVM) and without waiting for worker threads."""
     # numpy's OpenBLAS starts a thread per CPU on import, which fails where threads are scarce
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # text the output's encoding lacks (an ANSI code page on Windows) is escaped, not fatal
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     env = Environment()
     status = main(sys.argv[1:], env)
     try:
         if env.stdout is not None:
             env.stdout.flush()
-    except BrokenPipeError:
-        status = ExitStatus.OK
     except OSError as e:
-        status = _fail(env, f"cannot write the output: {e.strerror or e}")
+        if reader_gone(e):
+            status = ExitStatus.OK
+        else:
+            status = _fail(env, f"cannot write the output: {e.strerror or e}")
     with contextlib.suppress(OSError, ValueError, AttributeError):
         env.stderr.flush()  # type: ignore[union-attr]
     os._exit(status)

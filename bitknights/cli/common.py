@@ -92,13 +92,14 @@ def read_source(
     is an error); a file that is not a regular file is refused before a byte is read."""
     import stat
 
+    from .. import system
+
     try:
         if path == "-":
             data = stdin_bytes(env).read(limit + 1)
         else:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-            with open(fd, "rb") as f:
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
+            with open(system.open_read(path), "rb") as f:
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                     raise UsageError(f"{what}{path}: not a regular file")
                 data = f.read(limit + 1)
     except OSError as e:
@@ -201,8 +202,9 @@ def command(
     command takes (``--format`` when ``formats`` says what each prints), then its own
     ``arguments`` (:func:`arg`; a list of them: mutually exclusive)."""
     cache_help = cache_dir_help or (
-        "where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache "
-        "directory, $XDG_CACHE_HOME/bitknights or ~/.cache/bitknights)"
+        "where tables live (default: $BITKNIGHTS_CACHE_DIR, else the user cache directory: "
+        "$XDG_CACHE_HOME/bitknights or ~/.cache/bitknights on Linux, "
+        "~/Library/Caches/bitknights on macOS, %%LOCALAPPDATA%%\\bitknights\\Cache on Windows)"
     )
     common = [
         arg("--target", metavar="FILE",
@@ -314,14 +316,16 @@ def stdin_notice(path: str, what: str, form: str, env: Environment, quiet: bool 
     env.say(f"bitknights: reading {what} from standard input: {form}; end with Ctrl-D\n")
 
 
-def utf8_terminal(out: IO[str], isatty: bool) -> bool:
-    """Whether ``out``, a terminal when ``isatty``, takes UTF-8 (knight glyphs)."""
-    import codecs
+def shows_knights(out: IO[str], isatty: bool) -> bool:
+    """Whether ``out``, a terminal when ``isatty``, can show the knight glyphs (its
+    encoding has them: not an ANSI code page)."""
+    from ..render.text import GLYPHS
 
     try:
-        return isatty and codecs.lookup(getattr(out, "encoding", None) or "ascii").name == "utf-8"
-    except LookupError:
+        "".join(GLYPHS.values()).encode(getattr(out, "encoding", None) or "ascii")
+    except (LookupError, UnicodeError):
         return False
+    return isatty
 
 
 class ExitStatus(enum.IntEnum):

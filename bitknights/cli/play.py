@@ -1,11 +1,13 @@
 """``bitknights play``: the puzzle as a game in a terminal (or driven by a script through
-a pipe); Ctrl-C always ends the wait for a command (:func:`interruptible`)."""
+a pipe); Ctrl-C always ends the wait for a command (:class:`CommandLines`)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import select
+import queue
+import threading
+import time
 
 from ..board import Board, Move, never_reaches
 from ..cache import CacheError
@@ -25,7 +27,7 @@ from .common import (
     read_boards,
     read_error,
     shown,
-    utf8_terminal,
+    shows_knights,
 )
 
 TYPE_CHECKING = False
@@ -68,24 +70,23 @@ def _cmd_play(args: argparse.Namespace, env: Environment) -> int:
     if env.stdin is None:
         raise UsageError("standard input is closed: play reads its commands from it")
     interactive = env.stdin_isatty and env.stdout_isatty
-    unicode = not args.ascii and utf8_terminal(out, env.stdout_isatty)
+    unicode = not args.ascii and shows_knights(out, env.stdout_isatty)
     session = Session(game, out, unicode, None if args.quiet else env)
     if interactive:
         out.write("Move a knight into the blank by naming its square; 'help' lists commands.\n")
     session.start()
-    with interruptible() as wakeup:
-        lines = CommandLines(env.stdin, wakeup)
-        while True:
-            if interactive:
-                out.write(PROMPT)
-                out.flush()
-            line = lines.readline()
-            if line == "":
-                if interactive:  # Ctrl-D: the shell's prompt goes on a line of its own
-                    out.write("\n")
-                return 0
-            if not session.run(line):
-                return 0
+    lines = CommandLines(env.stdin)
+    while True:
+        if interactive:
+            out.write(PROMPT)
+            out.flush()
+        line = lines.readline()
+        if line == "":
+            if interactive:  # Ctrl-D: the shell's prompt goes on a line of its own
+                out.write("\n")
+            return 0
+        if not session.run(line):
+            return 0
 
 
 PROMPT = "play> "
@@ -243,43 +244,25 @@ def _looks_like_move(word: str) -> bool:
 CHUNK = 1 << 16
 
 
-@contextlib.contextmanager
-def interruptible() -> Iterator[int | None]:
-    """Within the block, every signal (Ctrl-C) also writes a byte to a pipe; yields its
-    reading end for :class:`CommandLines` (``None`` off the main thread)."""
-    import signal
-
-    r, w = os.pipe()
-    try:
-        for fd in (r, w):
-            os.set_blocking(fd, False)
-        try:
-            previous = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
-        except ValueError:  # not the main thread: its signals are not this thread's
-            yield None
-            return
-        try:
-            yield r
-        finally:
-            signal.set_wakeup_fd(previous)
-    finally:
-        os.close(r)
-        os.close(w)
+POLL = 0.1  # seconds between looks for Ctrl-C while waiting for a command
 
 
 class CommandLines:
     """The lines of ``stream`` (standard input) as UTF-8 (else U+FFFD), each at most
-    four bytes a character of ``LINE_LIMIT`` (the rest is read and dropped); ``wakeup``:
-    :func:`interruptible`'s."""
+    four bytes a character of ``LINE_LIMIT`` (the rest is read and dropped).  A thread
+    reads the descriptor; the caller waits for its bytes ``POLL`` seconds at a time, so
+    Ctrl-C ends the wait at once on every system (no ``select`` on a pipe or a console,
+    which Windows has not)."""
 
-    def __init__(self, stream: IO[str], wakeup: int | None) -> None:
+    def __init__(self, stream: IO[str]) -> None:
         self._stream = stream
         try:
             self._fd: int | None = stream.fileno()
         except (OSError, ValueError, AttributeError):  # no descriptor (embedding, tests)
             self._fd = None
         self._keep = 4 * (LINE_LIMIT + 1)
-        self._wakeup = wakeup
+        self._chunks: queue.SimpleQueue[bytes | OSError] = queue.SimpleQueue()
+        self._reader: threading.Thread | None = None
         self._pending = b""
         self._ended = False
 
@@ -297,23 +280,38 @@ class CommandLines:
             self._ended = not self._pending
 
     def _read(self) -> bytes:
-        try:
-            if self._fd is None:
-                buffer = getattr(self._stream, "buffer", None)
-                if buffer is None:  # a text stream without bytes beneath
-                    return self._stream.readline(CHUNK).encode("utf-8", "surrogateescape")
+        if self._fd is None:
+            buffer = getattr(self._stream, "buffer", None)
+            if buffer is None:  # a text stream without bytes beneath
+                return self._stream.readline(CHUNK).encode("utf-8", "surrogateescape")
+            try:
                 return buffer.read1(CHUNK)  # type: ignore[no-any-return]
-            fd, wakeup = self._fd, self._wakeup
-            while True:
-                # until there is something to read; a signal's byte on the wakeup pipe lets
-                # its handler run (Ctrl-C: KeyboardInterrupt)
-                while wakeup is not None and fd not in select.select([fd, wakeup], [], [])[0]:
-                    with contextlib.suppress(BlockingIOError):
-                        os.read(wakeup, 512)
-                with contextlib.suppress(BlockingIOError):  # another reader was faster
-                    return os.read(fd, CHUNK)
-        except OSError as e:
-            raise read_error("-", e) from None
+            except OSError as e:
+                raise read_error("-", e) from None
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._pump, args=(self._fd,), daemon=True)
+            self._reader.start()
+        while True:
+            with contextlib.suppress(queue.Empty):
+                chunk = self._chunks.get(timeout=POLL)
+                if isinstance(chunk, OSError):
+                    raise read_error("-", chunk) from None
+                return chunk
+
+    def _pump(self, fd: int) -> None:
+        """The reader thread: every chunk of ``fd`` to the queue, up to its end or error."""
+        while True:
+            try:
+                chunk = os.read(fd, CHUNK)
+            except BlockingIOError:  # a descriptor left non-blocking: wait for it
+                time.sleep(POLL)
+                continue
+            except OSError as e:
+                self._chunks.put(e)
+                return
+            self._chunks.put(chunk)
+            if not chunk:
+                return
 
 
 register = command(

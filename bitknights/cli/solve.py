@@ -24,9 +24,9 @@ from .common import (
     number,
     positive_float,
     read_target,
+    shows_knights,
     slashed,
     stdin_notice,
-    utf8_terminal,
     where,
 )
 
@@ -205,7 +205,7 @@ def _lines(solutions: Iterator[Solution], args: argparse.Namespace, out: IO[str]
     if args.path:
         from ..render.text import path_text
 
-        unicode = not args.ascii and utf8_terminal(out, out.isatty())
+        unicode = not args.ascii and shows_knights(out, out.isatty())
         return (f"{_answer(s)}\n{path_text(s, unicode=unicode)}\n\n" for s in solutions)
     if args.count_solutions:
         return (f"{_answer(s)}\n" for s in solutions)

@@ -17,7 +17,7 @@ import zlib
 from array import array
 from bisect import bisect_left
 
-from .. import cache
+from .. import cache, system
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES, square_color
 from . import Engine
@@ -181,7 +181,7 @@ def _read_shipped() -> Ball | None:
         fd, st = cache.open_cached(BALL_FILE, "shipped ball", trust=False,
                                    max_size=MAX_BALL_BYTES, fix=_FIX)  # fmt: skip
         try:
-            return read_ball(cache.read_at(fd, st.st_size, 0))
+            return read_ball(system.read_at(fd, st.st_size, 0))
         finally:
             os.close(fd)
     except FileNotFoundError:

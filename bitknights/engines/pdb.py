@@ -18,7 +18,7 @@ import zlib
 
 import numpy as np
 
-from .. import cache
+from .. import cache, system
 from ..board import Board
 from ..coords import pattern_count, pattern_rank
 from ..results import UNSEEN
@@ -153,7 +153,7 @@ def _load(path: str, target: Board) -> tuple[np.ndarray, np.ndarray] | None:
     try:
         fd, st = cache.open_cached(path, "pattern database", sizes=[size])
         try:
-            data = cache.read_at(fd, size, 0)
+            data = system.read_at(fd, size, 0)
         finally:
             os.close(fd)
         fields = cache.unpack_header(data[:_HEADER_SIZE], _MAGIC, _VERSION, cache.CacheError)

@@ -31,7 +31,7 @@ import os
 import struct
 import zlib
 
-from .. import cache, estimates
+from .. import cache, estimates, system
 from .._records import Record
 from ..coords import KEY_SHIFT, ranker, state_count
 from ..results import INCONSISTENT, OVER_LIMIT, UNREACHABLE
@@ -410,7 +410,7 @@ def _read(target: Board, path: str, payload: bool) -> tuple[bytes, os.stat_resul
     size = head_size + -(-states // 4)
     fd, st = cache.open_cached(path, "compact distance table", sizes=[size], errors=ERRORS)
     try:
-        data = cache.read_at(fd, size if payload else head_size, 0)
+        data = system.read_at(fd, size if payload else head_size, 0)
     except OSError as e:
         raise TableError(f"cannot read compact distance table {path}: {e.strerror or e}") from None
     finally:

@@ -37,7 +37,7 @@ import struct
 import zlib
 from math import comb
 
-from .. import cache, coords
+from .. import cache, coords, system
 from ..board import Board
 from ..errors import BitknightsError
 from ..squares import KNIGHT_TARGETS, NUM_SQUARES
@@ -165,7 +165,7 @@ class TableFile:
         if self._full is not None:
             return memoryview(self._full)[i << BLOCK_BITS : (i + 1) << BLOCK_BITS]  # type: ignore[arg-type]
         want = min(1 << BLOCK_BITS, self.state_count - (i << BLOCK_BITS))
-        data = cache.read_at(self._fd, want, self._offset + (i << BLOCK_BITS))
+        data = system.read_at(self._fd, want, self._offset + (i << BLOCK_BITS))
         if len(data) != want:
             raise _fail(self.path, "was truncated while in use")
         if zlib.crc32(data) != self._crcs[i]:
@@ -201,12 +201,9 @@ class TableFile:
             with progress.bar(len(full), "B", "reading the distance table", unit_scale=True,
                               unit_divisor=1024) as shown:  # fmt: skip
                 for lo in range(0, len(full), _READ_CHUNK):
-                    into, done = view[lo : lo + _READ_CHUNK], 0
-                    while done < len(into):
-                        n = os.preadv(self._fd, [into[done:]], self._offset + lo + done)
-                        if n <= 0:
-                            raise _fail(self.path, "was truncated while in use")
-                        done += n
+                    into = view[lo : lo + _READ_CHUNK]
+                    if system.read_into(self._fd, into, self._offset + lo) < len(into):
+                        raise _fail(self.path, "was truncated while in use")
                     for i, crc in enumerate(block_checksums(into), lo >> BLOCK_BITS):
                         if crc != self._crcs[i]:
                             raise self._corrupt(i)
@@ -312,7 +309,7 @@ def _open(
     except FileNotFoundError:
         raise _missing(path) from None
     try:
-        fields, size = _parse_header(path, cache.read_at(fd, min(st.st_size, _HEAD_MAX), 0),
+        fields, size = _parse_header(path, system.read_at(fd, min(st.st_size, _HEAD_MAX), 0),
                                      target)  # fmt: skip
         expected = size + fields["state_count"]
         if st.st_size != expected:
