@@ -225,10 +225,10 @@ def test_play_fresh_boards_and_bad_arguments(tmp_path, ball8):
         assert "Traceback" not in p.stderr
 
 
-def _play_on_a_terminal(args, keys):
+def _play_on_a_terminal(args, keys, env=None):
     """``bitknights play ARGS`` on its controlling pseudo-terminal, typing each of ``keys``
     once the prompt shows; returns the exit status and what the terminal kept."""
-    pid, fd = terminal.spawn(["play", *args])
+    pid, fd = terminal.spawn(["play", *args], env=env)
     out = b""
     for typed, key in enumerate(keys):
         out = terminal.read_until(fd, PROMPT.encode(), out, 60, count=typed + 1)
@@ -246,6 +246,15 @@ def test_play_on_a_pseudo_terminal():
     assert "\u2658" in text and "\u265e" in text and "\u00b7" in text  # ♘ ♞ · on a UTF-8 tty
     assert f"move 1: {best[0]}" in text and "distance 7" in text
     assert text.count("the target:") == 1 and text.index("the target:") < text.index("distance 7")
+
+
+def test_play_on_a_terminal_whose_encoding_lacks_the_knights():
+    """A terminal in an ANSI code page (cp1252) gets the board in digits, as with --ascii."""
+    env = {"PYTHONIOENCODING": "cp1252"}
+    status, screen = _play_on_a_terminal([SAMPLE.compact], [b"q\n"], env=env)
+    drawn = [f" {5 - i} {' '.join(row)}" for i, row in enumerate(SAMPLE.rows())]
+    assert status == 0 and all(line in screen for line in drawn), screen
+    assert not any(ch in "".join(screen) for ch in "\u2658\u265e\u00b7")
 
 
 def test_play_prompt_and_ctrl_c_on_a_terminal():

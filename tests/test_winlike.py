@@ -6,6 +6,8 @@ API's Linux output and exit status, without a traceback."""
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import re
@@ -184,6 +186,20 @@ print(open(path, "rb").read())
         "b'one' ['x.bin']",
         "b'three'",
     ]
+
+
+def test_a_reader_gone_as_windows_says_it_ends_quietly():
+    """Windows reports a pipe whose reader went away as ``EINVAL``, not ``EPIPE``: the
+    output ends quietly, status 0, as with a broken pipe."""
+    from bitknights import cli
+
+    class Gone(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.EINVAL, "Invalid argument")
+
+    err = io.StringIO()
+    env = cli.Environment(stdin=None, stdout=Gone(), stderr=err, environ={})
+    assert cli.main(["solve", "--exact", B], env) == 0 and err.getvalue() == ""
 
 
 @pytest.mark.slow
