@@ -9,6 +9,7 @@ POSIX owners.  Everything else in bitknights uses only what every system has.
   where they exist (POSIX); else a seek and a read under one lock (Windows).
 * **Owners** (:data:`OWNERS`): whether a file's owner and mode bits say who may change it
   (POSIX); on Windows an access-control list does, which bitknights does not read.
+* **CPUs** (:func:`cpus`): those this process may run on, where the system says.
 """
 
 from __future__ import annotations
@@ -30,6 +31,16 @@ def open_read(path: str | os.PathLike[str], *, follow: bool = True) -> int:
     """A descriptor of ``path`` opened for reading bytes, without waiting for a writer
     (a FIFO); ``follow=False`` refuses a symbolic link where the system can."""
     return os.open(path, READ if follow else READ | NOFOLLOW)
+
+
+def cpus() -> int:
+    """The CPUs this process may use: its affinity mask where the system has one (Linux;
+    Python 3.13 reads it everywhere), else every CPU."""
+    if hasattr(os, "process_cpu_count"):
+        return max(1, os.process_cpu_count() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def user() -> int:

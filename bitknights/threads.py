@@ -4,9 +4,10 @@ The standard library only."""
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections import deque
+
+from .system import cpus
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,22 +26,14 @@ MAX_WORKERS_PER_CPU = 4
 """``workers`` above this many threads per CPU are lowered to it."""
 
 
-def default_workers() -> int:
-    """The CPUs this process may use (its affinity mask where the system has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 def worker_count(workers: int | None) -> int:
     """The threads to run for a ``workers`` setting (0 or ``None``: one per CPU).
 
-    >>> worker_count(1), worker_count(10**9) == MAX_WORKERS_PER_CPU * default_workers()
+    >>> worker_count(1), worker_count(10**9) == MAX_WORKERS_PER_CPU * cpus()
     (1, True)
     """
-    cpus = default_workers()
-    return max(1, min(workers or cpus, MAX_WORKERS_PER_CPU * cpus))
+    n = cpus()
+    return max(1, min(workers or n, MAX_WORKERS_PER_CPU * n))
 
 
 def parallel_blocks(

@@ -340,6 +340,8 @@ class ExitStatus(enum.IntEnum):
     RESOURCES = 3
     INTERRUPTED = 130
 
+    __str__ = int.__repr__  # ``0``, not ``ExitStatus.OK``, on every Python (3.11's IntEnum)
+
 
 class _Process:  # the default of an Environment stream: the process's own
     def __repr__(self) -> str:

@@ -16,7 +16,8 @@ from ..coords import KEY_SHIFT
 from ..coords.arrays import SQUARE_COLOR, popcount
 from ..results import GROW, STOPPED
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
-from ..threads import POLL_SECONDS, Stopped, default_workers, parallel_chunks, shared, wait
+from ..system import cpus
+from ..threads import POLL_SECONDS, Stopped, parallel_chunks, shared, wait
 from . import DEPTH_CAP
 from .common import CACHED_TARGETS, parity
 
@@ -165,7 +166,7 @@ def clear_balls() -> None:
     numpy_ball.cache_clear()
 
 
-_SLOTS = threading.BoundedSemaphore(default_workers())
+_SLOTS = threading.BoundedSemaphore(cpus())
 
 
 @contextmanager
