@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import copy_table, record_proof
+from helpers import copy_table, record_proof, write_compact
 
 HERE = Path(__file__).parent
 WINLIKE = {"PYTHONPATH": str(HERE / "winlike")}
@@ -104,13 +104,15 @@ def _python(code: str, mode: dict, cache: Path, *args: str, stdin: str = "") -> 
 
 
 @pytest.fixture(scope="module")
-def caches(table_dir, tmp_path_factory) -> dict[str, Path]:
-    """A cache directory for each mode, holding the classic table (proof recorded)."""
+def caches(table_dir, classic_compact, tmp_path_factory) -> dict[str, Path]:
+    """A cache directory for each mode, holding the classic distance and compact tables
+    (proofs recorded, as a build leaves them)."""
     made = {}
     for mode in ("linux", "windows"):
         made[mode] = tmp_path_factory.mktemp(mode) / "cache"
         copy_table(table_dir, made[mode])
         record_proof(made[mode])
+        write_compact(classic_compact, made[mode])
     return made
 
 
