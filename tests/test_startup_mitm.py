@@ -8,12 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bitknights import SAMPLE, TARGET, Board, api
+from bitknights import SAMPLE, TARGET, Board
 from bitknights.engines import mitm
 from bitknights.engines.mitm import AUTO_BOARDS as MITM_AUTO_BOARDS
 from helpers import (
     by_distance,
     checked_by,
+    choose_engine,
     random_board,
     random_walk,
     run_python,
@@ -104,7 +105,7 @@ def test_unreachable_and_invalid_keys():
 
 
 def test_auto_chooses_it_only_for_small_classic_count_batches():
-    choose = api.choose_engine
+    choose = choose_engine
     assert choose("auto", 15, None, counts_only=True, boards=1) == "mitm"
     assert choose("auto", 15, None, counts_only=True, boards=MITM_AUTO_BOARDS) == "mitm"
     assert choose("auto", 15, None, counts_only=True, boards=MITM_AUTO_BOARDS + 1) == "bidir"

@@ -20,7 +20,7 @@ This module imports neither numpy nor numba.
 from __future__ import annotations
 
 from . import Engine
-from .options import Capabilities, StopFlag
+from .options import StopFlag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,12 +41,6 @@ class BidirEngine(Engine):
     the boards expanded on the start side."""
 
     name = "bidir"
-    capabilities = Capabilities(
-        lookup=False,
-        exact_at_any_depth=True,
-        numpy_depth=NUMPY_RADIUS + NUMPY_LAYERS,
-        counts_solutions=False,
-    )
 
     def _path(
         self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
@@ -55,9 +49,9 @@ class BidirEngine(Engine):
 
         return solve_one(start, target, limit, stop, options.cache_dir)
 
-    def _steps(
-        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
-        stop: StopFlag | None,
+    def steps(
+        self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,
+        stop: StopFlag | None = None,
     ) -> np.ndarray:  # fmt: skip
         """Under a small limit (the classic 15) numpy answers the whole batch; otherwise
         the numba search runs on ``options.workers`` threads."""
@@ -66,7 +60,7 @@ class BidirEngine(Engine):
         from . import _bidir_search as search
 
         keys = np.ascontiguousarray(keys, dtype=np.int64)
-        stop = stop or StopFlag()
+        stop, limit = stop or StopFlag(), options.limit
         if limit > NUMPY_RADIUS + NUMPY_LAYERS:
             return search.steps_many(keys, target, limit, options.workers, stop,
                                      options.cache_dir)  # fmt: skip
