@@ -22,13 +22,10 @@ from .common import CACHED_TARGETS, parity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import os
     from collections.abc import Iterator
 
     from ..board import Board
     from .options import StopFlag
-
-    CacheDir = str | os.PathLike[str] | None
 
 BALL_RADIUS = 13
 """The radius the numba ball starts at (0.1 s, 500 k boards for the classic target)."""
@@ -103,17 +100,17 @@ class _Ball:
                 self._writer = False
                 self._cond.notify_all()
 
-    def grow(self, radius: int, stop: np.ndarray | None = None, cache_dir: CacheDir = None) -> None:
+    def grow(self, radius: int, stop: np.ndarray | None = None) -> None:
         """Extend the ball to ``radius`` (unless it is there or complete).  With ``stop``,
         on a helper thread, raising :class:`Stopped` as soon as ``stop[0]`` is raised (the
-        helper finishes the layer).  ``cache_dir``: where the request looks for tables."""
+        helper finishes the layer)."""
         if stop is None:
-            self._grow(radius, cache_dir)
+            self._grow(radius)
             return
-        growth = shared(("grow ball", id(self), radius), lambda: self._grow(radius, cache_dir))
+        growth = shared(("grow ball", id(self), radius), lambda: self._grow(radius))
         wait(growth, lambda: bool(stop[0]))
 
-    def _grow(self, radius: int, cache_dir: CacheDir) -> None:
+    def _grow(self, radius: int) -> None:
         if self.depth >= radius or not self.front.size:
             return
         with self.writing():
@@ -123,7 +120,8 @@ class _Ball:
                 self._announced = True
                 progress.announce(
                     "growing the bidirectional search's target side for far boards",
-                    "up to 5 s, once per process" + _table_advice(self.key, cache_dir),
+                    "up to 5 s, once per process; the distance table (`bitknights table "
+                    "build`) answers such boards at once",
                 )
             self.table, self.count, self.front, self.depth = _kernels().grow_target(
                 self.table, np.int64(self.count), self.front, np.int64(self.depth),
@@ -133,17 +131,6 @@ class _Ball:
     def args(self) -> tuple:
         return (self.table, np.int64(self.count), self.front, np.int64(self.depth),
                 np.int64(TARGET_MAX_ENTRIES), np.int64(TARGET_BIAS))  # fmt: skip
-
-
-def _table_advice(target_key: int, cache_dir: CacheDir) -> str:
-    from ..board import Board
-    from ..table.store import table_path
-
-    try:
-        there = table_path(Board.from_key(target_key), cache_dir).exists()
-    except (OSError, ValueError):  # no cache directory to speak of: nothing to advise
-        return ""
-    return "" if there else "; `bitknights table build` makes such answers instant"
 
 
 _BALLS_LOCK = threading.Lock()
@@ -181,7 +168,7 @@ def _search_slot(stop: np.ndarray) -> Iterator[None]:
 
 
 def solve_one(
-    start: Board, target: Board, limit: int, stop: StopFlag, cache_dir: CacheDir = None
+    start: Board, target: Board, limit: int, stop: StopFlag
 ) -> tuple[int, list[int], int]:
     """``(steps, blank squares along one optimal path, start-side boards expanded)`` of
     ``start`` (with the target's knight counts) within ``limit`` moves: ``steps`` is the
@@ -205,7 +192,7 @@ def solve_one(
                 nodes += int(n)
                 if steps != GROW:
                     break
-                ball.grow(depth + 1, stop.array, cache_dir)
+                ball.grow(depth + 1, stop.array)
             del side
     except Stopped:
         steps = STOPPED
@@ -218,7 +205,6 @@ def steps_many(
     limit: int,
     workers: int,
     stop: StopFlag,
-    cache_dir: CacheDir = None,
 ) -> np.ndarray:
     """The distance of each board (packed keys) to ``target``, ``-1`` beyond ``limit`` or
     unreachable, ``-2`` for boards left when ``stop`` was raised: one search a board on
@@ -240,7 +226,7 @@ def steps_many(
                     i = k.search_many(part, i, *fixed, *ball.args(), KNIGHT_NEIGHBORS,
                                       KNIGHT_COUNTS, SQUARE_COLOR, out, work, flag)  # fmt: skip
                 if i < part.size:
-                    ball.grow(depth + 1, flag, cache_dir)
+                    ball.grow(depth + 1, flag)
 
     parallel_chunks(run, len(keys), workers, stop=stop)
     return steps

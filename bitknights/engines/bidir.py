@@ -47,7 +47,7 @@ class BidirEngine(Engine):
     ) -> Found:
         from ._bidir_search import solve_one
 
-        return solve_one(start, target, limit, stop, options.cache_dir)
+        return solve_one(start, target, limit, stop)
 
     def steps(
         self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,
@@ -62,8 +62,7 @@ class BidirEngine(Engine):
         keys = np.ascontiguousarray(keys, dtype=np.int64)
         stop, limit = stop or StopFlag(), options.limit
         if limit > NUMPY_RADIUS + NUMPY_LAYERS:
-            return search.steps_many(keys, target, limit, options.workers, stop,
-                                     options.cache_dir)  # fmt: skip
+            return search.steps_many(keys, target, limit, options.workers, stop)
         return search.numpy_steps(keys, target, limit, NUMPY_RADIUS, stop)
 
 
