@@ -134,7 +134,7 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
             "search": (bd.search, t.Tuple((i8, i8, table, i8, vec, i8))(
                 i8, i8, i8, i8, *ball, *ball, i8, i8, b1, nbr, ro_vec, vec, vec)),
             "search_many": (bd.search_many, i8(
-                ro_vec, i8, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
+                ro_vec, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
         }  # fmt: skip
     if key == "lab":
         from .engines import _lab_kernels as lab

@@ -141,11 +141,12 @@ class DistanceService:
         self, name: str, options: SolveOptions
     ) -> Callable[[list[int] | np.ndarray, StopFlag | None], list[int] | np.ndarray]:
         """What answers batches of packed keys for :meth:`steps` under ``options`` (checked
-        once): ``name``'s engine, or the far engine once its table is at hand or for a
-        batch with a far board (it answers every board, far or not)."""
+        once): ``-1`` for the boards that never reach the target (:func:`reaching`), before
+        any engine runs; the others by ``name``'s engine, or by the far engine once its
+        table is at hand or for a batch with a far board (it answers every board)."""
         chosen, deep = self._engines(name, options)
 
-        def answer(keys: list[int] | np.ndarray, stop: StopFlag | None) -> list[int] | np.ndarray:
+        def ask(keys: list[int] | np.ndarray, stop: StopFlag | None) -> list[int] | np.ndarray:
             engine = self._route(chosen, deep, lambda: _any_far(keys, self.target))
             if isinstance(keys, list) and not plain(engine.name):
                 import numpy as np
@@ -153,6 +154,21 @@ class DistanceService:
                 got = engine.steps(np.array(keys, dtype=np.int64), self.target, options, stop)
                 return np.asarray(got).tolist()
             return engine.steps(keys, self.target, options, stop)
+
+        def answer(keys: list[int] | np.ndarray, stop: StopFlag | None) -> list[int] | np.ndarray:
+            ok = reaching(keys, self.target)
+            if isinstance(keys, list):
+                if all(ok):
+                    return ask(keys, stop)
+                got = iter(ask([key for key, good in zip(keys, ok) if good], stop))
+                return [next(got) if good else -1 for good in ok]
+            if ok.all():  # type: ignore[union-attr]
+                return ask(keys, stop)
+            import numpy as np
+
+            out = np.full(len(keys), -1, dtype=np.int64)
+            out[ok] = ask(keys[ok], stop)
+            return out
 
         return answer
 
@@ -228,7 +244,7 @@ class DistanceService:
         def one(b: Board | str) -> Solution:
             board = as_board(b)
             routed = self._route(chosen, deep, lambda: far(board, self.target))
-            return self._checked(routed.solve(board, self.target, options, stop))
+            return self._answer(routed, board, options, stop)
 
         def run() -> Iterator[Solution]:
             # loads kernels and tables now, not inside the first board's time
@@ -257,18 +273,26 @@ class DistanceService:
         engines = self._engines(self.choose(max_depth), options)
         chosen = self._route(*engines, lambda: far(start, self.target))
         stop = StopFlag()  # raised by Ctrl-C
-        return self._checked(
-            off_main_thread(lambda: chosen.solve(start, self.target, options, stop), stop)
-        )
+        return off_main_thread(lambda: self._answer(chosen, start, options, stop), stop)
 
     def _route(self, chosen: Engine, deep: Engine | None, is_far: Callable[[], bool]) -> Engine:
         """``deep`` once its table is at hand or when ``is_far()``; else ``chosen``."""
         ready = deep is not None and deep.ready(self.target, self.cache_dir)
         return deep if deep is not None and (ready or is_far()) else chosen
 
-    @staticmethod
-    def _checked(solution: Solution) -> Solution:
-        """``solution`` after replaying a search engine's path (a table's was walked)."""
+    def _answer(
+        self, engine: Engine, board: Board, options: SolveOptions, stop: StopFlag
+    ) -> Solution:
+        """``engine``'s answer for ``board``, a search engine's path replayed (a table's was
+        walked); a board that never reaches the target (:func:`reaching`) is answered
+        before any engine runs."""
+        if not reaching([board.key], self.target)[0]:
+            from .results import Status
+            from .solution import Solution
+
+            return Solution(board, self.target, None, status=Status.UNREACHABLE,
+                            engine=engine.name, max_depth=options.max_depth)  # fmt: skip
+        solution = engine.solve(board, self.target, options, stop)
         if solution.engine != "table":
             solution.verify()
         return solution
@@ -526,6 +550,33 @@ def far_limit(max_depth: int | None) -> bool:
     from .engines.compact import FROM_DEPTH
 
     return max_depth is None or max_depth >= FROM_DEPTH
+
+
+def reaching(keys: list[int] | np.ndarray, target: Board) -> list[bool] | np.ndarray:
+    """Which of the packed ``keys`` are boards that can reach ``target``: the blank on the
+    board and not under a knight, and the target's knight counts (moves never change
+    them); a list for a list (plain Python), a boolean array for an array.
+
+    >>> reaching([TARGET.key, TARGET.black | 25 << 25, 1 << 25], TARGET)
+    [True, False, False]
+    """
+    from .squares import FULL_MASK, NUM_SQUARES
+
+    k = target.counts[1]
+    if isinstance(keys, list):
+        return [
+            key >> NUM_SQUARES < NUM_SQUARES
+            and not (key & FULL_MASK) >> (key >> NUM_SQUARES) & 1
+            and (key & FULL_MASK).bit_count() == k
+            for key in keys
+        ]
+    import numpy as np
+
+    from .coords.arrays import popcount
+
+    black, blank = keys & FULL_MASK, keys >> NUM_SQUARES
+    ok: np.ndarray = (blank >= 0) & (blank < NUM_SQUARES)
+    return ok & (black >> np.where(ok, blank, 0) & 1 == 0) & (popcount(black) == k)
 
 
 def far(board: Board, target: Board) -> bool:

@@ -46,7 +46,9 @@ def test_search_engines_answer_through_the_contract(name):
     s.verify()
     over = engine.solve(FAR, TARGET, SolveOptions(max_depth=15))
     assert over.steps is None and over.status is Status.OVER_LIMIT and over.boards == []
-    other = engine.solve(Board("11111/11111/11*11/00001/00000"), TARGET, SolveOptions())
+    other = service_module.DistanceService(engine=name).solve(
+        Board("11111/11111/11*11/00001/00000")
+    )
     assert other.status is Status.UNREACHABLE
     keys = np.array([NEAR.key, FAR.key, TARGET.key], dtype=np.int64)
     assert engine.steps(keys, TARGET, SolveOptions(workers=1)).tolist() == [7, -1, 0]
@@ -70,18 +72,22 @@ def test_boards_of_every_distance_to_11_and_their_limits(name, ball11):
 
 @pytest.mark.parametrize("name", ["ida", "bidir"])
 def test_unreachable_counts(name):
+    """The distance service answers boards of other knight counts before the engine runs."""
     b = Board("11111/11111/00*11/00001/00000")
+    answers = service_module.DistanceService(engine=name)
     for limit in (15, None):
-        s = checked_by(solve_with(name, b, TARGET, limit), b, engine=name)
+        s = checked_by(answers.solve(b, max_depth=limit), b, engine=name)
         assert s.steps is None and s.status == "unreachable" and s.nodes == 0
     target = Board("10101/01010/10*01/01010/10100")  # 11 black
     start = random_walk(TARGET, 5, random.Random(0))  # 12 black
-    assert solve_with(name, start, target, None).status == "unreachable"
+    other = service_module.DistanceService(target, engine=name)
+    assert other.solve(start, max_depth=None).status == "unreachable"
     near = solve_with(name, start, TARGET).steps
     keys = np.array([b.key, TARGET.key, start.key])
-    assert steps_with(name, keys, TARGET, 15).tolist() == [-1, 0, near]
-    assert steps_with(name, keys, TARGET, None).tolist() == [-1, 0, near]
-    assert steps_with(name, keys, target, None).tolist() == [-1, -1, -1]
+    assert answers.steps(keys, max_depth=15).tolist() == [-1, 0, near]
+    assert answers.steps(keys, max_depth=None).tolist() == [-1, 0, near]
+    assert other.steps(keys, max_depth=None).tolist() == [-1, -1, -1]
+    assert answers.steps(keys.tolist(), max_depth=None) == [-1, 0, near]
 
 
 @pytest.mark.parametrize("name", ["ida", "bidir"])

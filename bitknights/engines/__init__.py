@@ -43,11 +43,12 @@ def depth_limit(max_depth: int | None) -> int:
 
 
 class Engine:
-    """What every engine does alike.  :meth:`solve` answers at once a board whose knight
-    counts differ from the target's, bounds the search by ``options.timeout`` and the
-    caller's ``stop`` flag (when ``timed``), times it and makes a
-    :class:`~bitknights.solution.Solution` of its answer.  An engine writes only
-    :meth:`_path` and :meth:`steps`, and declares its ``name`` and what sets it apart."""
+    """What every engine does alike.  :meth:`solve` bounds the search by
+    ``options.timeout`` and the caller's ``stop`` flag (when ``timed``), times it and makes
+    a :class:`~bitknights.solution.Solution` of its answer.  An engine writes only
+    :meth:`_path` and :meth:`steps`, and declares its ``name`` and what sets it apart.
+    Every board it is given can reach the target (the distance service answers the others:
+    :func:`bitknights.service.reaching`)."""
 
     name = ""
     lookup = False
@@ -65,16 +66,15 @@ class Engine:
     def solve(
         self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
     ) -> Solution:
-        """The fewest moves from ``start`` to ``target`` within ``options.max_depth``, one
-        optimal path and the work done; ``status`` says why there is none (``stopped``
-        when ``stop`` was raised or the timeout passed first)."""
+        """The fewest moves from ``start`` (with the target's knight counts) to ``target``
+        within ``options.max_depth``, one optimal path and the work done; ``status`` says
+        why there is none (``stopped`` when ``stop`` was raised or the timeout passed
+        first)."""
         from ..results import STOPPED, Status
         from ..solution import Solution
 
         t0 = time.perf_counter()
         result: dict[str, Any] = {"engine": self.name, "max_depth": options.max_depth}
-        if start.counts != target.counts:  # moves never change them
-            return Solution(start, target, None, status=Status.UNREACHABLE, **result)
         limit = depth_limit(options.max_depth)
         if self.timed:
             from ..threads import Stopped

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import progress
 from ..coords import KEY_SHIFT
-from ..coords.arrays import SQUARE_COLOR, popcount
+from ..coords.arrays import SQUARE_COLOR
 from ..results import GROW, STOPPED
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from ..threads import POLL_SECONDS, Stopped, default_workers, parallel_chunks, shared, wait
@@ -214,7 +214,7 @@ def steps_many(
     nodes = np.zeros(len(keys), dtype=np.int64)
     flag = stop.array
     ball = target_ball(target)
-    fixed = (np.int64(target.key), np.int64(target.counts[1]), np.int64(limit))
+    fixed = (np.int64(target.key), np.int64(limit))
 
     def run(lo: int, hi: int) -> None:
         part, out, work = keys[lo:hi], steps[lo:hi], nodes[lo:hi]
@@ -289,10 +289,9 @@ def _steps_piece(keys: np.ndarray, target: Board, limit: int, radius: int) -> np
     plus the depth there."""
     bkeys, bdepths, complete = numpy_ball(target.key, radius)
     steps = np.full(len(keys), -1, dtype=np.int64)
-    alive = np.flatnonzero(popcount(keys & FULL_MASK) == target.counts[1])
     code_shift = 30
     prev = np.empty(0, dtype=np.int64)
-    cur = (alive << code_shift) | keys[alive]
+    cur = (np.arange(len(keys), dtype=np.int64) << code_shift) | keys
     for layer in range(limit + 1):
         board = cur & ((1 << code_shift) - 1)
         pos = np.searchsorted(bkeys, board)

@@ -266,13 +266,10 @@ class MitmEngine(Engine):
     ) -> list[int]:  # fmt: skip
         check_limit(self.name, self.max_limit, options.max_depth)
         ball, limit = ball_of(target), options.limit
-        k = target.counts[1]
         out = []
         try:
             for key in map(int, keys):
-                black, blank = key & FULL_MASK, key >> NUM_SQUARES
-                valid = blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
-                out.append(_search(key, ball, limit, stop)[0] if valid else -1)
+                out.append(_search(key, ball, limit, stop)[0])
         except _Stopped:
             from ..results import STOPPED
 
