@@ -118,7 +118,7 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
             "ida_one": (ida.ida_one,
                         t.UniTuple(i8, 2)(i8, i8, i8, i8, *tables, *bounds, i8, vec, vec)),
             "ida_many": (ida.ida_many,
-                         t.void(vec, vec, i8, i8, i8, *tables, *bounds, vec, vec, vec)),
+                         t.void(vec, vec, i8, i8, *tables, *bounds, vec, vec, vec)),
             "pdb_layer": (pdb.layer,
                           i8(dist, u8, i8, b1, nbr, ro_vec, part, ro_vec, mat, i8, i8, i8)),
         }  # fmt: skip

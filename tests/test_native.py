@@ -81,7 +81,7 @@ def test_batch_agrees_with_naive_bfs(natives, ball8):
     blacks, blanks = keys & ((1 << 25) - 1), keys >> 25
     steps = np.zeros(len(keys), np.int64)
     nodes = np.zeros(len(keys), np.int64)
-    natives["ida"].ida_many(blacks, blanks, TARGET.blank, 12, 8, *ida._bounds(TARGET, False), steps,
+    natives["ida"].ida_many(blacks, blanks, TARGET.blank, 8, *ida._bounds(TARGET, False), steps,
                       nodes, np.zeros(1, np.int64))  # fmt: skip
     for board, s in zip(boards, steps.tolist()):
         assert s == ball8.get("".join(board.rows()), -1), board

@@ -124,7 +124,7 @@ class IdaEngine(Engine):
         except Stopped:
             return steps
         blacks, blanks = keys & FULL_MASK, keys >> KEY_SHIFT
-        fixed = (np.int64(target.blank), np.int64(target.counts[1]), np.int64(limit), *bounds)
+        fixed = (np.int64(target.blank), np.int64(limit), *bounds)
         kernel, flag = _kernels().ida_many, stop.array
 
         def run(lo: int, hi: int) -> None:
