@@ -64,17 +64,18 @@ class Extension:
         return tuple(sorted({*own, *_SHARED, *self.imports}))
 
 
-_SHARED = ("coords/__init__.py", "coords/kernels.py", "results.py", "squares.py")
-"""What every kernel module imports: ranking, the knight moves and the result codes."""
+_SHARED = ("coords/__init__.py", "results.py", "squares.py")
+"""What every kernel module imports: the board encoding, the result codes, knight moves."""
 
 _ALL = (
-    Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5),
+    Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5,
+              ("coords/kernels.py",)),
     Extension("bidir", ("engines._bidir_kernels",), "bidirectional search", 20,
               ("engines/__init__.py", "engines/hashset.py")),
     Extension("table", ("table.kernels", "coords.kernels"), "distance table", 10,
               ("table/layout.py",)),
     Extension("lab", ("engines._lab_kernels",), "the heuristic lab's IDA*", 8,
-              ("engines/_lab_layout.py",)),
+              ("coords/kernels.py", "engines/_lab_layout.py")),
 )  # fmt: skip
 EXTENSIONS = {e.key: e for e in _ALL}
 
