@@ -557,15 +557,15 @@ def reaching(keys: list[int] | np.ndarray, target: Board) -> list[bool] | np.nda
     board and not under a knight, and the target's knight counts (moves never change
     them); a list for a list (plain Python), a boolean array for an array.
 
-    >>> reaching([TARGET.key, TARGET.black | 25 << 25, 1 << 25], TARGET)
-    [True, False, False]
+    >>> reaching([TARGET.key, TARGET.black | 25 << 25, 1 << 25, -1], TARGET)
+    [True, False, False, False]
     """
     from .squares import FULL_MASK, NUM_SQUARES
 
     k = target.counts[1]
     if isinstance(keys, list):
         return [
-            key >> NUM_SQUARES < NUM_SQUARES
+            0 <= key >> NUM_SQUARES < NUM_SQUARES
             and not (key & FULL_MASK) >> (key >> NUM_SQUARES) & 1
             and (key & FULL_MASK).bit_count() == k
             for key in keys

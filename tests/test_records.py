@@ -17,7 +17,6 @@ def test_records_behave_as_named_tuples():
     fields = ("max_depth", "timeout", "workers", "count_solutions", "cache_dir")
     assert SolveOptions._fields == fields
     assert SolveOptions().max_depth == 15  # defaults from the class body
-    assert SolveOptions(max_depth=None).limit == 200  # and its property
     move, child = next(TARGET.children())
     hint = Hint(move, child, 1, False)
     got_move, board, distance, optimal = hint

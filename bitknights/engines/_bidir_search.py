@@ -22,10 +22,13 @@ from .common import CACHED_TARGETS, parity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
     from collections.abc import Iterator
 
     from ..board import Board
     from .options import StopFlag
+
+    CacheDir = str | os.PathLike[str] | None
 
 BALL_RADIUS = 13
 """The radius the numba ball starts at (0.1 s, 500 k boards for the classic target)."""
@@ -66,6 +69,7 @@ class _Ball:
         self._writer = False
         self._writers_waiting = 0
         self._announced = False
+        self.cache_dir: CacheDir = None  # where the latest request looks for tables
 
     @contextmanager
     def reading(self, stop: np.ndarray | None = None) -> Iterator[None]:
@@ -120,8 +124,7 @@ class _Ball:
                 self._announced = True
                 progress.announce(
                     "growing the bidirectional search's target side for far boards",
-                    "up to 5 s, once per process; the distance table (`bitknights table "
-                    "build`) answers such boards at once",
+                    "up to 5 s, once per process" + _table_advice(self.key, self.cache_dir),
                 )
             self.table, self.count, self.front, self.depth = _kernels().grow_target(
                 self.table, np.int64(self.count), self.front, np.int64(self.depth),
@@ -131,6 +134,17 @@ class _Ball:
     def args(self) -> tuple:
         return (self.table, np.int64(self.count), self.front, np.int64(self.depth),
                 np.int64(TARGET_MAX_ENTRIES), np.int64(TARGET_BIAS))  # fmt: skip
+
+
+def _table_advice(target_key: int, cache_dir: CacheDir) -> str:
+    from ..board import Board
+    from ..table.store import table_path
+
+    try:
+        there = table_path(Board.from_key(target_key), cache_dir).exists()
+    except (OSError, ValueError):  # no cache directory to speak of: nothing to advise
+        return ""
+    return "" if there else "; `bitknights table build` makes such answers instant"
 
 
 _BALLS_LOCK = threading.Lock()

@@ -19,7 +19,7 @@ This module imports neither numpy nor numba.
 
 from __future__ import annotations
 
-from . import Engine
+from . import Engine, depth_limit
 from .options import StopFlag
 
 TYPE_CHECKING = False
@@ -45,8 +45,9 @@ class BidirEngine(Engine):
     def _path(
         self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
     ) -> Found:
-        from ._bidir_search import solve_one
+        from ._bidir_search import solve_one, target_ball
 
+        target_ball(target).cache_dir = options.cache_dir  # for its growth notice's advice
         return solve_one(start, target, limit, stop)
 
     def steps(
@@ -60,8 +61,9 @@ class BidirEngine(Engine):
         from . import _bidir_search as search
 
         keys = np.ascontiguousarray(keys, dtype=np.int64)
-        stop, limit = stop or StopFlag(), options.limit
+        stop, limit = stop or StopFlag(), depth_limit(options.max_depth)
         if limit > NUMPY_RADIUS + NUMPY_LAYERS:
+            search.target_ball(target).cache_dir = options.cache_dir
             return search.steps_many(keys, target, limit, options.workers, stop)
         return search.numpy_steps(keys, target, limit, NUMPY_RADIUS, stop)
 

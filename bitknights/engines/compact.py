@@ -7,7 +7,7 @@ module imports neither numpy nor numba.
 
 from __future__ import annotations
 
-from . import Engine
+from . import Engine, depth_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class CompactEngine(Engine):
             import numpy as np
 
             return np.full(len(keys), STOPPED, dtype=np.int64)
-        return table.distances(keys, options.limit)
+        return table.distances(keys, depth_limit(options.max_depth))
 
 
 ENGINE = CompactEngine()

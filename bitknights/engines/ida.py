@@ -9,7 +9,7 @@ blank's square colour fixes.  The move undoing the previous one is never tried.
 
 from __future__ import annotations
 
-from . import Engine
+from . import Engine, depth_limit
 from .options import StopFlag
 
 TYPE_CHECKING = False
@@ -117,7 +117,7 @@ class IdaEngine(Engine):
         keys = np.ascontiguousarray(keys, dtype=np.int64)
         steps = np.full(len(keys), STOPPED, dtype=np.int64)
         nodes = np.zeros(len(keys), dtype=np.int64)
-        stop, limit = stop or StopFlag(), options.limit
+        stop, limit = stop or StopFlag(), depth_limit(options.max_depth)
         try:
             use_pdb = self._choose_bound(keys, target, limit, options.cache_dir, stop)
             bounds = _bounds(target, bool(use_pdb), options.cache_dir, stop)

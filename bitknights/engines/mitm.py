@@ -20,7 +20,7 @@ from bisect import bisect_left
 from .. import cache
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES, square_color
-from . import Engine
+from . import Engine, depth_limit
 from .options import check_limit
 
 TYPE_CHECKING = False
@@ -265,7 +265,7 @@ class MitmEngine(Engine):
         stop: StopFlag | None = None,
     ) -> list[int]:  # fmt: skip
         check_limit(self.name, self.max_limit, options.max_depth)
-        ball, limit = ball_of(target), options.limit
+        ball, limit = ball_of(target), depth_limit(options.max_depth)
         out = []
         try:
             for key in map(int, keys):

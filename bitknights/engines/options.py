@@ -31,13 +31,6 @@ class SolveOptions(Record):
     count_solutions: bool = False
     cache_dir: str | os.PathLike[str] | None = None
 
-    @property
-    def limit(self) -> int:
-        """The kernels' move limit (:func:`~bitknights.engines.depth_limit`)."""
-        from . import depth_limit
-
-        return depth_limit(self.max_depth)
-
 
 def check_limit(engine: str, cap: int | None, max_depth: int | None) -> None:
     """Refuse (:class:`~bitknights.errors.BitknightsError`) a limit above ``cap``

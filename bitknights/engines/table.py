@@ -7,7 +7,7 @@ Importing it imports neither numpy nor numba.
 from __future__ import annotations
 
 from ..table import store
-from . import Engine
+from . import Engine, depth_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,10 +60,10 @@ class TableEngine(Engine):
         """A list for a list (in plain Python), an array for an array."""
         from ..table import probe
 
-        file = store.load(target, options.cache_dir)
+        file, limit = store.load(target, options.cache_dir), depth_limit(options.max_depth)
         if isinstance(keys, list):
-            return probe.distances(file, keys, options.limit)
-        return probe.distances_array(file, keys, options.limit)
+            return probe.distances(file, keys, limit)
+        return probe.distances_array(file, keys, limit)
 
 
 ENGINE = TableEngine()
