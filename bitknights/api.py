@@ -12,33 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from typing import Any
 
-    import numpy as np
-
     from .solution import Solution
-
-
-def choose_engine(
-    engine: str,
-    max_depth: int | None,
-    target: Board | str | None = TARGET,
-    *,
-    counts_only: bool = False,
-    cache_dir: str | os.PathLike[str] | None = None,
-    boards: int | None = None,
-) -> str:
-    """The engine ``engine`` stands for (:meth:`~bitknights.service.DistanceService.choose`);
-    ``target=None`` leaves the table out.
-
-    >>> choose_engine("auto", 15, None, counts_only=True, boards=10)
-    'mitm'
-    >>> choose_engine("auto", 15, None, counts_only=True, boards=5000)
-    'bidir'
-    >>> choose_engine("auto", 15, None, boards=10)  # a path is wanted
-    'ida'
-    """
-    answers = service(TARGET if target is None else target, engine=engine, cache_dir=cache_dir)
-    return answers.choose(max_depth, counts_only=counts_only, boards=boards,
-                          table=target is not None)  # fmt: skip
 
 
 def solve(
@@ -96,18 +70,6 @@ def solve_many(boards: Iterable[Board | str], **options: Any) -> list[Solution]:
     return list(iter_solve(boards, **options))
 
 
-def solution_paths(
-    board: Board | str,
-    *,
-    limit: int | None = None,
-    target: Board | str = TARGET,
-    cache_dir: str | os.PathLike[str] | None = None,
-    quiet: bool = False,
-) -> tuple[str, Iterable[np.ndarray]]:
-    """:meth:`~bitknights.service.DistanceService.solution_paths` for ``target``."""
-    return service(target, cache_dir=cache_dir).solution_paths(board, limit=limit, quiet=quiet)
-
-
 def optimal_solutions(
     board: Board | str,
     *,
@@ -130,5 +92,5 @@ def optimal_solutions(
     return service(target, engine=engine, cache_dir=cache_dir).optimal_solutions(board, limit=limit)
 
 
-__all__ = ["DEFAULT_MAX_DEPTH", "ENGINE_CHOICES", "choose_engine", "iter_solve",
-           "optimal_solutions", "solution_paths", "solve", "solve_many"]  # fmt: skip
+__all__ = ["DEFAULT_MAX_DEPTH", "ENGINE_CHOICES", "iter_solve", "optimal_solutions", "solve",
+           "solve_many"]  # fmt: skip

@@ -3,7 +3,7 @@
 compiler the same sources run just in time.
 
 An extension records a fingerprint of every source it was compiled from
-(:func:`kernel_sources`); :func:`kernels` uses it only when that matches the sources
+(:attr:`Extension.sources`); :func:`kernels` uses it only when that matches the sources
 beside it (or an installed copy's, when Python imported a checkout), else the JIT module
 runs and a terminal is told why.  ``BITKNIGHTS_NATIVE=0`` turns every extension off;
 ``python -m bitknights.native`` rebuilds in place.
@@ -35,12 +35,15 @@ class Extension:
     """One ahead-of-time module, ``bitknights/<package>/_<key>_native``, compiled from the
     kernel ``modules`` (the first stands in for it just in time) and exporting the kernels
     :func:`_signatures` lists for ``key``; ``what`` and ``jit_seconds`` tell a user what
-    compiles just in time, and for how long."""
+    compiles just in time, and for how long; ``imports``: the other files of the package
+    that ``modules`` import at their top level, transitively, beyond :data:`_SHARED` (a
+    test holds them to a parse)."""
 
     key: str
     modules: tuple[str, ...]
     what: str
     jit_seconds: float
+    imports: tuple[str, ...] = ()
 
     @property
     def package(self) -> str:
@@ -56,70 +59,25 @@ class Extension:
 
     @property
     def sources(self) -> tuple[str, ...]:
-        return kernel_sources(self.modules)
+        """The files (relative to the package, sorted) that can change what compiles."""
+        own = (f"{module.replace('.', '/')}.py" for module in self.modules)
+        return tuple(sorted({*own, *_SHARED, *self.imports}))
 
+
+_SHARED = ("coords/__init__.py", "results.py", "squares.py")
+"""What every kernel module imports: the board encoding, the result codes, knight moves."""
 
 _ALL = (
-    Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5),
-    Extension("bidir", ("engines._bidir_kernels",), "bidirectional search", 20),
-    Extension("table", ("table.kernels", "coords.kernels"), "distance table", 10),
-    Extension("lab", ("engines._lab_kernels",), "the heuristic lab's IDA*", 8),
-)
+    Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5,
+              ("coords/kernels.py",)),
+    Extension("bidir", ("engines._bidir_kernels",), "bidirectional search", 20,
+              ("engines/__init__.py", "engines/hashset.py")),
+    Extension("table", ("table.kernels", "coords.kernels"), "distance table", 10,
+              ("table/layout.py",)),
+    Extension("lab", ("engines._lab_kernels",), "the heuristic lab's IDA*", 8,
+              ("coords/kernels.py", "engines/_lab_layout.py")),
+)  # fmt: skip
 EXTENSIONS = {e.key: e for e in _ALL}
-
-
-def _module_file(dotted: str) -> str | None:
-    """The source of ``bitknights.<dotted>``, relative to the package (``None``: none)."""
-    base = dotted.replace(".", "/")
-    for name in (f"{base}.py", f"{base}/__init__.py"):
-        if (_ROOT / name).is_file():
-            return name
-    return None
-
-
-_FROM_IMPORT = r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
-"""``from DOTS MODULE import NAMES`` at the start of a line (compiled once, by ``re``)."""
-
-
-def _top_level_imports(name: str) -> set[str]:
-    """The bitknights modules (dotted, under ``bitknights``) that the module in file
-    ``name`` imports at its top level (indented imports do not reach a kernel), read with
-    a pattern: a twentieth of a parse's time (a test holds them equal)."""
-    import re
-
-    package = ".".join(("bitknights", *Path(name).parent.parts))
-    found: set[str] = set()
-    text = (_ROOT / name).read_text(encoding="utf-8")
-    for dots, module, names in re.findall(_FROM_IMPORT, text, re.M):
-        if dots:
-            module = importlib.util.resolve_name(dots + module, package).partition(".")[2]
-            for alias in re.sub(r"#[^\n]*", "", names).strip("() \t\n").split(","):
-                alias = alias.split(" as ")[0].strip()
-                if alias:
-                    sub = f"{module}.{alias}" if module else alias
-                    found.add(sub if _module_file(sub) else module)
-        elif module.startswith("bitknights."):
-            found.add(module.removeprefix("bitknights."))
-    return {m for m in found if m and _module_file(m)}
-
-
-@cache
-def kernel_sources(modules: tuple[str, ...]) -> tuple[str, ...]:
-    """The files (relative to the package, sorted) of ``modules`` and of every bitknights
-    module they import at their top level, transitively: what can change what compiles.
-
-    >>> kernel_sources(("engines._bidir_kernels",))[:3]
-    ('coords/__init__.py', 'coords/kernels.py', 'engines/__init__.py')
-    """
-    seen: set[str] = set()
-    todo = list(modules)
-    while todo:
-        name = _module_file(todo.pop())
-        if name is None or name in seen:
-            continue
-        seen.add(name)
-        todo.extend(_top_level_imports(name))
-    return tuple(sorted(seen))
 
 
 def _ext(which: str | Extension) -> Extension:
@@ -161,7 +119,7 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
             "ida_one": (ida.ida_one,
                         t.UniTuple(i8, 2)(i8, i8, i8, i8, *tables, *bounds, i8, vec, vec)),
             "ida_many": (ida.ida_many,
-                         t.void(vec, vec, i8, i8, i8, *tables, *bounds, vec, vec, vec)),
+                         t.void(vec, vec, i8, i8, *tables, *bounds, vec, vec, vec)),
             "pdb_layer": (pdb.layer,
                           i8(dist, u8, i8, b1, nbr, ro_vec, part, ro_vec, mat, i8, i8, i8)),
         }  # fmt: skip
@@ -177,7 +135,7 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
             "search": (bd.search, t.Tuple((i8, i8, table, i8, vec, i8))(
                 i8, i8, i8, i8, *ball, *ball, i8, i8, b1, nbr, ro_vec, vec, vec)),
             "search_many": (bd.search_many, i8(
-                ro_vec, i8, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
+                ro_vec, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
         }  # fmt: skip
     if key == "lab":
         from .engines import _lab_kernels as lab

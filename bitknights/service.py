@@ -15,7 +15,7 @@ import os
 import sys
 
 from .board import TARGET, Board, as_board
-from .engines import ENGINES, LOOKUP_ENGINES, boards_from_blanks, depth_limit, get_engine
+from .engines import ENGINES, boards_from_blanks, get_engine
 from .engines.options import DEFAULT_MAX_DEPTH, MAX_TIMEOUT, SolveOptions, check_options
 from .errors import BitknightsError
 
@@ -104,79 +104,73 @@ class DistanceService:
         )
 
     def choose(
-        self,
-        max_depth: int | None,
-        *,
-        counts_only: bool = False,
-        boards: int | None = None,
-        table: bool = True,
+        self, max_depth: int | None, *, counts_only: bool = False, boards: int | None = None
     ) -> str:
         """The engine that answers requests under ``max_depth`` (``None``: no limit): the
-        one asked for, or for ``auto``, from the engines' capabilities (see
-        docs/architecture.md): a ready lookup engine (not with ``table=False``); without a
-        limit one exact at any depth; for move counts only, one answering ``boards`` in
-        plain Python, else with numpy alone; else the first search engine.
-
-        >>> s = DistanceService(engine="auto", cache_dir="/nonexistent")
-        >>> s.choose(15, counts_only=True, boards=10), s.choose(15, counts_only=True, boards=5000)
-        ('mitm', 'bidir')
-        >>> s.choose(15, boards=10), s.choose(None)  # a path is wanted; no limit
-        ('ida', 'bidir')
-        """
+        one asked for, else :func:`auto`'s pick."""
         if self.engine != "auto":
             return self.engine
-        for e in map(get_engine, LOOKUP_ENGINES if table else ()):
-            deep_enough = max_depth is None or max_depth >= e.capabilities.from_depth
-            if deep_enough and e.ready(self.target, self.cache_dir):
-                return e.name
-        search = [get_engine(name) for name in ENGINES if name not in LOOKUP_ENGINES]
-        if max_depth is None:
-            wanted = [e for e in search if e.capabilities.exact_at_any_depth]
-        elif counts_only:
-            wanted = [
-                e
-                for e in search
-                if boards is not None
-                and boards <= e.capabilities.plain_boards
-                and max_depth <= e.capabilities.plain_depth
-            ] or [e for e in search if max_depth <= e.capabilities.numpy_depth]
-        else:
-            wanted = []
-        return (wanted or search)[0].name
-
-    def plain(self, engine: str) -> bool:
-        """Whether ``engine`` answers a batch of move counts in plain Python (no numpy)."""
-        caps = get_engine(engine).capabilities
-        return caps.lookup or caps.plain_boards > 0
+        return auto(max_depth, lambda name: get_engine(name).ready(self.target, self.cache_dir),
+                    counts_only=counts_only, boards=boards)  # fmt: skip
 
     def _options(self, **given: Any) -> SolveOptions:
         """The request's options with this service's cache directory, checked."""
         return check_options(SolveOptions(cache_dir=self.cache_dir, **given))
 
     def _engines(self, name: str, options: SolveOptions) -> tuple[Engine, Engine | None]:
-        """The engine called ``name`` (for ``auto`` counting solutions: one that counts
-        them), refusing a request it does not take, and the engine far boards go to
-        instead: for ``auto`` requests above 20 moves that a search engine would answer."""
+        """The engine called ``name`` (for ``auto`` counting solutions: a lookup engine),
+        refusing a request it does not take, and the engine far boards go to instead: for
+        ``auto`` requests at :func:`far_limit` that a search engine would answer."""
         from .engines.options import check_limit
 
         engine = get_engine(name)
-        counts = engine.capabilities.counts_solutions
-        if options.count_solutions and self.engine == "auto" and not counts:
+        if options.count_solutions and self.engine == "auto" and not engine.lookup:
             name = FAR_ENGINE  # its table counts them: built once when needed
             engine = get_engine(name)
-        check_limit(name, engine.capabilities, options.max_depth)
-        if options.count_solutions and not engine.capabilities.counts_solutions:
-            counting = [n for n in ENGINES if get_engine(n).capabilities.counts_solutions]
+        check_limit(name, engine.max_limit, options.max_depth)
+        if options.count_solutions and not engine.lookup:
             raise BitknightsError(
-                f"counting optimal solutions needs the {' or '.join(counting)} engine "
-                "(a distance table: `bitknights table build`; the compact table is built "
-                "once when needed)"
+                "counting optimal solutions needs the table or compact engine (a distance "
+                "table: `bitknights table build`; the compact table is built once when needed)"
             )
-        if self.engine != "auto" or engine.capabilities.lookup:
+        if self.engine != "auto" or engine.lookup or not far_limit(options.max_depth):
             return engine, None
-        deep = get_engine(FAR_ENGINE)
-        limit = options.max_depth
-        return engine, None if limit is not None and limit < deep.capabilities.from_depth else deep
+        return engine, get_engine(FAR_ENGINE)
+
+    def _counter(
+        self, name: str, options: SolveOptions
+    ) -> Callable[[list[int] | np.ndarray, StopFlag | None], list[int] | np.ndarray]:
+        """What answers batches of packed keys for :meth:`steps` under ``options`` (checked
+        once): ``-1`` for the boards that never reach the target (:func:`reaching`), before
+        any engine runs; the others by ``name``'s engine, or by the far engine once its
+        table is at hand or for a batch with a far board (it answers every board)."""
+        chosen, deep = self._engines(name, options)
+
+        def ask(keys: list[int] | np.ndarray, stop: StopFlag | None) -> list[int] | np.ndarray:
+            engine = self._route(chosen, deep, lambda: _any_far(keys, self.target))
+            if isinstance(keys, list) and not plain(engine.name):
+                import numpy as np
+
+                got = engine.steps(np.array(keys, dtype=np.int64), self.target, options, stop)
+                return np.asarray(got).tolist()
+            return engine.steps(keys, self.target, options, stop)
+
+        def answer(keys: list[int] | np.ndarray, stop: StopFlag | None) -> list[int] | np.ndarray:
+            ok = reaching(keys, self.target)
+            if isinstance(keys, list):
+                if all(ok):
+                    return ask(keys, stop)
+                got = iter(ask([key for key, good in zip(keys, ok) if good], stop))
+                return [next(got) if good else -1 for good in ok]
+            if ok.all():  # type: ignore[union-attr]
+                return ask(keys, stop)
+            import numpy as np
+
+            out = np.full(len(keys), -1, dtype=np.int64)
+            out[ok] = ask(keys[ok], stop)
+            return out
+
+        return answer
 
     def steps(
         self,
@@ -189,23 +183,11 @@ class DistanceService:
     ) -> list[int] | np.ndarray:
         """The distance of each board (packed keys) to the target: ``-1`` beyond
         ``max_depth`` or unreachable, ``-2`` for boards left when ``stop`` was raised.  A
-        list of keys gets a list back (plain Python when :meth:`plain`), an array an
+        list of keys gets a list back (plain Python when :func:`plain`), an array an
         array."""
         options = self._options(max_depth=max_depth, workers=workers)
         name = engine or self.choose(max_depth, counts_only=True, boards=len(keys))
-        # the far engine answers every board, far or not
-        chosen = self._route(*self._engines(name, options), lambda: _any_far(keys, self.target))
-        name = chosen.name
-        if isinstance(keys, list) and name == "table":
-            from .table import probe
-
-            return probe.distances(self._load(), keys, depth_limit(max_depth))
-        if isinstance(keys, list) and not self.plain(name):
-            import numpy as np
-
-            got = chosen.steps_many(np.array(keys, dtype=np.int64), self.target, options, stop)
-            return np.asarray(got).tolist()
-        return chosen.steps_many(keys, self.target, options, stop)
+        return self._counter(name, options)(keys, stop)
 
     def step_pieces(
         self,
@@ -222,14 +204,15 @@ class DistanceService:
         from .threads import worker_count
 
         name = engine or self.choose(max_depth, counts_only=True)
-        search = not get_engine(name).capabilities.lookup
+        answer = self._counter(name, self._options(max_depth=max_depth, workers=workers))
+        search = not get_engine(name).lookup
         piece = worker_count(workers)
         for chunk in chunks:
             lo = 0
             while lo < len(chunk):
                 keys = chunk[lo : lo + piece] if search else chunk
                 t0 = time.perf_counter()
-                steps = self.steps(keys, max_depth=max_depth, workers=workers, engine=name)
+                steps = answer(keys, None)
                 seconds = time.perf_counter() - t0
                 yield keys, steps.tolist() if hasattr(steps, "tolist") else steps
                 lo += len(keys)
@@ -261,7 +244,7 @@ class DistanceService:
         def one(b: Board | str) -> Solution:
             board = as_board(b)
             routed = self._route(chosen, deep, lambda: far(board, self.target))
-            return self._checked(routed.solve(board, self.target, options, stop))
+            return self._answer(routed, board, options, stop)
 
         def run() -> Iterator[Solution]:
             # loads kernels and tables now, not inside the first board's time
@@ -290,18 +273,26 @@ class DistanceService:
         engines = self._engines(self.choose(max_depth), options)
         chosen = self._route(*engines, lambda: far(start, self.target))
         stop = StopFlag()  # raised by Ctrl-C
-        return self._checked(
-            off_main_thread(lambda: chosen.solve(start, self.target, options, stop), stop)
-        )
+        return off_main_thread(lambda: self._answer(chosen, start, options, stop), stop)
 
     def _route(self, chosen: Engine, deep: Engine | None, is_far: Callable[[], bool]) -> Engine:
         """``deep`` once its table is at hand or when ``is_far()``; else ``chosen``."""
         ready = deep is not None and deep.ready(self.target, self.cache_dir)
         return deep if deep is not None and (ready or is_far()) else chosen
 
-    @staticmethod
-    def _checked(solution: Solution) -> Solution:
-        """``solution`` after replaying a search engine's path (a table's was walked)."""
+    def _answer(
+        self, engine: Engine, board: Board, options: SolveOptions, stop: StopFlag
+    ) -> Solution:
+        """``engine``'s answer for ``board``, a search engine's path replayed (a table's was
+        walked); a board that never reaches the target (:func:`reaching`) is answered
+        before any engine runs."""
+        if not reaching([board.key], self.target)[0]:
+            from .results import Status
+            from .solution import Solution
+
+            return Solution(board, self.target, None, status=Status.UNREACHABLE,
+                            engine=engine.name, max_depth=options.max_depth)  # fmt: skip
+        solution = engine.solve(board, self.target, options, stop)
         if solution.engine != "table":
             solution.verify()
         return solution
@@ -507,6 +498,85 @@ class DistanceService:
             self._dist[b] = len(boards) - 1 - i
             if i + 1 < len(boards):
                 self._next[b] = boards[i + 1]
+
+
+def auto(
+    max_depth: int | None,
+    ready: Callable[[str], bool],
+    *,
+    counts_only: bool = False,
+    boards: int | None = None,
+) -> str:
+    """The engine ``--engine auto`` picks for requests under ``max_depth`` (``None``: no
+    limit) when ``ready(name)`` says which lookup engines have their table at hand
+    (docs/engines.md), in order: the distance table; at :func:`far_limit` the compact
+    table; meeting in the middle for the move counts (``counts_only``) of at most
+    ``mitm.AUTO_BOARDS`` boards under a limit of at most ``mitm.AUTO_DEPTH``, because it
+    imports neither numpy nor numba; bidirectional search for move counts under a limit
+    its numpy path takes, because that needs no numba; IDA* for other limited requests;
+    bidirectional search for no limit.
+
+    >>> never = lambda name: False
+    >>> auto(15, never, counts_only=True, boards=10), auto(15, never, counts_only=True)
+    ('mitm', 'bidir')
+    >>> auto(15, never, boards=10), auto(None, never)  # a path is wanted; no limit
+    ('ida', 'bidir')
+    """
+    from .engines import bidir, mitm
+
+    if ready("table"):
+        return "table"
+    if far_limit(max_depth) and ready("compact"):
+        return "compact"
+    if max_depth is None:
+        return "bidir"
+    few = boards is not None and boards <= mitm.AUTO_BOARDS
+    if counts_only and few and max_depth <= mitm.AUTO_DEPTH:
+        return "mitm"
+    if counts_only and max_depth <= bidir.NUMPY_RADIUS + bidir.NUMPY_LAYERS:
+        return "bidir"
+    return "ida"
+
+
+def plain(engine: str) -> bool:
+    """Whether ``engine`` answers a batch of move counts given as a list in plain Python,
+    without numpy: the lookup engines and meeting in the middle."""
+    return engine in ("table", "compact", "mitm")
+
+
+def far_limit(max_depth: int | None) -> bool:
+    """Whether requests under ``max_depth`` are deep enough for the compact table: ``auto``
+    prefers it when it is there, and sends far boards to it (built once)."""
+    from .engines.compact import FROM_DEPTH
+
+    return max_depth is None or max_depth >= FROM_DEPTH
+
+
+def reaching(keys: list[int] | np.ndarray, target: Board) -> list[bool] | np.ndarray:
+    """Which of the packed ``keys`` are boards that can reach ``target``: the blank on the
+    board and not under a knight, and the target's knight counts (moves never change
+    them); a list for a list (plain Python), a boolean array for an array.
+
+    >>> reaching([TARGET.key, TARGET.black | 25 << 25, 1 << 25, -1], TARGET)
+    [True, False, False, False]
+    """
+    from .squares import FULL_MASK, NUM_SQUARES
+
+    k = target.counts[1]
+    if isinstance(keys, list):
+        return [
+            0 <= key >> NUM_SQUARES < NUM_SQUARES
+            and not (key & FULL_MASK) >> (key >> NUM_SQUARES) & 1
+            and (key & FULL_MASK).bit_count() == k
+            for key in keys
+        ]
+    import numpy as np
+
+    from .coords.arrays import popcount
+
+    black, blank = keys & FULL_MASK, keys >> NUM_SQUARES
+    ok: np.ndarray = (blank >= 0) & (blank < NUM_SQUARES)
+    return ok & (black >> np.where(ok, blank, 0) & 1 == 0) & (popcount(black) == k)
 
 
 def far(board: Board, target: Board) -> bool:

@@ -52,7 +52,7 @@ def random_board(rng: random.Random) -> Board:
 
 def exact(boards: list[Board]) -> list[int]:
     keys = np.array([b.key for b in boards], dtype=np.int64)
-    return bidir.ENGINE.steps_many(keys, TARGET, SolveOptions(max_depth=None)).tolist()
+    return bidir.ENGINE.steps(keys, TARGET, SolveOptions(max_depth=None)).tolist()
 
 
 def hard_batch(per: int, lo: int, hi: int, seed: int) -> list[tuple[Board, int]]:

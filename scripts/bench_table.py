@@ -36,8 +36,8 @@ def main() -> None:
         numba.set_num_threads(args.threads)
 
     from bitknights import TARGET, Board
-    from bitknights.coords.kernels import unrank_many
     from bitknights.table import build, load_table, store
+    from bitknights.table.compact import unrank
 
     with tempfile.TemporaryDirectory() as tmp:
         cache = args.cache_dir or tmp
@@ -56,7 +56,7 @@ def main() -> None:
 
         rng = np.random.default_rng(args.seed)
         ranks = rng.integers(0, table.state_count, size=args.boards, dtype=np.int64)
-        blacks, blanks = unrank_many(ranks, table.black_count)
+        blacks, blanks = unrank(ranks, table.black_count)
         keys = blacks | (blanks << 25)
         table.distances(keys[:1000])  # compile / load the kernel
         t = time.perf_counter()

@@ -35,9 +35,9 @@ _PROBE = textwrap.dedent(
     t2 = time.perf_counter()
     from bitknights.engines.options import SolveOptions
     engine, options = ida.IdaEngine(use_pdb=False), SolveOptions(max_depth=15, workers=1)
-    engine.steps_many(keys[:1], TARGET, options)
+    engine.steps(keys[:1], TARGET, options)
     t3 = time.perf_counter()
-    engine.steps_many(keys, TARGET, options)
+    engine.steps(keys, TARGET, options)
     t4 = time.perf_counter()
     jit = ida.backend() == "jit"
     stats = ida._kernels().ida_many.stats if jit else None

@@ -281,8 +281,25 @@ def solve_with(engine, board, target=TARGET, max_depth=15, stop=None, **options)
 
 
 def steps_with(engine, keys, target=TARGET, max_depth=15, stop=None, **options):
-    """``engine.steps_many`` as :func:`solve_with` calls solve."""
-    return _call(engine, "steps_many", keys, target, max_depth=max_depth, stop=stop, **options)
+    """``engine.steps`` as :func:`solve_with` calls solve."""
+    return _call(engine, "steps", keys, target, max_depth=max_depth, stop=stop, **options)
+
+
+def choose_engine(engine, max_depth, target=TARGET, *, counts_only=False, cache_dir=None,
+                  boards=None):  # fmt: skip
+    """The engine ``engine`` stands for (the distance service's ``choose``);
+    ``target=None`` leaves the tables out."""
+    from bitknights.service import auto, service
+
+    if target is None:
+        never = lambda name: False  # noqa: E731
+        return (
+            auto(max_depth, never, counts_only=counts_only, boards=boards)
+            if engine == "auto"
+            else engine
+        )
+    answers = service(target, engine=engine, cache_dir=cache_dir)
+    return answers.choose(max_depth, counts_only=counts_only, boards=boards)
 
 
 def still_square(board):

@@ -12,7 +12,15 @@ from bitknights import TARGET, Board, api, solve
 from bitknights.engines import ENGINES, _bidir_search, bidir
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
-from helpers import checked_by, keys_of, random_board, random_walk, solve_with, steps_with
+from helpers import (
+    checked_by,
+    choose_engine,
+    keys_of,
+    random_board,
+    random_walk,
+    solve_with,
+    steps_with,
+)
 
 checked = partial(checked_by, engine="bidir")
 
@@ -24,7 +32,7 @@ def test_classic_sample_and_registry(monkeypatch):
     assert [checked(solve(b, engine="bidir"), b).steps for b in boards] == [7, None]
     assert solve(boards[1], engine="bidir").status == "over_limit"
     assert checked(solve(boards[1], engine="bidir", max_depth=None), boards[1]).steps == 18
-    assert api.choose_engine("auto", None) == "bidir"
+    assert choose_engine("auto", None) == "bidir"
     assert "bidir" in api.ENGINE_CHOICES
     assert solve(boards[1], max_depth=None).engine == "bidir"
     assert steps_with("bidir", keys_of(boards), TARGET).tolist() == [7, -1]
@@ -224,7 +232,7 @@ def test_limited_batches_do_not_import_numba():
         "import sys, numpy as np; from bitknights import TARGET, read_batch, SAMPLE\n"
         "from bitknights.engines import bidir; from bitknights.engines.options import SolveOptions\n"
         "keys = np.array([b.key for b in read_batch(SAMPLE)])\n"
-        "assert bidir.ENGINE.steps_many(keys, TARGET, SolveOptions()).tolist() == [7, -1]\n"
+        "assert bidir.ENGINE.steps(keys, TARGET, SolveOptions()).tolist() == [7, -1]\n"
         "assert 'numba' not in sys.modules\n"
     )
     helpers.run_python(code, check=True)

@@ -82,7 +82,7 @@ def test_every_board_of_a_small_target_walks_to_its_exact_distance(
     other = Board("11100/00000/00*00/00000/00000")  # 3 black knights: never arrives
     assert table.distances([other.key], 1000) == [-1]
     assert table.distances(np.array([other.key, SMALL.key]), 1000).tolist() == [-1, 0]
-    s = solve_with("compact", other, SMALL, None, cache_dir=tmp_path)
+    s = DistanceService(SMALL, engine="compact", cache_dir=tmp_path).solve(other, max_depth=None)
     assert s.status == "unreachable"
 
 

@@ -3,19 +3,18 @@
 import inspect
 import json
 import random
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 import bitknights
 import bitknights.service as service_module
-from bitknights import TARGET, Board, api
+from bitknights import TARGET, Board
 from bitknights.engines import ENGINES, Engine, get_engine
-from bitknights.engines.options import Capabilities, SolveOptions
+from bitknights.engines.options import SolveOptions
 from bitknights.results import Result, Status
 from bitknights.solution import Solution
-from helpers import by_distance, checked_by, random_walk, solve_with, steps_with
+from helpers import by_distance, checked_by, choose_engine, random_walk, solve_with, steps_with
 
 NEAR = Board("10110/01*11/10111/01001/00000")  # 7 moves from the target
 FAR = Board("01011/110*1/01110/01010/00100")  # 18 moves from the target
@@ -26,17 +25,16 @@ def test_every_engine_satisfies_the_protocol(name):
     engine = get_engine(name)
     assert isinstance(engine, Engine)
     assert engine.name == name
-    assert isinstance(engine.capabilities, Capabilities)
-    for method in ("ready", "solve", "steps_many"):
+    assert isinstance(engine.lookup, bool)
+    for method in ("ready", "solve", "steps"):
         want = list(inspect.signature(getattr(Engine, method)).parameters)[1:]
         assert list(inspect.signature(getattr(engine, method)).parameters) == want, method
 
 
-def test_the_lookup_engines_are_named_as_their_capabilities_say():
-    from bitknights.engines import LOOKUP_ENGINES
-
-    assert set(LOOKUP_ENGINES) == {n for n in ENGINES if get_engine(n).capabilities.lookup}
-    assert [n for n in ENGINES if n in LOOKUP_ENGINES] == list(LOOKUP_ENGINES)
+def test_the_lookup_engines_are_those_that_need_a_table(tmp_path):
+    lookup = [n for n in ENGINES if get_engine(n).lookup]
+    assert lookup == [n for n in ENGINES if not get_engine(n).ready(TARGET, tmp_path)]
+    assert lookup == ["table", "compact"]
 
 
 @pytest.mark.parametrize("name", ["ida", "bidir"])
@@ -48,10 +46,12 @@ def test_search_engines_answer_through_the_contract(name):
     s.verify()
     over = engine.solve(FAR, TARGET, SolveOptions(max_depth=15))
     assert over.steps is None and over.status is Status.OVER_LIMIT and over.boards == []
-    other = engine.solve(Board("11111/11111/11*11/00001/00000"), TARGET, SolveOptions())
+    other = service_module.DistanceService(engine=name).solve(
+        Board("11111/11111/11*11/00001/00000")
+    )
     assert other.status is Status.UNREACHABLE
     keys = np.array([NEAR.key, FAR.key, TARGET.key], dtype=np.int64)
-    assert engine.steps_many(keys, TARGET, SolveOptions(workers=1)).tolist() == [7, -1, 0]
+    assert engine.steps(keys, TARGET, SolveOptions(workers=1)).tolist() == [7, -1, 0]
 
 
 @pytest.mark.parametrize("name", ["ida", "bidir"])
@@ -72,18 +72,22 @@ def test_boards_of_every_distance_to_11_and_their_limits(name, ball11):
 
 @pytest.mark.parametrize("name", ["ida", "bidir"])
 def test_unreachable_counts(name):
+    """The distance service answers boards of other knight counts before the engine runs."""
     b = Board("11111/11111/00*11/00001/00000")
+    answers = service_module.DistanceService(engine=name)
     for limit in (15, None):
-        s = checked_by(solve_with(name, b, TARGET, limit), b, engine=name)
+        s = checked_by(answers.solve(b, max_depth=limit), b, engine=name)
         assert s.steps is None and s.status == "unreachable" and s.nodes == 0
     target = Board("10101/01010/10*01/01010/10100")  # 11 black
     start = random_walk(TARGET, 5, random.Random(0))  # 12 black
-    assert solve_with(name, start, target, None).status == "unreachable"
+    other = service_module.DistanceService(target, engine=name)
+    assert other.solve(start, max_depth=None).status == "unreachable"
     near = solve_with(name, start, TARGET).steps
     keys = np.array([b.key, TARGET.key, start.key])
-    assert steps_with(name, keys, TARGET, 15).tolist() == [-1, 0, near]
-    assert steps_with(name, keys, TARGET, None).tolist() == [-1, 0, near]
-    assert steps_with(name, keys, target, None).tolist() == [-1, -1, -1]
+    assert answers.steps(keys, max_depth=15).tolist() == [-1, 0, near]
+    assert answers.steps(keys, max_depth=None).tolist() == [-1, 0, near]
+    assert other.steps(keys, max_depth=None).tolist() == [-1, -1, -1]
+    assert answers.steps(keys.tolist(), max_depth=None) == [-1, 0, near]
 
 
 @pytest.mark.parametrize("name", ["ida", "bidir"])
@@ -129,60 +133,51 @@ def test_status_is_an_enum_and_records_stay_the_same():
         Solution(TARGET, TARGET, None, status="lost")
 
 
-def _fake(name, *, lookup=False, deep=False, numpy_depth=-1, plain=(-1, 0), ready=True, **kw):
-    """An engine declaring chosen capabilities (for the policy, which reads nothing else)."""
-    caps = Capabilities(lookup, deep, numpy_depth, False, *plain, **kw)
-    return SimpleNamespace(name=name, capabilities=caps, ready=lambda target, cache_dir=None: ready)
-
-
 def test_auto_asks_the_lookup_engine_about_the_cache_dir(tmp_path):
     from bitknights.table import store
 
     assert not store.available(TARGET, tmp_path)
-    assert api.choose_engine("auto", 15, cache_dir=tmp_path) == "ida"
-    assert api.choose_engine("auto", None, cache_dir=tmp_path) == "bidir"
+    assert choose_engine("auto", 15, cache_dir=tmp_path) == "ida"
+    assert choose_engine("auto", None, cache_dir=tmp_path) == "bidir"
 
 
-DECLARED = {
-    "ida": {},
-    "bidir": {"deep": True, "numpy_depth": 9},
-    "mitm": {"plain": (8, 100)},
-    "table": {"lookup": True, "deep": True, "numpy_depth": 200, "ready": False},
-    "compact": {"lookup": True, "deep": True, "ready": False, "from_depth": 21},
-}
-IDA_DEEP = {"ida": {"deep": True, "numpy_depth": 12}}  # now first in every rule
-COMPACT = {**IDA_DEEP, "compact": {"lookup": True, "ready": True, "from_depth": 21}}
-TABLE = {**COMPACT, "table": {"lookup": True, "ready": True}}
+NONE, COMPACT, TABLE = set(), {"compact"}, {"table", "compact"}  # the tables at hand
 
 
 @pytest.mark.parametrize(
-    ("declared", "limit", "asked", "want"),
+    ("ready", "limit", "asked", "want"),
     [
-        ({}, 15, {}, "ida"),
-        ({}, None, {}, "bidir"),
-        ({}, 9, {"counts_only": True}, "bidir"),
-        ({}, 10, {"counts_only": True}, "ida"),
-        ({}, 8, {"counts_only": True, "boards": 100}, "mitm"),
-        ({}, 8, {"counts_only": True, "boards": 101}, "bidir"),
-        ({}, 9, {"counts_only": True, "boards": 1}, "bidir"),
-        ({}, 8, {"boards": 1}, "ida"),  # paths wanted
-        (IDA_DEEP, None, {}, "ida"),
-        (IDA_DEEP, 10, {"counts_only": True}, "ida"),
+        (NONE, 15, {}, "ida"),
+        (NONE, None, {}, "bidir"),
+        (NONE, 17, {"counts_only": True}, "bidir"),  # bidir's numpy path
+        (NONE, 18, {"counts_only": True}, "ida"),
+        (NONE, 15, {"counts_only": True, "boards": 200}, "mitm"),
+        (NONE, 15, {"counts_only": True, "boards": 201}, "bidir"),
+        (NONE, 16, {"counts_only": True, "boards": 1}, "bidir"),
+        (NONE, 15, {"boards": 1}, "ida"),  # paths wanted
+        (NONE, None, {"counts_only": True, "boards": 1}, "bidir"),  # no limit: not mitm
+        (NONE, 18, {"counts_only": True, "boards": 1}, "ida"),
         (COMPACT, None, {}, "compact"),
         (COMPACT, 21, {"counts_only": True}, "compact"),
         (COMPACT, 20, {}, "ida"),  # below its depth: not worth loading
         (TABLE, 15, {}, "table"),
-        (TABLE, None, {}, "table"),  # listed first
+        (TABLE, None, {}, "table"),  # first
         (TABLE, None, {"counts_only": True}, "table"),
-        (TABLE, 15, {"target": None}, "ida"),  # no target: no lookup
+        (COMPACT, 15, {"counts_only": True, "boards": 1}, "mitm"),
         (TABLE, 15, {"engine": "bidir"}, "bidir"),
     ],
 )
-def test_choose_engine_follows_the_capabilities(monkeypatch, declared, limit, asked, want):
-    fakes = {name: _fake(name, **kw) for name, kw in {**DECLARED, **declared}.items()}
-    monkeypatch.setattr(service_module, "get_engine", fakes.__getitem__)
-    asked = {"engine": "auto", **asked}
-    assert api.choose_engine(asked.pop("engine"), limit, **asked) == want
+def test_auto_follows_the_rule(ready, limit, asked, want):
+    asked = dict(asked)
+    engine = asked.pop("engine", "auto")
+    if engine == "auto":
+        assert service_module.auto(limit, ready.__contains__, **asked) == want
+    else:
+        assert service_module.DistanceService(engine=engine).choose(limit, **asked) == want
+
+
+def test_the_plain_engines_import_no_numpy_for_a_list():
+    assert {n for n in ENGINES if service_module.plain(n)} == {"table", "compact", "mitm"}
 
 
 def test_options_reach_the_engine(monkeypatch):

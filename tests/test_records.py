@@ -6,7 +6,7 @@ import pytest
 
 from bitknights import TARGET, Board
 from bitknights._records import Record
-from bitknights.engines.options import Capabilities, SolveOptions
+from bitknights.engines.options import SolveOptions
 from bitknights.solution import Hint
 
 
@@ -24,7 +24,7 @@ def test_records_behave_as_named_tuples():
     assert repr(hint) == f"Hint(move={move!r}, board={child!r}, distance=1, optimal=False)"
     assert eval(repr(hint), {"Hint": Hint, "Move": type(move), "Board": Board}) == hint
     assert {hint: 1}[Hint(move, child, 1, False)] == 1
-    assert Capabilities.__doc__.startswith("What an engine can do")
+    assert SolveOptions.__doc__.startswith("What a request asks of an engine")
     assert Hint.__module__ == "bitknights.solution" and Hint.__qualname__ == "Hint"
     annotations = {"move": "Move", "board": "Board", "distance": "int | None", "optimal": "bool"}
     assert Hint.__annotations__ == annotations
@@ -33,7 +33,7 @@ def test_records_behave_as_named_tuples():
 RECORDS = [Hint(*next(TARGET.children()), 1, False), SolveOptions(timeout=2.5)]
 
 
-@pytest.mark.parametrize("value", [*RECORDS, Capabilities(True, True, 3, False)])
+@pytest.mark.parametrize("value", [*RECORDS, SolveOptions(max_depth=None, cache_dir="c")])
 def test_records_pickle(value):
     back = pickle.loads(pickle.dumps(value))
     assert back == value and type(back) is type(value)

@@ -124,7 +124,7 @@ def test_search_lists_the_same_sequences_without_a_table(
     service_module._SAID_SEARCHING.clear()
     for b, far in zip(boards, deep):
         monkeypatch.setattr(pdb, "_TABLES", {TARGET.key: classic_patterns} if far else {})
-        source, chunks = api.solution_paths(b, cache_dir=tmp_path)
+        source, chunks = service_module.service(TARGET, cache_dir=tmp_path).solution_paths(b)
         assert source == "search"
         found = np.concatenate(list(chunks))
         want = np.concatenate(list(solutions.table_paths(b, classic)))
@@ -300,7 +300,7 @@ def test_solution_paths_come_from_the_compact_table_without_the_distance_table(t
     search; the same sequences either way."""
     service_module._SAID_SEARCHING.clear()
     board = Board("10000/00000/00000/00000/0001*")
-    source, chunks = api.solution_paths(board, target=SMALL, cache_dir=tmp_path)
+    source, chunks = service_module.service(SMALL, cache_dir=tmp_path).solution_paths(board)
     searched = np.concatenate(list(chunks))
     assert source == "search" and not list(tmp_path.iterdir())
     service_module._services.clear()
@@ -308,7 +308,7 @@ def test_solution_paths_come_from_the_compact_table_without_the_distance_table(t
     source, chunks = answers.solution_paths(board)
     assert source == "compact" and list(tmp_path.glob("*.bk3"))  # built once
     assert (np.concatenate(list(chunks)) == searched).all()
-    source, chunks = api.solution_paths(board, target=SMALL, cache_dir=tmp_path)
+    source, chunks = service_module.service(SMALL, cache_dir=tmp_path).solution_paths(board)
     assert source == "compact" and (np.concatenate(list(chunks)) == searched).all()
     assert answers.count_solutions(board) == len(searched)
 

@@ -8,12 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bitknights import SAMPLE, TARGET, Board, api
+from bitknights import SAMPLE, TARGET, Board
 from bitknights.engines import mitm
 from bitknights.engines.mitm import AUTO_BOARDS as MITM_AUTO_BOARDS
+from bitknights.service import DistanceService
 from helpers import (
     by_distance,
     checked_by,
+    choose_engine,
     random_board,
     random_walk,
     run_python,
@@ -96,15 +98,16 @@ def test_agrees_with_ida_and_bidir_up_to_the_classic_limit(seed):
 def test_unreachable_and_invalid_keys():
     rng = random.Random(3)
     other = random_board(rng, black=11)
-    assert checked(solve_with("mitm", other, TARGET), other).status == "unreachable"
+    answers = DistanceService(engine="mitm")  # it answers them before mitm runs
+    assert checked(answers.solve(other), other).status == "unreachable"
     bad_blank = TARGET.black | 25 << 25
     on_knight = TARGET.black | (TARGET.black & -TARGET.black).bit_length() - 1 << 25
     keys = [other.key, bad_blank, on_knight, TARGET.key]
-    assert steps_with("mitm", keys, TARGET) == [-1, -1, -1, 0]
+    assert answers.steps(keys) == [-1, -1, -1, 0]
 
 
 def test_auto_chooses_it_only_for_small_classic_count_batches():
-    choose = api.choose_engine
+    choose = choose_engine
     assert choose("auto", 15, None, counts_only=True, boards=1) == "mitm"
     assert choose("auto", 15, None, counts_only=True, boards=MITM_AUTO_BOARDS) == "mitm"
     assert choose("auto", 15, None, counts_only=True, boards=MITM_AUTO_BOARDS + 1) == "bidir"

@@ -13,9 +13,8 @@ import pytest
 import bitknights
 import helpers
 from bitknights import SAMPLE, TARGET, BitknightsError, Board
-from bitknights.api import choose_engine
 from bitknights.coords import state_count, unrank
-from bitknights.engines import ENGINES, get_engine
+from bitknights.engines import ENGINES, bidir, get_engine
 from bitknights.engines.options import SolveOptions
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, probe, store
@@ -24,6 +23,7 @@ from helpers import (
     SMALL,
     brute_counts,
     cache_env,
+    choose_engine,
     copy_table,
     forge,
     keys_of,
@@ -269,7 +269,7 @@ def test_table_engine_never_builds(tmp_path):
 
 def test_auto_policy(table_dir, tmp_path):
     search = "bidir" if "bidir" in ENGINES else "ida"
-    numpy_depth = get_engine("bidir").capabilities.numpy_depth
+    numpy_depth = bidir.NUMPY_RADIUS + bidir.NUMPY_LAYERS
     with cache_env(tmp_path):
         assert choose_engine("auto", 15) == "ida"
         assert choose_engine("auto", None) == search
@@ -292,8 +292,8 @@ def test_auto_policy(table_dir, tmp_path):
 def test_import_stays_numba_free(table_dir):
     code = (
         "import sys, bitknights, bitknights.table, bitknights.table.store\n"
-        "from bitknights.api import choose_engine\n"
-        "assert choose_engine('auto', 15) == 'table'\n"
+        "from bitknights.service import service\n"
+        "assert service().choose(15) == 'table'\n"
         "assert 'numba' not in sys.modules, 'numba imported'\n"
     )
     r = helpers.run_python(code, env={"BITKNIGHTS_CACHE_DIR": str(table_dir)})

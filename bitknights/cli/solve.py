@@ -10,7 +10,7 @@ from .. import progress
 from ..batch import BatchReader, classic_lines, json_lines
 from ..board import Board, never_reaches
 from ..errors import InputError, plural
-from ..service import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, DistanceService, service
+from ..service import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, DistanceService, plain, service
 from ..squares import FULL_MASK
 from . import streams
 from .common import (
@@ -95,7 +95,7 @@ def _cmd_solve(args: argparse.Namespace, env: Environment) -> int:
     never = _NeverReaches(target, args, env)
     with _open_input(args, env) as stream:
         prefix: bytes | None = b""
-        if counts_only and (args.engine == "auto" or answers.plain(args.engine)):
+        if counts_only and (args.engine == "auto" or plain(args.engine)):
             prefix = streams.small_input(stream, args.file)
             small = _small(prefix, args.file, answers, max_depth)
             if small is not None:
@@ -190,7 +190,7 @@ def _small(
     try:
         reader = BatchReader(io.BytesIO(data))
         engine = answers.choose(max_depth, counts_only=True, boards=reader.count)
-        if not answers.plain(engine):
+        if not plain(engine):
             return None  # numpy parses it faster
         keys = [k for chunk in reader.key_lists() for k in chunk]
     except InputError as e:

@@ -118,24 +118,3 @@ def state_unrank(r, k, ncomb, binom):
 def _unrank_many(ranks, k, ncomb, binom, blacks, blanks):
     for i in range(ranks.shape[0]):
         blacks[i], blanks[i] = state_unrank(ranks[i], k, ncomb, binom)
-
-
-def unrank_many(
-    ranks: np.ndarray,
-    k: int,
-    *,
-    kernel=None,  # noqa: ANN001
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(blacks, blanks)`` of many ranks among boards with ``k`` black knights
-    (``kernel``: the compiled one from :func:`bitknights.native.kernels`)."""
-    from . import comb_count
-    from .arrays import BINOM
-
-    ranks = np.ascontiguousarray(ranks, dtype=np.int64)
-    ncomb = comb_count(k)
-    if ranks.size and (ranks.min() < 0 or ranks.max() >= NUM_SQUARES * ncomb):
-        raise ValueError(f"ranks must lie in 0..{NUM_SQUARES * ncomb - 1}")
-    blacks = np.empty(ranks.shape[0], dtype=np.int64)
-    blanks = np.empty(ranks.shape[0], dtype=np.int64)
-    (kernel or _unrank_many)(ranks, np.int64(k), np.int64(ncomb), BINOM, blacks, blanks)
-    return blacks, blanks

@@ -2,11 +2,10 @@
 every engine does alike), and the registry.
 
 Each engine is one class in its own module (``ida``, ``bidir``, ``mitm``, ``table``,
-``compact``) whose ``ENGINE`` answers :meth:`Engine.solve` and :meth:`Engine.steps_many`
-under one :class:`~bitknights.engines.options.SolveOptions`; its
-:class:`~bitknights.engines.options.Capabilities` tell the distance service when to pick
-it.  :func:`get_engine` imports an engine on first use; an engine's module imports neither
-numpy nor numba until it answers.
+``compact``) whose ``ENGINE`` answers :meth:`Engine.solve` and :meth:`Engine.steps` under
+one :class:`~bitknights.engines.options.SolveOptions`; the facts ``auto`` reads
+(:func:`bitknights.service.auto`) are declared beside it.  :func:`get_engine` imports an
+engine on first use; an engine's module imports neither numpy nor numba until it answers.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
 
     from ..board import Board
     from ..solution import Solution
-    from .options import Capabilities, SolveOptions, StopFlag
+    from .options import SolveOptions, StopFlag
 
     Found = tuple[int, Sequence[SupportsInt] | np.ndarray, int]
     """A search's answer: a distance (or a :class:`~bitknights.results.Result` code), one
@@ -33,9 +32,6 @@ if TYPE_CHECKING:
 ENGINES = ("ida", "bidir", "mitm", "table", "compact")
 """Each engine's name (``--engine NAME``, its module), in the order people see them; the
 distance service prefers earlier search engines."""
-
-LOOKUP_ENGINES = ("table", "compact")
-"""The engines whose capabilities say ``lookup`` (a test holds this equal to them)."""
 
 DEPTH_CAP = 200
 """Exact search never needs more moves than this; it only sizes the kernels' stacks."""
@@ -47,14 +43,19 @@ def depth_limit(max_depth: int | None) -> int:
 
 
 class Engine:
-    """What every engine does alike.  :meth:`solve` answers at once a board whose knight
-    counts differ from the target's, bounds the search by ``options.timeout`` and the
-    caller's ``stop`` flag (when ``timed``), times it and makes a
-    :class:`~bitknights.solution.Solution` of its answer.  An engine writes only
-    :meth:`_path` and :meth:`_steps`, and declares its ``name`` and ``capabilities``."""
+    """What every engine does alike.  :meth:`solve` bounds the search by
+    ``options.timeout`` and the caller's ``stop`` flag (when ``timed``), times it and makes
+    a :class:`~bitknights.solution.Solution` of its answer.  An engine writes only
+    :meth:`_path` and :meth:`steps`, and declares its ``name`` and what sets it apart.
+    Every board it is given can reach the target (the distance service answers the others:
+    :func:`bitknights.service.reaching`)."""
 
     name = ""
-    capabilities: Capabilities
+    lookup = False
+    """Whether it answers from a table (when :meth:`ready`), which also counts the optimal
+    move sequences (:attr:`SolveOptions.count_solutions`)."""
+    max_limit: int | None = None
+    """The largest ``max_depth`` it takes (``None``: any, or none)."""
     timed = True
     """Whether a search can take long enough to need the timeout and stop flag armed."""
 
@@ -65,16 +66,15 @@ class Engine:
     def solve(
         self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
     ) -> Solution:
-        """The fewest moves from ``start`` to ``target`` within ``options.max_depth``, one
-        optimal path and the work done; ``status`` says why there is none (``stopped``
-        when ``stop`` was raised or the timeout passed first)."""
+        """The fewest moves from ``start`` (with the target's knight counts) to ``target``
+        within ``options.max_depth``, one optimal path and the work done; ``status`` says
+        why there is none (``stopped`` when ``stop`` was raised or the timeout passed
+        first)."""
         from ..results import STOPPED, Status
         from ..solution import Solution
 
         t0 = time.perf_counter()
         result: dict[str, Any] = {"engine": self.name, "max_depth": options.max_depth}
-        if start.counts != target.counts:  # moves never change them
-            return Solution(start, target, None, status=Status.UNREACHABLE, **result)
         limit = depth_limit(options.max_depth)
         if self.timed:
             from ..threads import Stopped
@@ -90,21 +90,9 @@ class Engine:
         result.update(nodes=int(nodes), seconds=time.perf_counter() - t0)
         if steps < 0:
             return Solution(start, target, None, status=Status.of(steps), **result)
-        if options.count_solutions and self.capabilities.counts_solutions:
+        if options.count_solutions and self.lookup:
             result["optimal_solutions"] = self._count_solutions(start, target, options)
         return Solution(start, target, int(steps), boards_from_blanks(start, blanks), **result)
-
-    def steps_many(
-        self,
-        keys: np.ndarray | list[int],
-        target: Board,
-        options: SolveOptions,
-        stop: StopFlag | None = None,
-    ) -> np.ndarray | list[int]:
-        """The distance of each board (packed keys) to ``target``: ``-1`` (``OVER_LIMIT``)
-        beyond ``options.max_depth`` or unreachable, ``-2`` (``STOPPED``) for boards left
-        when ``stop`` was raised; an ``int64`` array, or a list from a plain-Python engine."""
-        return self._steps(keys, target, depth_limit(options.max_depth), options, stop)
 
     def _path(
         self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
@@ -112,15 +100,17 @@ class Engine:
         """The engine's search of one board within ``limit`` moves (see :data:`Found`)."""
         raise NotImplementedError
 
-    def _steps(
-        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
-        stop: StopFlag | None,
+    def steps(
+        self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,
+        stop: StopFlag | None = None,
     ) -> np.ndarray | list[int]:  # fmt: skip
-        """The engine's batch of distances within ``limit`` moves."""
+        """The distance of each board (packed keys) to ``target``: ``-1`` (``OVER_LIMIT``)
+        beyond ``options.max_depth`` or unreachable, ``-2`` (``STOPPED``) for boards left
+        when ``stop`` was raised; an ``int64`` array, or a list from a plain-Python engine."""
         raise NotImplementedError
 
     def _count_solutions(self, start: Board, target: Board, options: SolveOptions) -> int:
-        """The distinct optimal move sequences from ``start`` (when ``counts_solutions``)."""
+        """The distinct optimal move sequences from ``start`` (a lookup engine)."""
         raise NotImplementedError
 
 

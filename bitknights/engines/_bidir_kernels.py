@@ -7,7 +7,6 @@ import numpy as np
 from numba import njit
 
 from ..coords import KEY_SHIFT as _BLANK_SHIFT
-from ..coords.kernels import popcount
 from ..results import GROW, OVER_LIMIT, STOPPED, UNREACHABLE
 from ..squares import FULL_MASK
 from . import DEPTH_CAP
@@ -169,21 +168,17 @@ def fresh_side(key):
 
 @njit(cache=True, nogil=True)
 def search_many(
-    keys, first, tkey, tblack, limit, ttable, tcount, tfront, tdepth, tmax, bias,
+    keys, first, tkey, limit, ttable, tcount, tfront, tdepth, tmax, bias,
     nbr, cnt, color, steps, nodes, stop,
 ):  # fmt: skip
-    """:func:`search` for ``keys[first:]`` into ``steps``/``nodes`` (``OVER_LIMIT`` for
-    over the limit or unreachable); returns the index of a board that asks for the ball to
-    grow, else ``keys.size``."""
+    """:func:`search` for ``keys[first:]`` (boards with the target's knight counts) into
+    ``steps``/``nodes`` (``OVER_LIMIT`` for over the limit or unreachable); returns the
+    index of a board that asks for the ball to grow, else ``keys.size``."""
     path = np.empty(DEPTH_CAP + 2, np.int64)
     for i in range(first, keys.size):
         if stop[0] != 0:
             return keys.size
         key = keys[i]
-        if popcount(key & FULL_MASK) != tblack:
-            steps[i] = OVER_LIMIT
-            nodes[i] = 0
-            continue
         par = color[key >> _BLANK_SHIFT] ^ color[tkey >> _BLANK_SHIFT]
         stable, scount, sfront, sdepth = fresh_side(key)
         r, work, _, _, _, _ = search(

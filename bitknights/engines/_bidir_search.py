@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import progress
 from ..coords import KEY_SHIFT
-from ..coords.arrays import SQUARE_COLOR, popcount
+from ..coords.arrays import SQUARE_COLOR
 from ..results import GROW, STOPPED
 from ..squares import FULL_MASK, KNIGHT_COUNTS, KNIGHT_NEIGHBORS
 from ..system import cpus
@@ -70,6 +70,7 @@ class _Ball:
         self._writer = False
         self._writers_waiting = 0
         self._announced = False
+        self.cache_dir: CacheDir = None  # where the latest request looks for tables
 
     @contextmanager
     def reading(self, stop: np.ndarray | None = None) -> Iterator[None]:
@@ -104,17 +105,17 @@ class _Ball:
                 self._writer = False
                 self._cond.notify_all()
 
-    def grow(self, radius: int, stop: np.ndarray | None = None, cache_dir: CacheDir = None) -> None:
+    def grow(self, radius: int, stop: np.ndarray | None = None) -> None:
         """Extend the ball to ``radius`` (unless it is there or complete).  With ``stop``,
         on a helper thread, raising :class:`Stopped` as soon as ``stop[0]`` is raised (the
-        helper finishes the layer).  ``cache_dir``: where the request looks for tables."""
+        helper finishes the layer)."""
         if stop is None:
-            self._grow(radius, cache_dir)
+            self._grow(radius)
             return
-        growth = shared(("grow ball", id(self), radius), lambda: self._grow(radius, cache_dir))
+        growth = shared(("grow ball", id(self), radius), lambda: self._grow(radius))
         wait(growth, lambda: bool(stop[0]))
 
-    def _grow(self, radius: int, cache_dir: CacheDir) -> None:
+    def _grow(self, radius: int) -> None:
         if self.depth >= radius or not self.front.size:
             return
         with self.writing():
@@ -124,7 +125,7 @@ class _Ball:
                 self._announced = True
                 progress.announce(
                     "growing the bidirectional search's target side for far boards",
-                    "up to 5 s, once per process" + _table_advice(self.key, cache_dir),
+                    "up to 5 s, once per process" + _table_advice(self.key, self.cache_dir),
                 )
             self.table, self.count, self.front, self.depth = _kernels().grow_target(
                 self.table, np.int64(self.count), self.front, np.int64(self.depth),
@@ -182,7 +183,7 @@ def _search_slot(stop: np.ndarray) -> Iterator[None]:
 
 
 def solve_one(
-    start: Board, target: Board, limit: int, stop: StopFlag, cache_dir: CacheDir = None
+    start: Board, target: Board, limit: int, stop: StopFlag
 ) -> tuple[int, list[int], int]:
     """``(steps, blank squares along one optimal path, start-side boards expanded)`` of
     ``start`` (with the target's knight counts) within ``limit`` moves: ``steps`` is the
@@ -206,7 +207,7 @@ def solve_one(
                 nodes += int(n)
                 if steps != GROW:
                     break
-                ball.grow(depth + 1, stop.array, cache_dir)
+                ball.grow(depth + 1, stop.array)
             del side
     except Stopped:
         steps = STOPPED
@@ -219,7 +220,6 @@ def steps_many(
     limit: int,
     workers: int,
     stop: StopFlag,
-    cache_dir: CacheDir = None,
 ) -> np.ndarray:
     """The distance of each board (packed keys) to ``target``, ``-1`` beyond ``limit`` or
     unreachable, ``-2`` for boards left when ``stop`` was raised: one search a board on
@@ -229,7 +229,7 @@ def steps_many(
     nodes = np.zeros(len(keys), dtype=np.int64)
     flag = stop.array
     ball = target_ball(target)
-    fixed = (np.int64(target.key), np.int64(target.counts[1]), np.int64(limit))
+    fixed = (np.int64(target.key), np.int64(limit))
 
     def run(lo: int, hi: int) -> None:
         part, out, work = keys[lo:hi], steps[lo:hi], nodes[lo:hi]
@@ -241,7 +241,7 @@ def steps_many(
                     i = k.search_many(part, i, *fixed, *ball.args(), KNIGHT_NEIGHBORS,
                                       KNIGHT_COUNTS, SQUARE_COLOR, out, work, flag)  # fmt: skip
                 if i < part.size:
-                    ball.grow(depth + 1, flag, cache_dir)
+                    ball.grow(depth + 1, flag)
 
     parallel_chunks(run, len(keys), workers, stop=stop)
     return steps
@@ -304,10 +304,9 @@ def _steps_piece(keys: np.ndarray, target: Board, limit: int, radius: int) -> np
     plus the depth there."""
     bkeys, bdepths, complete = numpy_ball(target.key, radius)
     steps = np.full(len(keys), -1, dtype=np.int64)
-    alive = np.flatnonzero(popcount(keys & FULL_MASK) == target.counts[1])
     code_shift = 30
     prev = np.empty(0, dtype=np.int64)
-    cur = (alive << code_shift) | keys[alive]
+    cur = (np.arange(len(keys), dtype=np.int64) << code_shift) | keys
     for layer in range(limit + 1):
         board = cur & ((1 << code_shift) - 1)
         pos = np.searchsorted(bkeys, board)

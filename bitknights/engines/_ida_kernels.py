@@ -7,7 +7,6 @@ import numpy as np
 from numba import njit
 
 from ..coords.kernels import pattern_rank as mask_rank
-from ..coords.kernels import popcount
 from ..results import NO_BUDGET, OVER_BUDGET, OVER_LIMIT, STOPPED
 from ..squares import NUM_SQUARES
 
@@ -120,16 +119,12 @@ def ida_one(black, blank, tblank, max_depth, nbr, cnt, color, mode, hw, hb, pw, 
 
 
 @njit(cache=True, nogil=True)
-def ida_many(blacks, blanks, tblank, tblack_count, max_depth, nbr, cnt, color, mode, hw, hb,
+def ida_many(blacks, blanks, tblank, max_depth, nbr, cnt, color, mode, hw, hb,
               pw, pb, part, pc, steps, nodes, stop):  # fmt: skip
-    """``ida_one`` for each board (``OVER_LIMIT`` for another black count); a board
-    answered ``STOPPED`` ends the batch."""
+    """``ida_one`` for each board (with the target's knight counts); a board answered
+    ``STOPPED`` ends the batch."""
     path = np.empty(max_depth + 2, np.int64)
     for i in range(len(blacks)):
-        if popcount(blacks[i]) != tblack_count:
-            steps[i] = OVER_LIMIT
-            nodes[i] = 0
-            continue
         steps[i], nodes[i] = ida_one(
             blacks[i], blanks[i], tblank, max_depth, nbr, cnt, color,
             mode, hw, hb, pw, pb, part, pc, NO_BUDGET, path, stop,

@@ -19,8 +19,8 @@ This module imports neither numpy nor numba.
 
 from __future__ import annotations
 
-from . import Engine
-from .options import Capabilities, StopFlag
+from . import Engine, depth_limit
+from .options import StopFlag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,23 +41,18 @@ class BidirEngine(Engine):
     the boards expanded on the start side."""
 
     name = "bidir"
-    capabilities = Capabilities(
-        lookup=False,
-        exact_at_any_depth=True,
-        numpy_depth=NUMPY_RADIUS + NUMPY_LAYERS,
-        counts_solutions=False,
-    )
 
     def _path(
         self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
     ) -> Found:
-        from ._bidir_search import solve_one
+        from ._bidir_search import solve_one, target_ball
 
-        return solve_one(start, target, limit, stop, options.cache_dir)
+        target_ball(target).cache_dir = options.cache_dir  # for its growth notice's advice
+        return solve_one(start, target, limit, stop)
 
-    def _steps(
-        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
-        stop: StopFlag | None,
+    def steps(
+        self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,
+        stop: StopFlag | None = None,
     ) -> np.ndarray:  # fmt: skip
         """Under a small limit (the classic 15) numpy answers the whole batch; otherwise
         the numba search runs on ``options.workers`` threads."""
@@ -66,10 +61,10 @@ class BidirEngine(Engine):
         from . import _bidir_search as search
 
         keys = np.ascontiguousarray(keys, dtype=np.int64)
-        stop = stop or StopFlag()
+        stop, limit = stop or StopFlag(), depth_limit(options.max_depth)
         if limit > NUMPY_RADIUS + NUMPY_LAYERS:
-            return search.steps_many(keys, target, limit, options.workers, stop,
-                                     options.cache_dir)  # fmt: skip
+            search.target_ball(target).cache_dir = options.cache_dir
+            return search.steps_many(keys, target, limit, options.workers, stop)
         return search.numpy_steps(keys, target, limit, NUMPY_RADIUS, stop)
 
 

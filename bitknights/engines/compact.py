@@ -7,8 +7,7 @@ module imports neither numpy nor numba.
 
 from __future__ import annotations
 
-from . import Engine
-from .options import Capabilities, StopFlag
+from . import Engine, depth_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
     from ..board import Board
     from ..table.compact import CompactTable
     from . import Found
-    from .options import SolveOptions
+    from .options import SolveOptions, StopFlag
 
 FROM_DEPTH = 21
 """``auto`` prefers this engine, when its table is there, for limits from this (or none)."""
@@ -32,8 +31,7 @@ class CompactEngine(Engine):
     ``stop`` was raised first)."""
 
     name = "compact"
-    capabilities = Capabilities(lookup=True, exact_at_any_depth=True, numpy_depth=-1,
-                                counts_solutions=True, from_depth=FROM_DEPTH)  # fmt: skip
+    lookup = True
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
         return available(target, cache_dir)
@@ -49,9 +47,9 @@ class CompactEngine(Engine):
     def _count_solutions(self, start: Board, target: Board, options: SolveOptions) -> int:
         return compact_table(target, options.cache_dir).count_solutions(start)
 
-    def _steps(
-        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
-        stop: StopFlag | None,
+    def steps(
+        self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,
+        stop: StopFlag | None = None,
     ) -> np.ndarray | list[int]:  # fmt: skip
         """A list for a list, an array for an array."""
         from ..results import STOPPED
@@ -73,7 +71,7 @@ class CompactEngine(Engine):
             import numpy as np
 
             return np.full(len(keys), STOPPED, dtype=np.int64)
-        return table.distances(keys, limit)
+        return table.distances(keys, depth_limit(options.max_depth))
 
 
 ENGINE = CompactEngine()

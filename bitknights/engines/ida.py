@@ -9,8 +9,8 @@ blank's square colour fixes.  The move undoing the previous one is never tried.
 
 from __future__ import annotations
 
-from . import Engine
-from .options import Capabilities, StopFlag
+from . import Engine, depth_limit
+from .options import StopFlag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,9 +76,6 @@ class IdaEngine(Engine):
     ``None`` (the default) as the module's ``PDB_*`` constants say."""
 
     name = "ida"
-    capabilities = Capabilities(
-        lookup=False, exact_at_any_depth=False, numpy_depth=-1, counts_solutions=False
-    )
 
     def __init__(self, use_pdb: bool | None = None) -> None:
         self.use_pdb = use_pdb
@@ -105,9 +102,9 @@ class IdaEngine(Engine):
                 break
         return int(steps), path[: steps + 1] if steps >= 0 else (), nodes
 
-    def _steps(
-        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
-        stop: StopFlag | None,
+    def steps(
+        self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,
+        stop: StopFlag | None = None,
     ) -> np.ndarray:  # fmt: skip
         """Searched on ``options.workers`` threads."""
         import numpy as np
@@ -120,14 +117,14 @@ class IdaEngine(Engine):
         keys = np.ascontiguousarray(keys, dtype=np.int64)
         steps = np.full(len(keys), STOPPED, dtype=np.int64)
         nodes = np.zeros(len(keys), dtype=np.int64)
-        stop = stop or StopFlag()
+        stop, limit = stop or StopFlag(), depth_limit(options.max_depth)
         try:
             use_pdb = self._choose_bound(keys, target, limit, options.cache_dir, stop)
             bounds = _bounds(target, bool(use_pdb), options.cache_dir, stop)
         except Stopped:
             return steps
         blacks, blanks = keys & FULL_MASK, keys >> KEY_SHIFT
-        fixed = (np.int64(target.blank), np.int64(target.counts[1]), np.int64(limit), *bounds)
+        fixed = (np.int64(target.blank), np.int64(limit), *bounds)
         kernel, flag = _kernels().ida_many, stop.array
 
         def run(lo: int, hi: int) -> None:

@@ -20,8 +20,8 @@ from bisect import bisect_left
 from .. import cache, system
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES, square_color
-from . import Engine
-from .options import Capabilities, check_limit
+from . import Engine, depth_limit
+from .options import check_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,10 +34,11 @@ if TYPE_CHECKING:
 RADIUS = 10
 """Radius of the balls this engine computes and of the one it ships."""
 
-AUTO_LAYERS = 5
+AUTO_DEPTH = RADIUS + 5
 AUTO_BOARDS = 200
-"""``auto`` gives this engine at most ``AUTO_LAYERS`` forward layers and ``AUTO_BOARDS``
-boards (beyond, numpy's bidirectional search is faster, its import included)."""
+"""``auto`` picks this engine for the move counts of at most ``AUTO_BOARDS`` boards under a
+limit of at most ``AUTO_DEPTH`` (five forward layers; beyond, numpy's bidirectional
+search is faster, its import included)."""
 
 MAX_DEPTH = 22
 """The deepest limit this engine accepts (12 forward layers, a second a board at worst)."""
@@ -257,29 +258,18 @@ class MitmEngine(Engine):
     the forward boards looked up."""
 
     name = "mitm"
-    capabilities = Capabilities(
-        lookup=False,
-        exact_at_any_depth=False,
-        numpy_depth=-1,
-        counts_solutions=False,
-        plain_depth=RADIUS + AUTO_LAYERS,
-        plain_boards=AUTO_BOARDS,
-        max_limit=MAX_DEPTH,
-    )
+    max_limit = MAX_DEPTH
 
-    def _steps(
-        self, keys: Iterable[int], target: Board, limit: int, options: SolveOptions,
-        stop: StopFlag | None,
+    def steps(
+        self, keys: Iterable[int], target: Board, options: SolveOptions,
+        stop: StopFlag | None = None,
     ) -> list[int]:  # fmt: skip
-        check_limit(self.name, self.capabilities, options.max_depth)
-        ball = ball_of(target)
-        k = target.counts[1]
+        check_limit(self.name, self.max_limit, options.max_depth)
+        ball, limit = ball_of(target), depth_limit(options.max_depth)
         out = []
         try:
             for key in map(int, keys):
-                black, blank = key & FULL_MASK, key >> NUM_SQUARES
-                valid = blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
-                out.append(_search(key, ball, limit, stop)[0] if valid else -1)
+                out.append(_search(key, ball, limit, stop)[0])
         except _Stopped:
             from ..results import STOPPED
 
@@ -291,7 +281,7 @@ class MitmEngine(Engine):
     ) -> Found:
         from ..results import STOPPED
 
-        check_limit(self.name, self.capabilities, options.max_depth)
+        check_limit(self.name, self.max_limit, options.max_depth)
         ball = ball_of(target)
         try:
             steps, meet, nodes, parents = _search(start.key, ball, limit, stop)

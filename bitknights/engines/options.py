@@ -1,6 +1,6 @@
-"""How an engine is asked (:class:`SolveOptions`, :class:`StopFlag`) and what it declares
-it can do (:class:`Capabilities`).  The classic small-input path imports this module: it
-imports neither numpy, numba, ``typing``, ``dataclasses`` nor ``threading``.
+"""How an engine is asked (:class:`SolveOptions`, :class:`StopFlag`).  The classic
+small-input path imports this module: it imports neither numpy, numba, ``typing``,
+``dataclasses`` nor ``threading``.
 """
 
 from __future__ import annotations
@@ -32,30 +32,9 @@ class SolveOptions(Record):
     cache_dir: str | os.PathLike[str] | None = None
 
 
-class Capabilities(Record):
-    """What an engine can do, for the distance service to choose one.  ``lookup``: it
-    answers from a table when :meth:`~Engine.ready`.  ``exact_at_any_depth``: it answers
-    without a limit in bounded time.  ``numpy_depth``: the deepest limit its
-    :meth:`~Engine.steps_many` answers with numpy alone (``-1``: none).
-    ``counts_solutions``: it honours :attr:`SolveOptions.count_solutions`.
-    ``plain_depth``, ``plain_boards``: batches up to that many boards under that limit are
-    answered in plain Python.  ``max_limit``: the largest ``max_depth`` it takes
-    (``None``: any, or none).  ``from_depth``: the least limit at which ``auto`` prefers
-    this lookup engine."""
-
-    lookup: bool
-    exact_at_any_depth: bool
-    numpy_depth: int
-    counts_solutions: bool
-    plain_depth: int = -1
-    plain_boards: int = 0
-    max_limit: int | None = None
-    from_depth: int = 0
-
-
-def check_limit(engine: str, capabilities: Capabilities, max_depth: int | None) -> None:
-    """Refuse (:class:`~bitknights.errors.BitknightsError`) a limit above ``max_limit``."""
-    cap = capabilities.max_limit
+def check_limit(engine: str, cap: int | None, max_depth: int | None) -> None:
+    """Refuse (:class:`~bitknights.errors.BitknightsError`) a limit above ``cap``
+    (``None``: any limit, or none, is taken)."""
     if cap is None or (max_depth is not None and max_depth <= cap):
         return
     from ..errors import BitknightsError

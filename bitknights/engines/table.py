@@ -7,8 +7,7 @@ Importing it imports neither numpy nor numba.
 from __future__ import annotations
 
 from ..table import store
-from . import DEPTH_CAP, Engine
-from .options import Capabilities
+from . import Engine, depth_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,9 +27,7 @@ class TableEngine(Engine):
     apply; ``nodes`` counts table probes).  A batch is one table read a board."""
 
     name = "table"
-    capabilities = Capabilities(
-        lookup=True, exact_at_any_depth=True, numpy_depth=DEPTH_CAP, counts_solutions=True
-    )
+    lookup = True
     timed = False
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
@@ -56,14 +53,17 @@ class TableEngine(Engine):
 
         return table_of(store.load(target, options.cache_dir)).count_solutions(start)
 
-    def _steps(
-        self, keys: np.ndarray | list[int], target: Board, limit: int, options: SolveOptions,
-        stop: StopFlag | None,
-    ) -> np.ndarray:  # fmt: skip
+    def steps(
+        self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,
+        stop: StopFlag | None = None,
+    ) -> np.ndarray | list[int]:  # fmt: skip
+        """A list for a list (in plain Python), an array for an array."""
         from ..table import probe
 
-        file = store.load(target, options.cache_dir)
-        return probe.distances_array(file, keys, limit)  # type: ignore[arg-type]
+        file, limit = store.load(target, options.cache_dir), depth_limit(options.max_depth)
+        if isinstance(keys, list):
+            return probe.distances(file, keys, limit)
+        return probe.distances_array(file, keys, limit)
 
 
 ENGINE = TableEngine()
