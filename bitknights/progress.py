@@ -1,7 +1,9 @@
 """Feedback on standard error for slow steps: :func:`announce` (one line: what, why, how
 long) and :func:`bar` (tqdm, after half a second), written only when standard error is a
-terminal and nobody asked for quiet.  Answers written while a bar shows go through
-:func:`writing`.  Bars share one line: the newest due bar has it.
+terminal and nobody asked for quiet (:func:`set_quiet`, :func:`feedback`: the one way
+to be quiet); the log of a slow step (:func:`log`) only when asked for.
+Answers written while a bar shows go through :func:`writing`.  Bars share one line: the
+newest due bar has it.
 
 >>> import io
 >>> with bar(10, "board", quiet=True) as b:
@@ -21,7 +23,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import IO, Any
 
-_quiet = False
+_quiet: bool | None = None
+_log = False
 DELAY_ENV = "BITKNIGHTS_PROGRESS_DELAY"
 
 
@@ -33,19 +36,42 @@ def _delay() -> float:
         return 0.5
 
 
-def set_quiet(quiet: bool) -> None:
-    """Silence (or allow again) every announcement and bar of this process."""
+def set_quiet(quiet: bool | None) -> None:
+    """Silence every announcement and bar of this process (``True``), show them even off
+    a terminal (``False``), or on a terminal only (``None``, the default)."""
     global _quiet
-    _quiet = bool(quiet)
+    _quiet = quiet
+
+
+@contextlib.contextmanager
+def feedback(quiet: bool | None = None, *, log: bool = False) -> Iterator[None]:
+    """Within the block, announcements and bars are off (``quiet``), shown even off a
+    terminal (``False``) or as before (``None``); slow steps write their logs when ``log``."""
+    global _quiet, _log
+    before = _quiet, _log
+    _quiet, _log = before[0] if quiet is None else quiet, log
+    try:
+        yield
+    finally:
+        _quiet, _log = before
+
+
+def log(line: str) -> None:
+    """Write a line of a slow step's log on standard error, above any bar, when asked
+    for (:func:`feedback`)."""
+    if _log:
+        with writing(sys.stderr):
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
 
 
 def active(quiet: bool | None = None) -> bool:
-    """Whether feedback is written: ``quiet=None`` when standard error is a terminal,
-    unless :func:`set_quiet` asked for silence."""
+    """Whether feedback is written: ``quiet=None`` as :func:`set_quiet` or
+    :func:`feedback` said, else when standard error is a terminal."""
+    if quiet is None:
+        quiet = _quiet
     if quiet is not None:
         return not quiet
-    if _quiet:
-        return False
     try:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):  # replaced or closed
