@@ -5,10 +5,9 @@ to be quiet); the log of a slow step (:func:`log`) only when asked for.
 Answers written while a bar shows go through :func:`writing`.  Bars share one line: the
 newest due bar has it.
 
->>> import io
->>> with bar(10, "board", quiet=True) as b:
+>>> with feedback(quiet=True), bar(10, "board") as b:
 ...     b.update(10)
->>> announce("resting", quiet=True)  # writes nothing
+...     announce("resting")  # writes nothing
 """
 
 from __future__ import annotations
@@ -44,12 +43,14 @@ def set_quiet(quiet: bool | None) -> None:
 
 
 @contextlib.contextmanager
-def feedback(quiet: bool | None = None, *, log: bool = False) -> Iterator[None]:
+def feedback(quiet: bool | None = None, *, log: bool | None = None) -> Iterator[None]:
     """Within the block, announcements and bars are off (``quiet``), shown even off a
-    terminal (``False``) or as before (``None``); slow steps write their logs when ``log``."""
+    terminal (``False``) or as before (``None``); slow steps write their logs when ``log``
+    (``None``: as before)."""
     global _quiet, _log
     before = _quiet, _log
-    _quiet, _log = before[0] if quiet is None else quiet, log
+    _quiet = before[0] if quiet is None else quiet
+    _log = before[1] if log is None else log
     try:
         yield
     finally:
@@ -65,24 +66,20 @@ def log(line: str) -> None:
             sys.stderr.flush()
 
 
-def active(quiet: bool | None = None) -> bool:
-    """Whether feedback is written: ``quiet=None`` as :func:`set_quiet` or
-    :func:`feedback` said, else when standard error is a terminal."""
-    if quiet is None:
-        quiet = _quiet
-    if quiet is not None:
-        return not quiet
+def active() -> bool:
+    """Whether feedback is written: as :func:`set_quiet` or :func:`feedback` said, else
+    when standard error is a terminal."""
+    if _quiet is not None:
+        return not _quiet
     try:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):  # replaced or closed
         return False
 
 
-def announce(
-    what: str, why: str = "", seconds: float | None = None, *, quiet: bool | None = None
-) -> None:
+def announce(what: str, why: str = "", seconds: float | None = None) -> None:
     """One line on standard error as a slow step starts: ``bitknights: WHAT (WHY, ~N s)``."""
-    if not active(quiet):
+    if not active():
         return
     notes = [why] if why else []
     if seconds is not None:
@@ -116,10 +113,10 @@ class _NoBar:
 
 
 def bar(total: float | None, unit: str = "board", desc: str | None = None, *,
-        quiet: bool | None = None, delay: float | None = None, **options: Any) -> Any:  # fmt: skip
+        delay: float | None = None, **options: Any) -> Any:  # fmt: skip
     """A progress bar on standard error (tqdm, or a stand-in when feedback is off),
     appearing after ``delay`` seconds (default: :func:`_delay`)."""
-    if not active(quiet):
+    if not active():
         return _NoBar()
     bar = _ticking_class()(total=total, unit=unit, desc=desc, file=sys.stderr, leave=False,
                            delay=_delay() if delay is None else delay, dynamic_ncols=True,

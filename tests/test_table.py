@@ -509,10 +509,10 @@ def test_both_encodings_build_the_files_earlier_releases_built(tmp_path):
 
     build(SMALL, cache_dir=tmp_path, quiet=True)
     compact.build(SMALL, tmp_path)
-    for suffix, digest in FORMATS.items():
-        with open(store.file_path(SMALL, tmp_path, suffix), "rb") as f:
+    for kind, digest in zip((store.ByteTable, compact.CompactTable), FORMATS.values()):
+        with open(kind.path_of(SMALL, tmp_path), "rb") as f:
             data = f.read()
-        assert hashlib.sha256(data).hexdigest() == digest, suffix
+        assert hashlib.sha256(data).hexdigest() == digest, kind
     store.forget()
     assert compact.load(SMALL, tmp_path).max_distance == store.load(SMALL, tmp_path).max_distance
 

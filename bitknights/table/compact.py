@@ -418,7 +418,7 @@ def _save(
     )
     fields += cache.u32_bytes(block_checksums(payload))
     try:
-        CompactTable._write(path, CompactTable.header(target, fields), payload)
+        CompactTable._write(path, fields, payload)
     except cache.CacheError as e:
         from .. import progress
 

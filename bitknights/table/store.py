@@ -86,12 +86,6 @@ def default_cache_dir() -> Path:
     return Path(cache.cache_directory())
 
 
-def file_path(target: Board, cache_dir: str | os.PathLike[str] | None, suffix: str) -> str:
-    """The table file of ``target`` with ``suffix`` in the cache directory (a string)."""
-    name = "-".join(target.rows()).replace("*", "x")
-    return os.path.join(cache.cache_directory(cache_dir), f"distances-{name}{suffix}")
-
-
 def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """Where the distance table of ``target`` lives.
 
@@ -101,7 +95,7 @@ def table_path(target: Board, cache_dir: str | os.PathLike[str] | None = None) -
     """
     from pathlib import Path
 
-    return Path(file_path(target, cache_dir, ".bkt"))
+    return Path(ByteTable.path_of(target, cache_dir))
 
 
 def block_count(size: int) -> int:
@@ -344,8 +338,9 @@ class TableFile:
 
     @classmethod
     def path_of(cls, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> str:
-        """Where the file of ``target`` lives (a string)."""
-        return file_path(target, cache_dir, cls.SUFFIX)
+        """Where the file of ``target`` lives in the cache directory (a string)."""
+        name = "-".join(target.rows()).replace("*", "x")
+        return os.path.join(cache.cache_directory(cache_dir), f"distances-{name}{cls.SUFFIX}")
 
     @classmethod
     def parse_header(cls, path: str | os.PathLike[str], head: bytes,
@@ -450,17 +445,13 @@ class TableFile:
         return True
 
     @classmethod
-    def header(cls, target: Board, fields: bytes) -> bytes:
-        """The header of a file of ``target`` with the encoding's ``fields`` (block
-        checksums included)."""
-        return cache.pack_header(cls.MAGIC, cls.FORMAT_VERSION, fields)
-
-    @classmethod
     def _write(
-        cls, path: str | os.PathLike[str], header: bytes, payload: bytes | memoryview
+        cls, path: str | os.PathLike[str], fields: bytes, payload: bytes | memoryview
     ) -> None:
-        """Write a file atomically (:func:`bitknights.cache.atomic_write`), its proof
-        recorded: the breadth-first search that computed it is the proof."""
+        """Write a file with the encoding's header ``fields`` (block checksums included)
+        atomically (:func:`bitknights.cache.atomic_write`), its proof recorded: the
+        breadth-first search that computed it is the proof."""
+        header = cache.pack_header(cls.MAGIC, cls.FORMAT_VERSION, fields)
         written = cache.atomic_write(path, [header, payload], cls.WHAT)
         forget(cls)  # the open table may be this file's old version
         cache.record_proof(path, written, f"{zlib.crc32(header):08x}", cls.WHAT)
@@ -605,7 +596,7 @@ class ByteTable(TableFile):
         fields = cls.FIELDS.pack(target.key, k, len(layers), count, unreachable, example_rank,
                                  BLOCK_BITS) + struct.pack(f"<{len(layers)}Q{len(crcs)}I",
                                                            *layers, *crcs)  # fmt: skip
-        cls._write(path, cls.header(target, fields), data.data)
+        cls._write(path, fields, data.data)
 
 
 _HEAD_MAX = 16 + _FIELDS.size + 8 * _MAX_LAYERS + 4 * block_count(NUM_SQUARES * comb(24, 12)) + 4
