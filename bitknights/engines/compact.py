@@ -62,7 +62,7 @@ class CompactEngine(Engine):
             if isinstance(keys, list) and len(keys) <= PLAIN_BOARDS:
                 table = compact_table(target, options.cache_dir, stop)
             else:  # the file is read and checked while numpy and the kernels load
-                loaded = background(lambda: _read(compact_table(target, options.cache_dir, stop)))
+                loaded = background(lambda: compact_table(target, options.cache_dir, stop).verify())
                 from .. import native
 
                 native.kernels("table")
@@ -77,11 +77,6 @@ class CompactEngine(Engine):
 
 
 ENGINE = CompactEngine()
-
-
-def _read(table: CompactTable) -> CompactTable:
-    table.verify()  # reads and checks the payload
-    return table
 
 
 _TABLES: dict[tuple[int, str], CompactTable] = {}  # checked or built: kept, whatever the file

@@ -51,15 +51,6 @@ PLAIN_BOARDS = 512
 numpy and the compiled kernels take longer to load than that many walks."""
 
 
-def check_draw(distance: object, count: object, seed: object) -> None:
-    """The arguments of a ``random_boards``: integers, ``seed`` non-negative or ``None``."""
-    for name, value in (("distance", distance), ("count", count)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"random_boards: {name} is an integer, got {value!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise BitknightsError(f"a seed is a non-negative integer, got {seed!r}")
-
-
 class CompactTable(TableFile):
     """The compact table: two bits a board, its distance modulo 3 (:data:`LOST`: never
     reaches), proved once per file identity by comparing it with a fresh build."""
@@ -323,13 +314,19 @@ def random_boards(
     """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
     from the target, reproducible with ``seed``: by rejection over uniform ranks, or,
     when the table counts each distance and the layer is rare (or a large share of it
-    is asked for), from the whole layer.  Raises :class:`TableError` when a table
-    that does not count the layers found too few in :data:`RANDOM_DRAWS` ranks."""
+    is asked for), from the whole layer.  Raises ``TypeError`` unless ``distance`` and
+    ``count`` are integers, :class:`~bitknights.errors.BitknightsError` for a negative
+    seed or too few boards there, :class:`TableError` when a table that does not count
+    the layers found too few in :data:`RANDOM_DRAWS` ranks."""
     import numpy as np
 
     from .. import progress
 
-    check_draw(distance, count, seed)
+    for name, value in (("distance", distance), ("count", count)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"random_boards: {name} is an integer, got {value!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise BitknightsError(f"a seed is a non-negative integer, got {seed!r}")
     layers, far = table.layers, table.max_distance
     size = None if layers is None else layers[distance] if 0 <= distance <= far else 0
     if layers is None and not 0 <= distance <= far:

@@ -236,9 +236,10 @@ class TableFile:
             self._full = full
         return self._full
 
-    def verify(self) -> None:
-        """Read and check the whole payload now (raises :class:`TableError`)."""
+    def verify(self: _T) -> _T:
+        """Read and check the whole payload now (raises :class:`TableError`); the table."""
         self.payload  # noqa: B018 - reading it checks it
+        return self
 
     # -- codes and the walk --------------------------------------------------------------
 
@@ -338,7 +339,13 @@ class TableFile:
 
     @classmethod
     def path_of(cls, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> str:
-        """Where the file of ``target`` lives in the cache directory (a string)."""
+        """Where the file of ``target`` lives in the cache directory (a string).
+
+        >>> from bitknights.board import TARGET
+        >>> from bitknights.table.compact import CompactTable
+        >>> CompactTable.path_of(TARGET, "/c")
+        '/c/distances-11111-01111-00x11-00001-00000.bk3'
+        """
         name = "-".join(target.rows()).replace("*", "x")
         return os.path.join(cache.cache_directory(cache_dir), f"distances-{name}{cls.SUFFIX}")
 
