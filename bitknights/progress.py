@@ -1,12 +1,13 @@
 """Feedback on standard error for slow steps: :func:`announce` (one line: what, why, how
 long) and :func:`bar` (tqdm, after half a second), written only when standard error is a
-terminal and nobody asked for quiet.  Answers written while a bar shows go through
-:func:`writing`.  Bars share one line: the newest due bar has it.
+terminal and nobody asked for quiet (:func:`set_quiet`, :func:`feedback`: the one way
+to be quiet); the log of a slow step (:func:`log`) only when asked for.
+Answers written while a bar shows go through :func:`writing`.  Bars share one line: the
+newest due bar has it.
 
->>> import io
->>> with bar(10, "board", quiet=True) as b:
+>>> with feedback(quiet=True), bar(10, "board") as b:
 ...     b.update(10)
->>> announce("resting", quiet=True)  # writes nothing
+...     announce("resting")  # writes nothing
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import IO, Any
 
-_quiet = False
+_quiet: bool | None = None
+_log = False
 DELAY_ENV = "BITKNIGHTS_PROGRESS_DELAY"
 
 
@@ -33,30 +35,51 @@ def _delay() -> float:
         return 0.5
 
 
-def set_quiet(quiet: bool) -> None:
-    """Silence (or allow again) every announcement and bar of this process."""
+def set_quiet(quiet: bool | None) -> None:
+    """Silence every announcement and bar of this process (``True``), show them even off
+    a terminal (``False``), or on a terminal only (``None``, the default)."""
     global _quiet
-    _quiet = bool(quiet)
+    _quiet = quiet
 
 
-def active(quiet: bool | None = None) -> bool:
-    """Whether feedback is written: ``quiet=None`` when standard error is a terminal,
-    unless :func:`set_quiet` asked for silence."""
-    if quiet is not None:
-        return not quiet
-    if _quiet:
-        return False
+@contextlib.contextmanager
+def feedback(quiet: bool | None = None, *, log: bool | None = None) -> Iterator[None]:
+    """Within the block, announcements and bars are off (``quiet``), shown even off a
+    terminal (``False``) or as before (``None``); slow steps write their logs when ``log``
+    (``None``: as before)."""
+    global _quiet, _log
+    before = _quiet, _log
+    _quiet = before[0] if quiet is None else quiet
+    _log = before[1] if log is None else log
+    try:
+        yield
+    finally:
+        _quiet, _log = before
+
+
+def log(line: str) -> None:
+    """Write a line of a slow step's log on standard error, above any bar, when asked
+    for (:func:`feedback`)."""
+    if _log:
+        with writing(sys.stderr):
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+
+
+def active() -> bool:
+    """Whether feedback is written: as :func:`set_quiet` or :func:`feedback` said, else
+    when standard error is a terminal."""
+    if _quiet is not None:
+        return not _quiet
     try:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):  # replaced or closed
         return False
 
 
-def announce(
-    what: str, why: str = "", seconds: float | None = None, *, quiet: bool | None = None
-) -> None:
+def announce(what: str, why: str = "", seconds: float | None = None) -> None:
     """One line on standard error as a slow step starts: ``bitknights: WHAT (WHY, ~N s)``."""
-    if not active(quiet):
+    if not active():
         return
     notes = [why] if why else []
     if seconds is not None:
@@ -90,10 +113,10 @@ class _NoBar:
 
 
 def bar(total: float | None, unit: str = "board", desc: str | None = None, *,
-        quiet: bool | None = None, delay: float | None = None, **options: Any) -> Any:  # fmt: skip
+        delay: float | None = None, **options: Any) -> Any:  # fmt: skip
     """A progress bar on standard error (tqdm, or a stand-in when feedback is off),
     appearing after ``delay`` seconds (default: :func:`_delay`)."""
-    if not active(quiet):
+    if not active():
         return _NoBar()
     bar = _ticking_class()(total=total, unit=unit, desc=desc, file=sys.stderr, leave=False,
                            delay=_delay() if delay is None else delay, dynamic_ncols=True,

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .solution import Hint, Solution
     from .table.compact import CompactTable
     from .table.distance_table import DistanceTable
-    from .table.store import TableFile
+    from .table.store import ByteTable
 
 ENGINE_CHOICES = ("auto", *ENGINES)
 
@@ -66,7 +66,7 @@ class DistanceService:
         self._dist: dict[Board, int | None] = {self.target: 0}
         self._next: dict[Board, Board] = {}
 
-    def file(self) -> TableFile | None:
+    def file(self) -> ByteTable | None:
         """The target's usable distance table file, else ``None`` (``engine='table'``
         raises :class:`~bitknights.table.store.TableError`)."""
         if self.engine not in ("auto", "table"):
@@ -77,13 +77,13 @@ class DistanceService:
             return self._load()
         return None
 
-    def _load(self, *, reprove: bool = False) -> TableFile:
+    def _load(self, *, reprove: bool = False) -> ByteTable:
         """The target's distance table file whatever the engine (else ``TableError``)."""
         from .table import store
 
         return store.load(self.target, self.cache_dir, reprove=reprove)
 
-    def _whole_table(self, file: TableFile | None = None) -> DistanceTable:
+    def _whole_table(self, file: ByteTable | None = None) -> DistanceTable:
         """The distance table whatever the engine (else ``TableError`` naming the fix)."""
         from .table.distance_table import table_of
 
@@ -386,11 +386,11 @@ class DistanceService:
         """``count`` distinct boards drawn uniformly from those ``distance`` moves away."""
         return self._counting_table().random_boards(distance, count, seed)
 
-    def build_table(self, *, quiet: bool | None = None, verbose: bool = False) -> TableFile:
+    def build_table(self) -> ByteTable:
         """Build the target's distance table, write it atomically and return it."""
         from .table.builder import build_table
 
-        return build_table(self.target, self.cache_dir, quiet=quiet, verbose=verbose)
+        return build_table(self.target, self.cache_dir)
 
     def table_info(self) -> dict[str, Any]:
         """The table file checked in full: ``path``, ``target``, ``valid``, then
@@ -425,7 +425,7 @@ class DistanceService:
                 "max_distance": file.max_distance,
                 "example": file.example().compact}  # fmt: skip
 
-    def prove_table(self) -> TableFile:
+    def prove_table(self) -> ByteTable:
         """The table proved exact afresh, trusting no earlier verdict."""
         return self._load(reprove=True)
 
@@ -487,9 +487,7 @@ class DistanceService:
             self._dist, self._next = {self.target: 0}, {}
         file = self.file()
         if file is not None:
-            from .table import probe
-
-            _, blanks, _ = probe.walk(file, board.black, board.blank, file.max_distance)
+            _, blanks, _ = file.walk_plain(board.black, board.blank)
             boards = boards_from_blanks(board, blanks) if blanks else []  # none: never
         else:
             boards = self.solve(board, max_depth=None).boards  # none when unsolved

@@ -28,7 +28,7 @@ from bitknights import TARGET, estimates, progress
 def _table_build(cache: str) -> None:
     from bitknights.table.builder import build_table
 
-    build_table(TARGET, cache, quiet=True)
+    build_table(TARGET, cache)
 
 
 def _table_proof(cache: str) -> None:
@@ -43,7 +43,7 @@ def _table_proof(cache: str) -> None:
 def _compact_build(cache: str) -> None:
     from bitknights.table import compact
 
-    compact.build(TARGET, cache, quiet=True)
+    compact.build(TARGET, cache)
 
 
 def _pattern_build(cache: str) -> None:

@@ -99,5 +99,5 @@ def classic_compact(table_dir):
 
     full = load_table(TARGET, cache_dir=table_dir)
     payload = compact.pack(full.file.payload).tobytes()
-    return compact.CompactTable("packed", TARGET, full.max_distance + 1, full.file.unreachable,
+    return compact.CompactTable.of("packed", TARGET, full.max_distance + 1, full.file.unreachable,
                                 payload)  # fmt: skip

@@ -79,10 +79,11 @@ def rewrite_header(path, offset: int, fmt: str, *values: int) -> None:
 def forge_compact(path, target, codes, layers=None):
     """Set the two-bit codes ``{rank: code}`` of a compact table file (and its layer count,
     when given), recomputing every checksum."""
+    from bitknights import cache
     from bitknights.table import compact
 
-    _, _, head = compact._sizes(target)
     raw = bytearray(path.read_bytes())
+    head = cache.header_size(bytes(raw))
     for r, c in codes.items():
         at, shift = head + (r >> 2), (r & 3) << 1
         raw[at] = (raw[at] & ~(3 << shift) & 0xFF) | (c << shift)
@@ -92,7 +93,8 @@ def forge_compact(path, target, codes, layers=None):
     step = 1 << compact.BLOCK_BITS
     for block in {(r >> 2) // step for r in codes}:
         chunk = bytes(raw[head + block * step : head + (block + 1) * step])
-        struct.pack_into("<I", raw, fields + compact._FIELDS.size + 4 * block, zlib.crc32(chunk))
+        struct.pack_into("<I", raw, fields + compact.CompactTable.FIELDS.size + 4 * block,
+                         zlib.crc32(chunk))  # fmt: skip
     struct.pack_into("<I", raw, head - 4, zlib.crc32(bytes(raw[: head - 4])))
     path.write_bytes(bytes(raw))
 
@@ -132,8 +134,8 @@ def write_compact(table, cache_dir) -> None:
     ``cache_dir``, its proof recorded, as a build leaves it (the build's seconds spared)."""
     from bitknights.table import compact
 
-    compact._save(table.target, cache_dir, bytes(table._payload), table.max_distance + 1,
-                  table.unreachable, quiet=True)  # fmt: skip
+    compact._save(table.target, cache_dir, table.payload.tobytes(), table.max_distance + 1,
+                  table.unreachable)  # fmt: skip
 
 
 class Ran(NamedTuple):

@@ -12,7 +12,7 @@ import pytest
 
 import bitknights as bk
 from bitknights import TARGET, Board, cache
-from bitknights.coords import rank, state_count, unrank
+from bitknights.coords import rank, state_count
 from bitknights.engines import compact as compact_engine
 from bitknights.errors import BitknightsError
 from bitknights.results import OVER_LIMIT
@@ -64,12 +64,12 @@ def test_every_board_of_a_small_target_walks_to_its_exact_distance(
     for i, (text, d) in enumerate(small_ball.items()):
         b = Board(text)
         steps, blanks = table.walk(b.black, b.blank)
-        assert (steps, blanks) == table.walk_plain(b.black, b.blank)
+        assert (steps, blanks) == table.walk_plain(b.black, b.blank)[:2]
         assert steps == d and len(blanks) == d + 1
         if i % 8 == 0:
             assert replayed(b, blanks)[-1] == SMALL
         if d > 3 and i % 16 == 0:
-            assert table.walk(b.black, b.blank, 3) == table.walk_plain(b.black, b.blank, 3)
+            assert table.walk(b.black, b.blank, 3) == table.walk_plain(b.black, b.blank, 3)[:2]
             assert table.walk(b.black, b.blank, 3) == (OVER_LIMIT, [])
     keys = [Board(t).key for t in small_ball]
     want = list(small_ball.values())
@@ -109,7 +109,7 @@ def test_the_compact_table_agrees_with_the_distance_table_at_every_distance(clas
     assert sorted(set(want)) == list(range(40))
     for b, d in zip(boards, want):
         steps, blanks = table.walk(b.black, b.blank)
-        assert (steps, blanks) == table.walk_plain(b.black, b.blank)
+        assert (steps, blanks) == table.walk_plain(b.black, b.blank)[:2]
         assert (steps, blanks) == full.walk(b)[:2]  # first neighbour one nearer, both
         assert steps == d and replayed(b, blanks)[-1] == TARGET
     keys = np.array([b.key for b in boards])
@@ -152,8 +152,7 @@ def test_the_classic_table_agrees_with_the_distance_table(tmp_path, table_dir, f
 
 def _shift_codes(table, path, ranks):
     """Shift the codes of ``ranks`` one on (mod 3), every checksum recomputed."""
-    k = table.black_count
-    forge_compact(path, table.target, {r: (table.code(*unrank(r, k)) + 1) % 3 for r in ranks})
+    forge_compact(path, table.target, {r: (table.code(r) + 1) % 3 for r in ranks})
 
 
 def test_a_forged_code_is_caught_by_the_proof_and_rebuilt(tmp_path, small_ball, small, capfd):

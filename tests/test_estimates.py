@@ -113,7 +113,7 @@ def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     said: list[tuple[str, float | None]] = []
     monkeypatch.setattr(progress, "announce", lambda what, why="", seconds=None, **kw:
                         said.append((what, seconds)))  # fmt: skip
-    builder.build_table(SMALL, tmp_path, quiet=True)
+    builder.build_table(SMALL, tmp_path)
     store.load(SMALL, tmp_path, reprove=True)
     ida._patterns(SMALL, tmp_path / "ida", StopFlag())
     general_ida.pattern_tables(Board("10100/00000/00*00/00000/00000"), tmp_path)  # another: once

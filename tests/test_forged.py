@@ -85,7 +85,10 @@ def test_a_table_built_for_another_target_is_refused_everywhere(target, table_di
     path = copy_table(table_dir, cache_dir, target)
     rewrite_header(path, 16, "<Q", target.key)
     with path.open("rb") as f:  # the header alone passes
-        assert store._parse_header(path, f.read(store._HEAD_MAX), target)[0]["target"] == target
+        assert (
+            store.ByteTable.parse_header(path, f.read(store._HEAD_MAX), target)[0]["target"]
+            == target
+        )
     with pytest.raises(store.TableError, match="inconsistent.*table build"):
         store.load(target, cache_dir)
     assert not store.available(target, cache_dir)
@@ -120,7 +123,9 @@ def _forge_at_open(name, path, file):
     """Make the copy at ``path`` of the genuine ``file`` forgery ``name``, checksums right."""
     if name == "shifted":
         payload = np.roll(file.payload, 1)
-        store.write(path, TARGET, payload, list(file.layers), file.unreachable, file.example_rank)
+        store.ByteTable.write(
+            path, TARGET, payload, list(file.layers), file.unreachable, file.example_rank
+        )
     elif name == "layer counts":
         a, b = file.layers[1:3]
         rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", a - 1, b + 1)
@@ -149,7 +154,7 @@ def test_a_forgery_is_refused_at_open_everywhere(name, table_dir, cache_dir):
 def test_the_genuine_table_passes_the_check_at_open(table_dir):
     store._loaded.clear()
     file = store.load(TARGET, table_dir)
-    store._check_sane(file)  # what load ran
+    file._check_open()  # what load ran
     assert file.layers[:2] == (1, 8) and file[file.example_rank] == file.max_distance == 39
 
 

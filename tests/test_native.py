@@ -236,6 +236,7 @@ def test_table_build_agrees_with_jit_and_naive(
     natives, small_ball, monkeypatch, tmp_path, capsys, list_max
 ):
     """A small target's build, compiled and JIT (``list_max=0``: blocks), equals the naive BFS."""
+    from bitknights import progress
     from bitknights.table import build
     from bitknights.table import builder as bfs
 
@@ -245,7 +246,8 @@ def test_table_build_agrees_with_jit_and_naive(
     keys = np.array([Board(t).key for t in sample], np.int64)
 
     def run(name, module):
-        dist, layers = bfs.bfs_distances(SMALL, quiet=False)
+        with progress.feedback(log=True):
+            dist, layers = bfs.bfs_distances(SMALL)
         err = capsys.readouterr().err
         if list_max == 0:
             assert "(pushed," in err and "(pulled," in err

@@ -495,8 +495,30 @@ def test_failed_write_leaves_old_file(tmp_path, small_table, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name, f"{path.name}.proof"]
 
 
+FORMATS = {  # SHA-256 of the small target's files as every release since format 5 builds them
+    ".bkt": "3de9cf4fd3d06e4c6f3279f68e3fb39ccf97f7f3eed77fa28b2c7da1456e9868",
+    ".bk3": "132b056e6a18033e9410e6d5903aa2d11a5d725d1c449ddaacd917df1c9da0a0",
+}
+
+
+def test_both_encodings_build_the_files_earlier_releases_built(tmp_path):
+    """Byte for byte: so a file an earlier release built loads, and this one's load there."""
+    import hashlib
+
+    from bitknights.table import compact
+
+    build(SMALL, cache_dir=tmp_path, quiet=True)
+    compact.build(SMALL, tmp_path)
+    for kind, digest in zip((store.ByteTable, compact.CompactTable), FORMATS.values()):
+        with open(kind.path_of(SMALL, tmp_path), "rb") as f:
+            data = f.read()
+        assert hashlib.sha256(data).hexdigest() == digest, kind
+    store.forget()
+    assert compact.load(SMALL, tmp_path).max_distance == store.load(SMALL, tmp_path).max_distance
+
+
 def test_progress_lines(tmp_path, capsys):
-    """The build's bar even off a terminal; ``verbose``: the per-distance log; quiet: nothing."""
+    """The build's bar even off a terminal; asked for, the per-distance log; quiet: nothing."""
     from bitknights.table.builder import LOG_LEGEND, build_table
 
     build(SMALL, cache_dir=tmp_path, quiet=False)
@@ -505,7 +527,8 @@ def test_progress_lines(tmp_path, capsys):
     last = f"{sum(layers):,}/{sum(layers):,} boards, distance {len(layers)}"
     assert err.startswith("\rbuilding the distance table (under a second):") and last in err
     assert "distance  0:" not in err
-    build_table(SMALL, tmp_path, quiet=False, verbose=True)
+    with bitknights.progress.feedback(False, log=True):
+        build_table(SMALL, tmp_path)
     log = [line.split("\r")[-1] for line in capsys.readouterr().err.split("\n")][:-1]
     assert log[: len(LOG_LEGEND)] == ["bitknights: " + LOG_LEGEND[0], *LOG_LEGEND[1:]]
     hows = [re.search(r"\((.*), [0-9.]+ s\)$", line).group(1) for line in log if "  (" in line]
@@ -514,7 +537,8 @@ def test_progress_lines(tmp_path, capsys):
     assert log[len(LOG_LEGEND)] == "distance  0:            1 board"
     assert "reach the target" in log[-1]
     build(SMALL, cache_dir=tmp_path, quiet=True)
-    build_table(SMALL, tmp_path, quiet=True, verbose=True)
+    with bitknights.progress.feedback(True):
+        build_table(SMALL, tmp_path)
     assert capsys.readouterr().err == ""
 
 

@@ -86,16 +86,12 @@ def _feedback(env: Environment, quiet: bool) -> Iterator[None]:
     """Within the block, the library's feedback follows ``env`` and ``quiet``."""
     from .. import progress
 
-    before = progress._quiet
-    progress.set_quiet(not env.feedback(quiet))
-    try:
+    with progress.feedback(not env.feedback(quiet)):
         if env.stderr is sys.stderr:
             yield
         else:
             with contextlib.redirect_stderr(env.stderr):  # type: ignore[type-var]
                 yield
-    finally:
-        progress.set_quiet(before)
 
 
 def _refused(env: Environment, e: Exception) -> ExitStatus:

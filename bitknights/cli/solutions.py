@@ -40,7 +40,7 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
         source, chunks = answers.solution_paths(board, limit=args.limit, quiet=args.quiet)
         # on a terminal: sequences so far, of how many once a table has counted them
         binary = getattr(out, "buffer", None)
-        bar = progress.bar(None, " sequences", "listing", quiet=args.quiet or None)
+        bar = progress.bar(None, " sequences", "listing")
         try:
             for data, rows, moves in solution_lines(chunks, json=args.format == "json"):
                 with progress.writing(out):  # ASCII bytes, to the binary buffer when there is one

@@ -104,7 +104,7 @@ def _cmd_solve(args: argparse.Namespace, env: Environment) -> int:
                 return 0
         engine = answers.choose(max_depth, counts_only=counts_only)
         chunks, total = streams.checked_chunks(stream, args.file, prefix or b"")
-        bar = progress.bar(total, "board", "solving", quiet=args.quiet or None)
+        bar = progress.bar(total, "board", "solving")
         try:
             if counts_only:
                 pieces: Iterator[tuple[str, int]] = (

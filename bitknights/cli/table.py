@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from .. import estimates
+from .. import estimates, progress
 from ..batch import json_line
 from ..errors import BitknightsError
 from ..service import service
@@ -21,7 +21,8 @@ def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
     answers = service(read_target(args, env), cache_dir=args.cache_dir)
     t0 = time.perf_counter()
     try:
-        file = answers.build_table(quiet=args.quiet or None, verbose=args.verbose)
+        with progress.feedback(log=args.verbose and not args.quiet):
+            file = answers.build_table()
     except OSError as e:
         from ..table import table_path
 

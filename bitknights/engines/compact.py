@@ -60,7 +60,7 @@ class CompactEngine(Engine):
             if isinstance(keys, list) and len(keys) <= PLAIN_BOARDS:
                 table = compact_table(target, options.cache_dir, stop)
             else:  # the file is read and checked while numpy and the kernels load
-                loaded = background(lambda: compact_table(target, options.cache_dir, stop))
+                loaded = background(lambda: compact_table(target, options.cache_dir, stop).verify())
                 from .. import native
 
                 native.kernels("table")
@@ -86,13 +86,14 @@ def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) ->
     used).  A file there that is refused (not trusted, damaged) is said once."""
     from .. import cache
     from ..table import compact
+    from ..table.store import MissingTableError
 
     path = compact.path_of(target, cache_dir)
     if (target.key, path) in _TABLES:
         return True
     try:
-        compact.check_header(target, cache_dir)
-    except FileNotFoundError:
+        compact.CompactTable.open_unproved(target, cache_dir)
+    except MissingTableError:
         return False
     except cache.CacheError as e:
         cache.warn_once(str(e), "answering by search instead")
@@ -110,6 +111,7 @@ def compact_table(
     trusted is said once and built afresh."""
     from .. import cache, estimates, progress
     from ..table import compact
+    from ..table.store import MissingTableError
     from ..threads import shared, wait
 
     path = compact.path_of(target, cache_dir)
@@ -119,7 +121,7 @@ def compact_table(
         return kept
     try:
         table = compact.load(target, cache_dir)
-    except FileNotFoundError:
+    except MissingTableError:
         table = None
     except cache.CacheError as e:  # damaged, forged or not trusted: built afresh
         cache.warn_once(str(e), "building it afresh")

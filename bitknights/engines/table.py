@@ -43,10 +43,7 @@ class TableEngine(Engine):
         self, start: Board, target: Board, limit: int, options: SolveOptions,
         stop: StopFlag | None,
     ) -> Found:  # fmt: skip
-        from ..table import probe
-
-        return probe.walk(store.load(target, options.cache_dir), start.black, start.blank,
-                          limit)  # fmt: skip
+        return store.load(target, options.cache_dir).walk_plain(start.black, start.blank, limit)
 
     def _count_solutions(self, start: Board, target: Board, options: SolveOptions) -> int:
         from ..table.distance_table import table_of

@@ -55,10 +55,13 @@ def build(
 ) -> DistanceTable:
     """Build the table of ``target`` (:data:`bitknights.estimates.TABLE_BUILD` seconds),
     write it atomically, replacing any file there, and return it.  Progress goes to
-    standard error unless ``quiet`` (``None``: quiet when it is not a terminal)."""
+    standard error unless ``quiet`` (``None``: quiet when it is not a terminal, or as
+    :func:`bitknights.progress.set_quiet` said; ``False``: even off a terminal)."""
+    from .. import progress
     from ..service import service
 
-    service(target, engine="table", cache_dir=cache_dir).build_table(quiet=quiet)
+    with progress.feedback(quiet):
+        service(target, engine="table", cache_dir=cache_dir).build_table()
     return load_table(target, cache_dir=cache_dir)
 
 

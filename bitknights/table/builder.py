@@ -12,7 +12,6 @@ compact table) run it, with a progress bar on a terminal.
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
@@ -29,10 +28,9 @@ from .layout import BLOCK, kernel_args
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
-    from collections.abc import Callable
 
     from ..board import Board
-    from .store import TableFile
+    from .store import ByteTable
 
 # frontiers up to this size are kept as rank lists (no scan of the whole table)
 _LIST_MAX = 1 << 18
@@ -53,39 +51,20 @@ def _over_jobs(kernel, dist: np.ndarray, value: int, blanks: np.ndarray, *tail) 
     return parallel_blocks(lambda j0, j1: kernel(*fixed, np.int64(j0), np.int64(j1)), jobs)
 
 
-def _log_printer(quiet: bool | None) -> Callable[[str], None]:
-    if not progress.active(quiet):
-        return lambda line: None
-
-    def emit(line: str) -> None:
-        with progress.writing(sys.stderr):  # above the bar, when one is shown
-            sys.stderr.write(line + "\n")
-            sys.stderr.flush()
-
-    emit("bitknights: " + "\n".join(LOG_LEGEND))
-    return emit
-
-
 _BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n:,}/{total:,} {unit}{postfix}"
 
 
 def bfs_distances(
-    target: Board,
-    *,
-    quiet: bool | None = True,
-    bar: bool | None = None,
-    what: str = "searching every board's distance",
+    target: Board, *, what: str = "searching every board's distance"
 ) -> tuple[np.ndarray, list[int]]:
     """``(dist, layers)``: the exact distance to ``target`` of every board of its kind by
     rank (``uint8``; :data:`UNSEEN` where it cannot reach), and the boards at each
-    distance.  A progress bar described as ``what`` (``bar``: ``None`` as
-    :func:`bitknights.progress.active` says, ``False`` never), and the per-distance log
-    (:data:`LOG_LEGEND`) unless ``quiet`` (``None``: on a terminal)."""
-    emit = _log_printer(quiet)
+    distance.  A progress bar described as ``what``, and the per-distance log
+    (:data:`LOG_LEGEND`: :func:`bitknights.progress.log`)."""
+    progress.log("bitknights: " + "\n".join(LOG_LEGEND))
     k = target.black.bit_count()
     total = state_count(k)
-    with progress.bar(total, "boards", what, quiet=None if bar is None else not bar, delay=0,
-                      bar_format=_BAR_FORMAT) as shown:  # fmt: skip
+    with progress.bar(total, "boards", what, delay=0, bar_format=_BAR_FORMAT) as shown:
         shown.set_postfix_str("distance 0")
         kern = native.kernels("table")
         ncomb = comb_count(k)
@@ -103,7 +82,7 @@ def bfs_distances(
         colour = square_color(target.blank)
         unseen[colour] -= 1
         layers = [1]
-        emit(f"distance  0: {1:>12,} board")
+        progress.log(f"distance  0: {1:>12,} board")
         shown.update(1)
         args = kernel_args(k)
         frontier_list: np.ndarray | None = np.array([target_rank], dtype=np.int64)
@@ -134,9 +113,9 @@ def bfs_distances(
             shown.update(found)
             noun = "board " if found == 1 else "boards"
             seconds = time.perf_counter() - t0
-            emit(f"distance {d:2d}: {found:>12,} {noun}  ({_HOW[how]}, {seconds:.1f} s)")
+            progress.log(f"distance {d:2d}: {found:>12,} {noun}  ({_HOW[how]}, {seconds:.1f} s)")
         reached = sum(layers)
-        emit(
+        progress.log(
             f"{reached:,} of {total:,} boards reach the target; farthest {len(layers) - 1} moves"
             f" ({time.perf_counter() - t0:.1f} s)"
         )
@@ -149,23 +128,16 @@ def estimate(target: Board) -> float:
     return estimates.TABLE_BUILD * share
 
 
-def build_table(
-    target: Board,
-    cache_dir: str | os.PathLike[str] | None = None,
-    *,
-    quiet: bool | None = None,
-    verbose: bool = False,
-) -> TableFile:
+def build_table(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> ByteTable:
     """Enumerate every board's distance to ``target``, write the table file atomically
-    (replacing whatever was there) and return it, loaded.  A progress bar unless ``quiet``
-    (``None``: on a terminal); ``verbose`` adds the search's log (:data:`LOG_LEGEND`)."""
+    (replacing whatever was there) and return it, loaded (feedback and the search's log
+    as :mod:`bitknights.progress` says)."""
     path = store.table_path(target, cache_dir)
     cache.ensure_directory(path.parent)  # a directory that cannot take it fails at once
     what = f"building the distance table ({estimates.about(estimate(target))})"
-    dist, layers = bfs_distances(target, quiet=bool(quiet) or not verbose,
-                                 bar=None if quiet is None else not quiet, what=what)  # fmt: skip
+    dist, layers = bfs_distances(target, what=what)
     unreachable = int(dist.shape[0] - sum(layers))
     example = int((dist == len(layers) - 1).argmax())  # the first board at the farthest
-    store.write(path, target, dist, layers, unreachable, example)
+    store.ByteTable.write(path, target, dist, layers, unreachable, example)
     del dist
-    return store.load(target, cache_dir)
+    return store.ByteTable.load(target, cache_dir)  # type: ignore[return-value]

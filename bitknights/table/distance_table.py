@@ -8,21 +8,18 @@ from itertools import accumulate
 
 import numpy as np
 
-from .. import progress
 from ..board import Board
 from ..errors import BitknightsError
 from ..solution import Hint
 from . import probe
-from .compact import batch_distances, boards_of, check_draw, draw_ranks, path_graph
+from .compact import batch_distances, count_solutions, random_boards
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from typing import Any
 
-    from .store import TableFile
+    from .store import ByteTable
 
-_PIECE = 1 << 16  # boards made between two updates of the progress bar
 _last: DistanceTable | None = None
 
 
@@ -32,7 +29,7 @@ class DistanceTable:
     file's fields (``target``, ``black_count``, ``state_count``, ``max_distance``,
     ``example()``) read as its own."""
 
-    def __init__(self, file: TableFile) -> None:
+    def __init__(self, file: ByteTable) -> None:
         self.file = file
 
     def __getattr__(self, name: str) -> Any:
@@ -50,9 +47,9 @@ class DistanceTable:
         return list(self.file.layers)
 
     def walk(self, board: Board, cap: int | None = None) -> tuple[int, list[int], int]:
-        """:func:`.probe.walk`: ``(steps, blank squares along one optimal path, probes)``."""
-        limit = self.max_distance if cap is None else min(int(cap), self.max_distance)
-        return probe.walk(self.file, board.black, board.blank, limit)
+        """:meth:`~.store.TableFile.walk_plain`: ``(steps, blank squares along one optimal
+        path, probes)``."""
+        return self.file.walk_plain(board.black, board.blank, cap)
 
     def distance(self, board: Board) -> int | None:
         """The exact fewest moves from ``board`` to the target; ``None`` if unreachable."""
@@ -70,10 +67,12 @@ class DistanceTable:
         return Hint.every(board, self.distance)
 
     def count_solutions(self, board: Board) -> int:
-        """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` when it cannot reach it, ``1`` for the target itself)."""
-        d = self.distance(board)
-        return 0 if d is None else path_graph(self.file, board, d).total
+        """:func:`.compact.count_solutions` (one count for both tables)."""
+        return count_solutions(self.file, board)
+
+    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
+        """:func:`.compact.random_boards` (one draw for both tables)."""
+        return random_boards(self.file, distance, count, seed)
 
     def distances(self, boards: np.ndarray | list[Board], limit: int | None = None) -> np.ndarray:
         """Exact distances of many boards (:class:`Board` objects or an ``int64`` array of
@@ -88,48 +87,16 @@ class DistanceTable:
             keys = np.ascontiguousarray(boards, dtype=np.int64)
         else:
             keys = np.array([b.key for b in boards], dtype=np.int64)
-        cap = self.max_distance if limit is None else max(0, min(int(limit), self.max_distance))
+        cap = self.file.limit(limit)
         out = np.empty(keys.shape[0], dtype=np.int64)
         batch_distances(self.file, keys, cap, 1 << 16, out)
         return out
-
-    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
-        """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
-        from the target, reproducible with ``seed``: common distances by rejection over
-        uniform ranks, rare ones (or a large share of a layer) from the whole layer."""
-        check_draw(distance, count, seed)
-        layers = self.file.layers
-        if distance < 0 or distance >= len(layers) or layers[distance] < count:
-            have = layers[distance] if 0 <= distance < len(layers) else 0
-            raise BitknightsError(
-                f"asked for {count} board{'s' if count != 1 else ''} at distance {distance}, "
-                f"but only {have} {'board lies' if have == 1 else 'boards lie'} at that distance"
-            )
-        if count <= 0:
-            return []
-        rng = np.random.default_rng(seed)
-        size = layers[distance]
-        boards: list[Board] = []
-        with progress.bar(count, "boards", f"drawing boards {distance} moves away",
-                          unit_scale=True) as shown:  # fmt: skip
-            if size / self.state_count >= 1e-3 and count <= size // 2:
-                batch = int(min(1 << 22, max(1 << 12, 2 * count * self.state_count // size)))
-                hit = lambda ranks: self.file.payload[ranks] == distance  # noqa: E731
-                pieces: Iterable[np.ndarray] = draw_ranks(rng, self.state_count, count, batch, hit)
-            else:
-                layer = np.flatnonzero(self.file.payload == distance)
-                ranks = layer[rng.choice(layer.shape[0], size=count, replace=False)]
-                pieces = (ranks[lo : lo + _PIECE] for lo in range(0, count, _PIECE))
-            for piece in pieces:
-                boards += boards_of(piece, self.black_count)
-                shown.update(len(piece))
-        return boards
 
 
 __all__ = ["DistanceTable", "Hint"]
 
 
-def table_of(file: TableFile) -> DistanceTable:
+def table_of(file: ByteTable) -> DistanceTable:
     """The :class:`DistanceTable` of a loaded ``file`` (the last one made is kept)."""
     global _last
     if _last is None or _last.file is not file:

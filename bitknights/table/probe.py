@@ -1,46 +1,32 @@
-"""Answers read straight from a proved table file's bytes (:func:`.store.load`):
-distances and optimal paths in plain Python (a small batch answers before numpy could
-import), or with numpy (:func:`distances_array`: big batches without numba).
+"""Distances read straight from a proved distance table's bytes (:func:`.store.load`):
+in plain Python (a small batch answers before numpy could import), or with numpy
+(:func:`distances_array`: big batches without numba).  Paths: :meth:`.store.TableFile.walk_plain`.
 """
 
 from __future__ import annotations
 
-from ..coords import KEY_SHIFT, comb_count, rank, ranker
-from ..results import OVER_LIMIT, UNREACHABLE, UNSEEN
-from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES
-from .store import changed
+from ..coords import KEY_SHIFT, comb_count
+from ..results import UNSEEN
+from ..squares import FULL_MASK, NUM_SQUARES
+from .store import valid
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Iterable
 
     import numpy as np
 
-    from .store import TableFile
+    from .store import ByteTable
 
 BULK_FROM = 512  # batches this large read their blocks in one pass (TableFile.bytes_at)
-RANKER_FROM = 64  # batches this large rank with coords.ranker (2 ms once, then a fifth)
 
 
-def valid(black: int, blank: int, k: int) -> bool:
-    """A board of the table: the blank on the board, not under a knight, ``k`` black
-    knights (other boards never reach the target: no read needed)."""
-    return blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
-
-
-def _rank_of(table: TableFile, boards: int) -> Callable[[int, int], int]:
-    k = table.black_count
-    if boards >= RANKER_FROM:
-        return ranker(k)
-    return lambda black, blank: rank(black, blank, k)
-
-
-def distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
+def distances(table: ByteTable, keys: Iterable[int], limit: int) -> list[int]:
     """The exact distance of each board (packed keys) to the table's target; ``-1`` when
     it is more than ``limit`` moves away or can never reach the target."""
     keys = list(keys)
     k = table.black_count
-    rank_of = _rank_of(table, len(keys))
+    rank_of = table.rank_of(len(keys))
     at: list[tuple[int, int]] = []  # (answer index, rank)
     for i, key in enumerate(keys):
         black, blank = key & FULL_MASK, key >> KEY_SHIFT
@@ -55,7 +41,7 @@ def distances(table: TableFile, keys: Iterable[int], limit: int) -> list[int]:
     return out
 
 
-def distances_array(table: TableFile, keys: np.ndarray, limit: int) -> np.ndarray:
+def distances_array(table: ByteTable, keys: np.ndarray, limit: int) -> np.ndarray:
     """:func:`distances` with numpy: an ``int64`` array for an array of keys."""
     import numpy as np
 
@@ -75,31 +61,4 @@ def distances_array(table: TableFile, keys: np.ndarray, limit: int) -> np.ndarra
     return out
 
 
-def walk(table: TableFile, black: int, blank: int, cap: int) -> tuple[int, list[int], int]:
-    """``(steps, blank squares along one optimal path, probes)`` for the board: ``steps``
-    is its exact distance, or ``UNREACHABLE``, or ``OVER_LIMIT`` beyond ``cap`` moves
-    (:mod:`bitknights.results`; the path then empty).  Each step goes to the first
-    neighbour one nearer, in knight-move order."""
-    if not valid(black, blank, table.black_count):
-        return UNREACHABLE, [], 0
-    rank_of = _rank_of(table, 1)
-    d = table[rank_of(black, blank)]
-    if d == UNSEEN:
-        return UNREACHABLE, [], 1
-    if d > cap:
-        return OVER_LIMIT, [], 1
-    blanks, probes = [blank], 1
-    for want in range(d - 1, -1, -1):
-        for n in KNIGHT_TARGETS[blank]:
-            nb = black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black
-            probes += 1
-            if table[rank_of(nb, n)] == want:
-                black, blank = nb, n
-                blanks.append(n)
-                break
-        else:  # a proved table always has one: the file changed under a running process
-            raise changed(table.path)
-    return d, blanks, probes
-
-
-__all__ = ["RANKER_FROM", "distances", "distances_array", "walk"]
+__all__ = ["distances", "distances_array"]

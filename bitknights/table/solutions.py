@@ -16,8 +16,7 @@ from .. import native
 from ..board import Board, Move
 from ..squares import NUM_SQUARES
 from . import layout as K
-from . import probe
-from .compact import CompactTable, path_graph
+from .compact import path_graph
 from .store import TableFile
 
 TYPE_CHECKING = False
@@ -42,10 +41,10 @@ def chunk_sizes(limit: int | None) -> Iterator[int]:
 
 
 def table_paths(
-    board: Board, table: DistanceTable | TableFile | CompactTable, *, limit: int | None = None
+    board: Board, table: DistanceTable | TableFile, *, limit: int | None = None
 ) -> TablePaths:
     """Every optimal path of ``board`` (the first ``limit``) read from either table."""
-    if not isinstance(table, (TableFile, CompactTable)):
+    if not isinstance(table, TableFile):
         table = table.file
     return TablePaths(board, table, limit)
 
@@ -56,9 +55,7 @@ class TablePaths:
     before numpy and the kernels have loaded); then the shortest-path graph gives
     :attr:`count` (once built) and a compiled walk over it the rest."""
 
-    def __init__(
-        self, board: Board, table: TableFile | CompactTable, limit: int | None = None
-    ) -> None:
+    def __init__(self, board: Board, table: TableFile, limit: int | None = None) -> None:
         self.board, self.table, self.limit = board, table, limit
         self.count: int | None = None
         self.depth = -1  # moves a path, once the first is walked
@@ -80,10 +77,7 @@ class TablePaths:
         board, table = self.board, self.table
         if board.black.bit_count() != table.black_count or self.limit == 0:
             return
-        if isinstance(table, CompactTable):  # the graph's first path, in plain Python
-            depth, walked = table.walk_plain(board.black, board.blank)
-        else:
-            depth, walked = probe.walk(table, board.black, board.blank, table.max_distance)[:2]
+        depth, walked = table.walk_plain(board.black, board.blank)[:2]  # the graph's first
         if depth < 0:
             return
         self.depth = depth
