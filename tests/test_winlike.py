@@ -92,6 +92,7 @@ def _masked(text: str, cache: Path) -> str:
     """``text`` without what differs from run to run: seconds, build times, the cache."""
     text = text.replace(str(cache), "CACHE")
     text = re.sub(r'(seconds\\?"): ?[0-9.e-]+', r"\1:0", text)  # (also inside JSON strings)
+    text = re.sub(r"\b[0-9]+\.[0-9] s\b", "- s", text)  # a build's seconds
     return re.sub(r"built: [^\\\n]*", "built: -", text)
 
 
