@@ -19,7 +19,7 @@ import statistics
 import time
 
 from bitknights import TARGET, progress, read_batch, table
-from bitknights.engines import ida, pdb
+from bitknights.engines import heuristics, ida, pdb
 from bitknights.engines.options import SolveOptions
 
 ENGINES = {use_pdb: ida.IdaEngine(use_pdb=use_pdb) for use_pdb in (False, True)}
@@ -55,7 +55,7 @@ def main() -> None:
     pdb.pattern_tables(TARGET.key)
     rows = []
     for name, bset in sets.items():
-        bound = ida.builtin(name)
+        bound = heuristics.builtin(name)
         contenders = {f"lab {name}": lambda b, bound=bound: ida.search(b, bound, TARGET).nodes}
         if name in PAIRS:
             use_pdb = PAIRS[name]

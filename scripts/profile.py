@@ -75,7 +75,8 @@ def compile_section(batch: Path) -> None:
 
 def iterations_section(boards: list[Board]) -> None:
     """Nodes per IDA* iteration: the difference between runs capped one bound apart."""
-    from bitknights.engines.ida import NEAREST, bound_at
+    from bitknights.engines.heuristics import NEAREST
+    from bitknights.engines.ida import bound_at
 
     with progress.bar(min(5, len(boards)), "boards", "iterations") as shown:
         for b in boards[:5]:

@@ -137,7 +137,8 @@ def test_only_the_service_opens_the_door_below():
     truth)."""
     below = [(a, b) for a, b in _edges() if _rank(a) >= SURFACES and _rank(b) in (1, 2)]
     # the table's functions re-export its error and path helpers, and annotate with its types
-    assert below == [("bitknights.lab.core", "bitknights.engines.ida"),
+    assert below == [("bitknights.lab.core", "bitknights.engines.heuristics"),
+                     ("bitknights.lab.core", "bitknights.engines.ida"),
                      ("bitknights.lab.core", "bitknights.engines.options"),
                      ("bitknights.table", "bitknights.table.distance_table"),
                      ("bitknights.table", "bitknights.table.store")]  # fmt: skip

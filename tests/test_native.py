@@ -13,7 +13,7 @@ import pytest
 
 import terminal
 from bitknights import SAMPLE, TARGET, Board, native
-from bitknights.engines import _ida_kernels, ida
+from bitknights.engines import _ida_kernels, heuristics, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
 from helpers import (
@@ -53,9 +53,9 @@ def test_a_fresh_build_is_current_and_agrees_with_jit(tmp_path):
 def _search(kernel, board, limit, pdb, flags=None, stop=None):
     """``(code, steps, nodes, path)`` of ``kernel`` searching ``board`` under the
     nearest-square bound or the pattern databases (``flags``: another bound)."""
-    bound = ida.PATTERNS if pdb else ida.NEAREST
+    bound = heuristics.PATTERNS if pdb else heuristics.NEAREST
     tables = ida._tables_of(bound, TARGET, None, StopFlag())
-    job = ida._job(kernel, bound if flags is None else ida.Bound("", flags), TARGET, limit,
+    job = ida._job(kernel, bound if flags is None else heuristics.Bound("", flags), TARGET, limit,
                    tables=tables)  # fmt: skip
     flag = np.zeros(1, np.int64) if stop is None else stop
     code = job(np.array([board.black]), np.array([board.blank]), flag)
@@ -76,7 +76,7 @@ def test_one_board_agrees_with_jit_node_for_node(natives):
                 got = _search(getattr(natives["ida"], name), board, limit, pdb)
                 want = _search(getattr(_ida_kernels, name), board, limit, pdb)
                 assert got == want, (board, pdb, limit)
-                flags = ida.PATTERNS.flags if pdb else ida.NEAREST.flags
+                flags = heuristics.PATTERNS.flags if pdb else heuristics.NEAREST.flags
                 assert _search(natives["ida"].ida_any, board, limit, pdb, flags) == got
 
 
@@ -87,7 +87,7 @@ def test_batch_agrees_with_naive_bfs(natives, ball8):
     boards.append(Board("11111/01111/00*11/00001/00001"))  # 11 white: unreachable
     keys = np.array([b.key for b in boards], np.int64)
     blacks, blanks = keys & ((1 << 25) - 1), keys >> 25
-    job = ida._job(natives["ida"].ida_nearest, ida.NEAREST, TARGET, 8, boards=len(keys))
+    job = ida._job(natives["ida"].ida_nearest, heuristics.NEAREST, TARGET, 8, boards=len(keys))
     job(blacks, blanks, np.zeros(1, np.int64))
     for board, s in zip(boards, job.tail[-2].tolist()):
         assert s == ball8.get("".join(board.rows()), -1), board

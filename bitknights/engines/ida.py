@@ -1,5 +1,6 @@
 """IDA*: the engine (``--engine ida``) and the heuristic lab's searches, one driver over
-one kernel (:mod:`._ida_kernels`) for every bound (:class:`Bound`).
+one kernel (:mod:`._ida_kernels`) for every bound (:class:`~.heuristics.Bound`), each
+run's record a :class:`~.heuristics.Trial`.
 
 The engine's bound is the sum over knights of the jump distance to the nearest square the
 target gives its colour, or for deep searches the pattern databases (:mod:`.pdb`), by one
@@ -11,8 +12,8 @@ process (announced on a terminal).  The built-ins' kernels load through
 
 from __future__ import annotations
 
-from .._records import Record
-from ..errors import BitknightsError, plural
+from functools import lru_cache
+
 from . import Engine
 from .options import Capabilities, StopFlag
 
@@ -21,13 +22,12 @@ if TYPE_CHECKING:
     import os
     from collections.abc import Callable, Iterator
     from types import ModuleType, SimpleNamespace
-    from typing import Any
 
     import numpy as np
 
-    from ..board import Board, Move
-    from ..results import Status
+    from ..board import Board
     from . import Found
+    from .heuristics import Bound, Trial
     from .options import SolveOptions
 
 PDB_AFTER_NODES = 1 << 25
@@ -47,167 +47,6 @@ PDB_FROM_BOUND = 16
 build missing pattern databases before they start."""
 
 USER_COMPILE_SECONDS = 4  # compiling the kernel with a user's function, measured here
-
-BUILTINS = {"misplaced": 1, "knight_distance": 2, "pdb": 4}
-"""The built-in parts of a bound by name: the kernel's flags (``MISPLACED``, ``NEAREST``,
-``PATTERNS`` of :mod:`._ida_layout`, imported when a search runs)."""
-
-
-# -- bounds -------------------------------------------------------------------------------
-
-
-class Bound(Record):
-    """A heuristic: the maximum of the built-in parts in ``flags`` and of ``user`` (a
-    numba ``@njit`` function ``h(white, black, blank) -> int``, or ``None``); ``name``
-    is what records call it."""
-
-    name: str
-    flags: int
-    user: object = None
-
-
-NEAREST = Bound("knight_distance", BUILTINS["knight_distance"])
-PATTERNS = Bound("pdb", BUILTINS["pdb"])
-
-
-def builtin(name: str) -> Bound:
-    """The built-in bound ``name``, or a maximum of them written ``max(a,b,...)``.
-
-    >>> builtin("max(misplaced,pdb)").flags == BUILTINS["misplaced"] | BUILTINS["pdb"]
-    True
-    """
-    text = name.replace(" ", "")
-    parts = text[4:-1].split(",") if text.startswith("max(") and text.endswith(")") else [text]
-    flags = 0
-    for part in parts:
-        if part not in BUILTINS:
-            known = ", ".join(BUILTINS)
-            raise BitknightsError(
-                f"unknown heuristic {part!r}: the built-ins are {known}, and max(a,b,...) of them"
-            )
-        flags |= BUILTINS[part]
-    return Bound(text, flags)
-
-
-def heuristic(spec: object, name: str | None = None) -> Bound:
-    """The bound a spec names: a built-in's name, a function ``h(white, black, blank) ->
-    int``, or a bound.
-
-    >>> heuristic("pdb").name, heuristic(lambda w, b, s: 0, "zero").name
-    ('pdb', 'zero')
-    """
-    from . import _ida_layout as K
-
-    if isinstance(spec, str):
-        spec = builtin(spec)
-    if isinstance(spec, Bound):
-        return spec if name is None else spec._replace(name=name)
-    if callable(spec):
-        return Bound(str(name or getattr(spec, "__name__", "user")), K.USER, spec)
-    raise TypeError(f"a heuristic is a built-in's name or a function, got {spec!r}")
-
-
-def maximum(*parts: object, name: str | None = None) -> Bound:
-    """The maximum of several heuristics (at most one user function).
-
-    >>> maximum("misplaced", "knight_distance").name
-    'max(misplaced,knight_distance)'
-    """
-    bounds = [heuristic(p) for p in parts]
-    users = [b.user for b in bounds if b.user is not None]
-    if len(users) > 1:
-        raise BitknightsError("maximum() takes at most one user function")
-    flags = 0
-    for b in bounds:
-        flags |= b.flags
-    label = name or f"max({','.join(b.name for b in bounds)})"
-    return Bound(label, flags, users[0] if users else None)
-
-
-# -- one run's record ---------------------------------------------------------------------
-
-
-class Trial(Record):
-    """One IDA* run of one heuristic on one board: ``h0``, the bound at the start;
-    ``iterations``, ``(threshold, nodes)`` each; the path as ``moves``.  Against a
-    distance table (:func:`bitknights.lab.compare` fills what needs the start's truth):
-    the true ``distance``, ``optimal``, ``checked`` (bound values compared),
-    ``overestimates`` and ``worst`` (``(board, bound, true distance)``); ``None`` where
-    not compared (``note``)."""
-
-    board: Board
-    heuristic: str
-    steps: int | None
-    status: Status
-    nodes: int
-    seconds: float
-    h0: int
-    iterations: tuple[tuple[int, int], ...]
-    moves: tuple[Move, ...] = ()
-    distance: int | None = None
-    optimal: bool | None = None
-    checked: int = 0
-    overestimates: int | None = None
-    worst: tuple[Board, int, int] | None = None
-    note: str = ""
-    h0_overestimates: bool | None = None
-
-    @property
-    def flagged(self) -> bool:
-        """Whether the truth shows the heuristic wrong here."""
-        return bool(self.overestimates) or self.optimal is False
-
-    @property
-    def nodes_per_second(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
-
-    def __repr__(self) -> str:
-        """One line: the heuristic, what it found, its work and the verdict.
-
-        >>> from bitknights import lab
-        >>> (t,) = lab.compare(["10110/01*11/10111/01001/00000"], "knight_distance")
-        >>> t  # doctest: +ELLIPSIS
-        <Trial 'knight_distance' solved in 7 moves, 9 nodes, h0 7: ...>
-        """
-        work = plural(self.nodes, "node", ",")
-        if self.steps is None:
-            found = f"{self.status} after {work}"
-        else:
-            found = f"solved in {plural(self.steps, 'move')}, {work}"
-        return f"<Trial {self.heuristic!r} {found}, h0 {self.h0}: {self.verdict}>"
-
-    @property
-    def verdict(self) -> str:
-        """What the distance table says of this trial, in a few words."""
-        from ..results import Status
-
-        if self.overestimates is None:
-            return "not checked (no table)"
-        why = []
-        if self.overestimates:
-            where = "the start" if self.checked == 1 else f"{self.overestimates:,} boards"
-            why.append(f"overestimates at {where}")
-        if self.optimal is False:
-            why.append(f"not optimal (the distance is {self.distance})")
-        if why:
-            return "flagged: " + ", ".join(why)
-        if self.optimal:
-            return "optimal"
-        return "unreachable" if self.status is Status.UNREACHABLE else "no answer to check"
-
-    def as_dict(self) -> dict[str, Any]:
-        """The trial as JSON-ready data."""
-        d = self._asdict()
-        d["board"] = self.board.compact
-        d["status"] = str(self.status)
-        d["moves"] = [str(m) for m in self.moves]
-        d["iterations"] = [list(x) for x in self.iterations]
-        if self.worst is not None:
-            d["worst"] = {"board": self.worst[0].compact, "bound": self.worst[1],
-                          "distance": self.worst[2]}  # fmt: skip
-        d["flagged"] = self.flagged
-        return d
-
 
 # -- kernels ------------------------------------------------------------------------------
 
@@ -235,6 +74,8 @@ def kernel_for(bound: Bound) -> Callable:
     """The kernel that searches under ``bound``: the built-ins' compiled for the engine's
     bounds alone or for any flags, a user's function's compiled for it
     (:func:`user_kernel`)."""
+    from .heuristics import NEAREST, PATTERNS
+
     if bound.user is not None:
         return user_kernel(bound.user, bound.name)
     special = {NEAREST.flags: "ida_nearest", PATTERNS.flags: "ida_patterns"}
@@ -256,8 +97,10 @@ def user_kernel(fn: object, name: str = "") -> Callable:
 
     from .. import progress
     from ..board import TARGET
+    from ..errors import BitknightsError
     from . import _ida_kernels
     from . import _ida_layout as K
+    from .heuristics import Bound
 
     if not callable(fn):
         raise TypeError(f"a heuristic is a built-in's name or a function, got {fn!r}")
@@ -300,6 +143,7 @@ def user_kernel(fn: object, name: str = "") -> Callable:
 # -- the driver ---------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=16)
 def _additive(target_key: int) -> np.ndarray:
     """``add`` rows: misplaced terms (white, black), nearest-square distances (white,
     black), for each square."""
@@ -309,28 +153,22 @@ def _additive(target_key: int) -> np.ndarray:
     from ..squares import NUM_SQUARES
     from .common import nearest_target_distance
 
-    found = _ADDITIVE.get(target_key)
-    if found is None:
-        target = Board.from_key(target_key)
-        rows = [[0 if mask >> sq & 1 else 1 for sq in range(NUM_SQUARES)]
-                for mask in (target.white, target.black)]  # fmt: skip
-        found = np.array([*rows, *nearest_target_distance(target_key)], dtype=np.int64)
-        found.setflags(write=False)
-        _ADDITIVE.clear() if len(_ADDITIVE) > 16 else None
-        _ADDITIVE[target_key] = found
-    return found
+    target = Board.from_key(target_key)
+    rows = [[0 if mask >> sq & 1 else 1 for sq in range(NUM_SQUARES)]
+            for mask in (target.white, target.black)]  # fmt: skip
+    add = np.array([*rows, *nearest_target_distance(target_key)], dtype=np.int64)
+    add.setflags(write=False)
+    return add
 
 
-_ADDITIVE: dict[int, np.ndarray] = {}
-
-
-class _Job(Record):
+class _Job:
     """A kernel with every argument before the boards and after them, and the arrays it
     reports in (``state``, ``iters``, ``out``, ``steps``, ``nodes``)."""
 
-    kernel: Callable
-    head: tuple
-    tail: tuple
+    __slots__ = ("kernel", "head", "tail")
+
+    def __init__(self, kernel: Callable, head: tuple, tail: tuple) -> None:
+        self.kernel, self.head, self.tail = kernel, head, tail
 
     def __call__(
         self,
@@ -358,7 +196,7 @@ class _Job(Record):
 
 def _job(
     kernel: Callable, bound: Bound, target: Board, limit: int, *, every: int = 0,
-    budget: int | None = None, boards: int = 1, paths: int = 1,
+    budget: int | None = None, boards: int = 1,
     tables: tuple[np.ndarray, np.ndarray] | None = None,
     payload: np.ndarray | None = None, ncomb: int = 0,
 ) -> _Job:  # fmt: skip
@@ -371,38 +209,28 @@ def _job(
     from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
     from . import _ida_layout as K
 
-    pw, pb = tables if tables is not None else (_NO_BYTES(), _NO_BYTES())
+    none = np.zeros(1, dtype=np.uint8)
+    pw, pb = tables if tables is not None else (none, none)
     i8 = np.int64
     head = (i8(bound.flags), i8(target.black), i8(target.blank), i8(limit), i8(every),
             i8(NO_BUDGET if budget is None else budget), KNIGHT_NEIGHBORS, KNIGHT_COUNTS,
             SQUARE_COLOR, _additive(target.key), pw, pb, RANK_BYTE, POPCOUNT8,
-            _NO_BYTES() if payload is None else payload,
+            none if payload is None else payload,
             i8(ncomb if payload is not None else 0))  # fmt: skip
     state = np.zeros(K.STATE_SIZE, dtype=np.int64)
     state[K.WORST_KEY] = -1
     tail = (state, np.zeros((max(limit, 0) + 2, K.STACK_COLUMNS), dtype=np.int64),
             np.zeros((max(limit, 0) + 2, 2), dtype=np.int64),
-            np.zeros((paths, max(limit, 0) + 1), dtype=np.int8),
+            np.zeros((1, max(limit, 0) + 1), dtype=np.int8),
             np.zeros(boards, dtype=np.int64), np.zeros(boards, dtype=np.int64))  # fmt: skip
     return _Job(kernel, head, tail)
-
-
-def _NO_BYTES() -> np.ndarray:  # noqa: N802 - a constant made on first use
-    import numpy as np
-
-    global _no_bytes
-    if _no_bytes is None:
-        _no_bytes = np.zeros(1, dtype=np.uint8)
-        _no_bytes.setflags(write=False)
-    return _no_bytes
-
-
-_no_bytes: np.ndarray | None = None
 
 
 def _tables_of(
     bound: Bound, target: Board, cache_dir: str | os.PathLike[str] | None, stop: StopFlag
 ) -> tuple[np.ndarray, np.ndarray] | None:
+    from .heuristics import PATTERNS
+
     return _patterns(target, cache_dir, stop) if bound.flags & PATTERNS.flags else None
 
 
@@ -447,6 +275,7 @@ def search(
     from ..threads import off_main_thread
     from . import _ida_layout as K
     from . import depth_limit
+    from .heuristics import Trial
 
     if start.counts != target.counts:
         return Trial(start, bound.name, None, Status.UNREACHABLE, 0, 0.0, 0, ())
@@ -523,6 +352,7 @@ def search_paths(
     from ..threads import off_main_thread
     from . import _ida_layout as K
     from . import depth_limit
+    from .heuristics import NEAREST, PATTERNS
 
     if board.counts != target.counts:
         return
@@ -607,6 +437,7 @@ class IdaEngine(Engine):
     ) -> Found:
         from ..results import OVER_BUDGET
         from . import _ida_layout as K
+        from .heuristics import NEAREST, PATTERNS
 
         use = self._choose([start.key], target, limit, options, stop)
         nodes = 0
@@ -633,6 +464,7 @@ class IdaEngine(Engine):
         from ..results import STOPPED
         from ..squares import FULL_MASK
         from ..threads import Stopped, parallel_chunks
+        from .heuristics import NEAREST, PATTERNS
 
         keys = np.ascontiguousarray(keys, dtype=np.int64)
         steps = np.full(len(keys), STOPPED, dtype=np.int64)

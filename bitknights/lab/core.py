@@ -8,7 +8,8 @@ from functools import reduce
 
 from .. import progress
 from ..board import TARGET, Board, as_board
-from ..engines.ida import BUILTINS, Bound, Trial, bound_at, heuristic, maximum, search
+from ..engines.heuristics import BUILTINS, Bound, Trial, heuristic, maximum
+from ..engines.ida import bound_at, search
 from ..errors import BitknightsError
 from ..results import Status
 from ..service import service
