@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..coords.kernels import pattern_rank, popcount, state_rank
+from ..coords.kernels import pattern_rank, state_rank
 from ..results import OVER_BUDGET, OVER_LIMIT, STOPPED
 from ..squares import FULL_MASK
 from . import _ida_layout as K
@@ -250,6 +250,14 @@ def _record(state, iters, bound, nodes):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _bits(mask, popcount8):
+    """The set bits of a 25-bit mask, from the byte table (inlined, so that a just-in-time
+    compile of this module compiles nothing of another)."""
+    return (popcount8[mask & 255] + popcount8[(mask >> 8) & 255]
+            + popcount8[(mask >> 16) & 255] + popcount8[mask >> 24])  # fmt: skip
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _boards(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr, cnt, color,
             add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack, iters, out, steps,
             nodes, stop):  # fmt: skip
@@ -258,10 +266,10 @@ def _boards(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr
     ``nodes[i]`` its nodes.  The first board starts from ``state`` as the caller gives it
     (fresh, or paused by the call before), each later one afresh; a board that ends
     ``STOPPED`` or ``CHUNK`` ends the batch.  Returns the last board's code."""
-    tcount = popcount(tblack)
+    tcount = _bits(tblack, popcount8)
     code = np.int64(OVER_LIMIT)
     for i in range(len(blacks)):
-        if popcount(blacks[i]) != tcount:
+        if _bits(blacks[i], popcount8) != tcount:
             steps[i] = OVER_LIMIT
             nodes[i] = 0
             continue
@@ -278,31 +286,23 @@ def _boards(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr
     return code
 
 
-@njit(cache=True, nogil=True)
-def ida_any(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr, cnt, color,
-            add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack, iters, out, steps,
-            nodes, stop):  # fmt: skip
-    """:func:`_boards` under the bound ``flags`` says, read at run time."""
-    return _boards(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr, cnt,
-                   color, add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack,
-                   iters, out, steps, nodes, stop)  # fmt: skip
+def _compiled(bound):
+    """:func:`_boards` compiled for the bound ``bound`` (a constant: numba folds the
+    other parts away, and the ``flags`` argument is unread), or with ``bound`` -1 for the
+    bound ``flags`` says, read at run time."""
+
+    @njit(cache=True, nogil=True)
+    def kernel(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr, cnt,
+               color, add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack, iters,
+               out, steps, nodes, stop):  # fmt: skip
+        return _boards(flags if bound < 0 else bound, blacks, blanks, tblack, tblank,
+                       max_depth, every, budget, nbr, cnt, color, add, pw, pb, rank_byte,
+                       popcount8, payload, ncomb, state, stack, iters, out, steps, nodes,
+                       stop)  # fmt: skip
+
+    return kernel
 
 
-@njit(cache=True, nogil=True)
-def ida_nearest(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr, cnt,
-                color, add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack, iters,
-                out, steps, nodes, stop):  # fmt: skip
-    """:func:`_boards` under the nearest-square bound, compiled for it (``flags`` unread)."""
-    return _boards(K.NEAREST, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr,
-                   cnt, color, add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack,
-                   iters, out, steps, nodes, stop)  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def ida_patterns(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr, cnt,
-                 color, add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack, iters,
-                 out, steps, nodes, stop):  # fmt: skip
-    """:func:`_boards` under the pattern databases, compiled for them (``flags`` unread)."""
-    return _boards(K.PATTERNS, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr,
-                   cnt, color, add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack,
-                   iters, out, steps, nodes, stop)  # fmt: skip
+ida_any = _compiled(-1)
+ida_nearest = _compiled(K.NEAREST)
+ida_patterns = _compiled(K.PATTERNS)

@@ -210,6 +210,7 @@ def _job(
     from . import _ida_layout as K
 
     none = np.zeros(1, dtype=np.uint8)
+    none.setflags(write=False)  # the type of the tables it stands for: one compile, not two
     pw, pb = tables if tables is not None else (none, none)
     i8 = np.int64
     head = (i8(bound.flags), i8(target.black), i8(target.blank), i8(limit), i8(every),
