@@ -314,7 +314,13 @@ def search(
 def bound_at(
     board: Board, bound: Bound, target: Board, cache_dir: str | os.PathLike[str] | None = None
 ) -> int:
-    """The value of ``bound`` at ``board``, as the search computes it."""
+    """The value of ``bound`` at ``board``, as the search computes it.
+
+    >>> from bitknights import TARGET
+    >>> from bitknights.engines.heuristics import NEAREST
+    >>> bound_at(TARGET, NEAREST, TARGET), bound_at(TARGET.play("b5"), NEAREST, TARGET)
+    (0, 1)
+    """
     tables = _tables_of(bound, target, cache_dir, StopFlag())
     return _bound_value(kernel_for(bound), bound, board, target, tables)
 
