@@ -201,11 +201,12 @@ def _job(
     payload: np.ndarray | None = None, ncomb: int = 0,
 ) -> _Job:  # fmt: skip
     """The call of ``kernel`` under ``bound`` towards ``target`` within ``limit`` moves
-    (``tables``: the pattern databases when ``bound`` has them), with fresh arrays."""
+    (``tables``: the pattern databases when ``bound`` has them), with fresh arrays (each
+    board ``STOPPED`` until the kernel answers it)."""
     import numpy as np
 
     from ..coords.arrays import POPCOUNT8, RANK_BYTE, SQUARE_COLOR
-    from ..results import NO_BUDGET
+    from ..results import NO_BUDGET, STOPPED
     from ..squares import KNIGHT_COUNTS, KNIGHT_NEIGHBORS
     from . import _ida_layout as K
 
@@ -223,7 +224,7 @@ def _job(
     tail = (state, np.zeros((max(limit, 0) + 2, K.STACK_COLUMNS), dtype=np.int64),
             np.zeros((max(limit, 0) + 2, 2), dtype=np.int64),
             np.zeros((1, max(limit, 0) + 1), dtype=np.int8),
-            np.zeros(boards, dtype=np.int64), np.zeros(boards, dtype=np.int64))  # fmt: skip
+            np.full(boards, STOPPED, dtype=np.int64), np.zeros(boards, dtype=np.int64))  # fmt: skip
     return _Job(kernel, head, tail)
 
 
