@@ -69,13 +69,11 @@ _SHARED = ("coords/__init__.py", "results.py", "squares.py")
 
 _ALL = (
     Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5,
-              ("coords/kernels.py",)),
+              ("coords/kernels.py", "engines/_ida_layout.py")),
     Extension("bidir", ("engines._bidir_kernels",), "bidirectional search", 20,
               ("engines/__init__.py", "engines/hashset.py")),
     Extension("table", ("table.kernels", "coords.kernels"), "distance table", 10,
               ("table/layout.py",)),
-    Extension("lab", ("engines._lab_kernels",), "the heuristic lab's IDA*", 8,
-              ("coords/kernels.py", "engines/_lab_layout.py")),
 )  # fmt: skip
 EXTENSIONS = {e.key: e for e in _ALL}
 
@@ -112,14 +110,15 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
         from .engines import _ida_kernels as ida
         from .engines import _pdb_kernels as pdb
 
-        bounds = (i8, ro_vec, ro_vec, ro_bytes, ro_bytes, part, ro_vec)  # mode .. pc
-        tables = (nbr, ro_vec, ro_vec)  # nbr, cnt, color
+        moves = (nbr, ro_vec, ro_vec)  # nbr, cnt, color
+        rows = t.Array(i8, 2, "C")
+        paths = t.Array(t.int8, 2, "C")
+        search = i8(i8, vec, vec, i8, i8, i8, i8, i8, *moves, mat, ro_bytes, ro_bytes, part,
+                    ro_vec, ro_bytes, i8, vec, rows, rows, paths, vec, vec, vec)  # fmt: skip
         dist = t.Array(u8, 1, "C")
         return {
-            "ida_one": (ida.ida_one,
-                        t.UniTuple(i8, 2)(i8, i8, i8, i8, *tables, *bounds, i8, vec, vec)),
-            "ida_many": (ida.ida_many,
-                         t.void(vec, vec, i8, i8, *tables, *bounds, vec, vec, vec)),
+            **{name: (getattr(ida, name), search)
+               for name in ("ida_nearest", "ida_patterns", "ida_any")},
             "pdb_layer": (pdb.layer,
                           i8(dist, u8, i8, b1, nbr, ro_vec, part, ro_vec, mat, i8, i8, i8)),
         }  # fmt: skip
@@ -136,17 +135,6 @@ def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, obj
                 i8, i8, i8, i8, *ball, *ball, i8, i8, b1, nbr, ro_vec, vec, vec)),
             "search_many": (bd.search_many, i8(
                 ro_vec, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
-        }  # fmt: skip
-    if key == "lab":
-        from .engines import _lab_kernels as lab
-
-        moves = (nbr, ro_vec, ro_vec)  # nbr, cnt, color
-        rows = t.Array(i8, 2, "C")
-        paths = t.Array(t.int8, 2, "C")
-        return {
-            "ida_run": (lab.ida_run, i8(i8, i8, i8, i8, i8, i8, i8, *moves, mat, ro_bytes,
-                                        ro_bytes, part, ro_vec, ro_bytes, i8, vec, rows, rows,
-                                        paths, vec)),
         }  # fmt: skip
     from .coords import kernels as rank
     from .table import kernels as tk

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
     from .board import Move
     from .engines import Engine
-    from .engines.general_ida import Bound, Outcome
     from .engines.options import StopFlag
     from .solution import Hint, Solution
     from .table.compact import CompactTable
@@ -39,8 +38,9 @@ ENGINE_CHOICES = ("auto", *ENGINES)
 
 MEMO_BOARDS = 1 << 20  # the distances learnt are forgotten beyond this many (about 200 MB)
 
-# boards whose nearest-square bound is at least FAR_BOUND are *far* (24 moves or more), where
-# searches take seconds to minutes: ``auto`` sends them to FAR_ENGINE, which builds once
+# boards whose nearest-square bound (engines.common.nearest_bounds, the one IDA* starts from)
+# is at least FAR_BOUND are *far* (24 moves or more), where searches take seconds to
+# minutes: ``auto`` sends them to FAR_ENGINE, which builds once
 FAR_ENGINE = "compact"
 FAR_BOUND = 18
 
@@ -363,7 +363,7 @@ class DistanceService:
                 "bitknights: no distance table for this target: optimal solutions by "
                 f"search (IDA*: {why}; `bitknights table build` makes them instant)\n"
             )
-        from .engines.general_ida import search_paths
+        from .engines.ida import search_paths
 
         return "search", search_paths(board, self.target, limit=limit, cache_dir=self.cache_dir)
 
@@ -429,58 +429,11 @@ class DistanceService:
         """The table proved exact afresh, trusting no earlier verdict."""
         return self._load(reprove=True)
 
-    def heuristic_runs(
-        self,
-        starts: list[Board],
-        bounds: list[Bound],
-        *,
-        max_depth: int | None = None,
-        timeout: float | None = None,
-        workers: int = 0,
-        check_all: bool | None = None,
-    ) -> tuple[list[int | None] | None, Iterator[tuple[Board, Bound, Outcome, bool]]]:
-        """IDA* under each bound on each start (:func:`bitknights.lab.compare`): the
-        starts' true distances (``None`` without a table) and, lazily, ``(start, bound,
-        outcome, every)`` a run, ``every`` when the bound was checked at every board."""
-        from .coords import comb_count
-        from .engines.general_ida import kernel_for, search, tables_for
-        from .engines.options import StopFlag
-        from .threads import ordered_map
-
-        self._options(max_depth=max_depth, timeout=timeout, workers=workers)
-        flags = 0
-        for b in bounds:
-            flags |= b.flags
-            kernel_for(b)  # compile user heuristics now, in this thread
-        tables = tables_for(self.target, flags, self.cache_dir)
+    def truth(self) -> DistanceTable | None:
+        """The target's distance table when one is usable (the heuristic lab's ground
+        truth), else ``None``."""
         file = self.file()
-        table = None if file is None else self._whole_table(file)
-        truths = None if table is None else [table.distance(s) for s in starts]
-        payload = None if table is None else table.file.payload
-        ncomb = 0 if table is None else comb_count(table.black_count)
-        batch = StopFlag()
-
-        def run(job: tuple[Board, Bound]) -> tuple[Board, Bound, Outcome, bool]:
-            start, bound = job
-            every = bound.user is not None if check_all is None else check_all
-            outcome = search(start, bound, tables, max_depth, stop=StopFlag(batch),
-                             timeout=timeout, payload=payload if every else None,
-                             ncomb=ncomb)  # fmt: skip
-            return start, bound, outcome, table is not None and every
-
-        jobs = [(s, b) for s in starts for b in bounds]
-        if workers == 1 or len(jobs) <= 1:
-            return truths, map(run, jobs)
-        return truths, ordered_map(run, jobs, workers, stop=batch)
-
-    def bound_values(self, bound: Bound, boards: Iterable[Board | str]) -> np.ndarray:
-        """``bound``'s value on each board as the search sees it."""
-        import numpy as np
-
-        from .engines.general_ida import bound_at, tables_for
-
-        tables = tables_for(self.target, bound.flags, self.cache_dir)
-        return np.array([bound_at(as_board(b), bound, tables) for b in boards], dtype=np.int64)
+        return None if file is None else self._whole_table(file)
 
     def _learn(self, board: Board) -> None:
         if len(self._dist) > MEMO_BOARDS:
@@ -585,9 +538,7 @@ def far(board: Board, target: Board) -> bool:
     >>> far(Board("00000/11000/10101/*1100/11111"), TARGET)  # 39 moves
     True
     """
-    from .engines.ida import heuristic
-
-    return heuristic(board, target) >= FAR_BOUND
+    return _any_far([board.key], target)
 
 
 def _any_far(keys: list[int] | np.ndarray, target: Board) -> bool:
@@ -622,51 +573,6 @@ def solution_lines(
     from .table.solutions import LineWriter
 
     return LineWriter(json=json).write_all(chunks)
-
-
-def heuristic(spec: object, name: str | None = None) -> Bound:
-    """The lab's bound a spec names: a built-in's name, a function ``h(white, black,
-    blank) -> int``, or a bound.
-
-    >>> heuristic("pdb").name, heuristic(lambda w, b, s: 0, "zero").name
-    ('pdb', 'zero')
-    """
-    from .engines._lab_layout import USER
-    from .engines.general_ida import Bound, builtin
-
-    if isinstance(spec, str):
-        spec = builtin(spec)
-    if isinstance(spec, Bound):
-        return spec if name is None else spec._replace(name=name)
-    if callable(spec):
-        return Bound(str(name or getattr(spec, "__name__", "user")), USER, spec)
-    raise TypeError(f"a heuristic is a built-in's name or a function, got {spec!r}")
-
-
-def maximum(*parts: object, name: str | None = None) -> Bound:
-    """The maximum of several heuristics (at most one user function).
-
-    >>> maximum("misplaced", "knight_distance").name
-    'max(misplaced,knight_distance)'
-    """
-    from .engines.general_ida import Bound
-
-    bounds = [heuristic(p) for p in parts]
-    users = [b.user for b in bounds if b.user is not None]
-    if len(users) > 1:
-        raise BitknightsError("maximum() takes at most one user function")
-    flags = 0
-    for b in bounds:
-        flags |= b.flags
-    label = name or f"max({','.join(b.name for b in bounds)})"
-    return Bound(label, flags, users[0] if users else None)
-
-
-def builtin_heuristics() -> dict[str, int]:
-    """The lab's built-in heuristics by name (their flags)."""
-    from .engines.general_ida import BUILTINS
-
-    return dict(BUILTINS)
 
 
 _SAID_SEARCHING: set[int] = set()

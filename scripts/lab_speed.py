@@ -19,7 +19,7 @@ import statistics
 import time
 
 from bitknights import TARGET, progress, read_batch, table
-from bitknights.engines import general_ida, ida
+from bitknights.engines import heuristics, ida, pdb
 from bitknights.engines.options import SolveOptions
 
 ENGINES = {use_pdb: ida.IdaEngine(use_pdb=use_pdb) for use_pdb in (False, True)}
@@ -52,13 +52,11 @@ def main() -> None:
     sets = {"knight_distance": boards(args.near), "pdb": boards(args.far)}
     sets["misplaced"] = boards(args.misplaced)
     sets["max(misplaced,pdb)"] = sets["pdb"]
-    general_ida.pattern_tables(TARGET)
+    pdb.pattern_tables(TARGET.key)
     rows = []
     for name, bset in sets.items():
-        bound = general_ida.builtin(name)
-        tables = general_ida.tables_for(TARGET, bound.flags)
-        contenders = {f"lab {name}": lambda b, bound=bound, tables=tables: (
-            general_ida.search(b, bound, tables, None).nodes)}  # fmt: skip
+        bound = heuristics.builtin(name)
+        contenders = {f"lab {name}": lambda b, bound=bound: ida.search(b, bound, TARGET).nodes}
         if name in PAIRS:
             use_pdb = PAIRS[name]
             contenders[f"engine ida ({'pdb' if use_pdb else 'nearest-square'})"] = (

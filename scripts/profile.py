@@ -40,7 +40,7 @@ _PROBE = textwrap.dedent(
     engine.steps(keys, TARGET, options)
     t4 = time.perf_counter()
     jit = ida.backend() == "jit"
-    stats = ida._kernels().ida_many.stats if jit else None
+    stats = ida._kernels().ida_nearest.stats if jit else None
     print(json.dumps({{"import_s": t1 - t0, "first_call_s": t3 - t2, "batch_s": t4 - t3,
                       "backend": ida.backend(), "numba_imported": "numba" in sys.modules,
                       "cache_hits": sum(stats.cache_hits.values()) if jit else 0,
@@ -75,7 +75,8 @@ def compile_section(batch: Path) -> None:
 
 def iterations_section(boards: list[Board]) -> None:
     """Nodes per IDA* iteration: the difference between runs capped one bound apart."""
-    from bitknights.engines.ida import heuristic
+    from bitknights.engines.heuristics import NEAREST
+    from bitknights.engines.ida import bound_at
 
     with progress.bar(min(5, len(boards)), "boards", "iterations") as shown:
         for b in boards[:5]:
@@ -83,7 +84,7 @@ def iterations_section(boards: list[Board]) -> None:
             s = solve(b, engine="ida", max_depth=None)
             if s.steps is None:
                 continue
-            h0 = heuristic(b, TARGET)
+            h0 = bound_at(b, NEAREST, TARGET)
             prev, parts = 0, []
             for bound in range(h0, s.steps + 1, 2):
                 n = solve(b, engine="ida", max_depth=bound).nodes
@@ -95,12 +96,13 @@ def iterations_section(boards: list[Board]) -> None:
 
 def heuristic_section(boards: list[Board], dists: list[int]) -> None:
     """Bound / true distance by distance band."""
-    from bitknights.engines.ida import heuristic
+    from bitknights.engines.common import nearest_bounds
 
+    bounds = nearest_bounds([b.key for b in boards], TARGET).tolist()
     bands: dict[int, list[float]] = {}
-    for b, d in zip(boards, dists):
+    for h, d in zip(bounds, dists):
         if d > 0:
-            bands.setdefault(d, []).append(heuristic(b, TARGET) / d)
+            bands.setdefault(d, []).append(h / d)
     print("distance  boards  mean h/d  min h/d")
     for d in sorted(bands):
         xs = bands[d]

@@ -106,7 +106,7 @@ def test_the_help_texts_give_the_estimates():
 def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     """The notice each one-off step gives as it starts carries its estimate; the table
     build's scales with the target's size."""
-    from bitknights.engines import compact, general_ida, ida
+    from bitknights.engines import compact, ida, pdb
     from bitknights.engines.options import StopFlag
     from bitknights.table import builder, store
 
@@ -116,7 +116,7 @@ def test_the_notices_give_the_estimates(monkeypatch, tmp_path):
     builder.build_table(SMALL, tmp_path)
     store.load(SMALL, tmp_path, reprove=True)
     ida._patterns(SMALL, tmp_path / "ida", StopFlag())
-    general_ida.pattern_tables(Board("10100/00000/00*00/00000/00000"), tmp_path)  # another: once
+    pdb.pattern_tables(Board("10100/00000/00*00/00000/00000").key, tmp_path)  # another: once
     compact.compact_table(SMALL, tmp_path, StopFlag())
     steps = ("proving the distance table", "building pattern databases",
              "building the compact distance table")  # fmt: skip

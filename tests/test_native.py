@@ -13,9 +13,9 @@ import pytest
 
 import terminal
 from bitknights import SAMPLE, TARGET, Board, native
-from bitknights.engines import _ida_kernels, ida
+from bitknights.engines import _ida_kernels, heuristics, ida
 from bitknights.engines.options import StopFlag
-from bitknights.results import NO_BUDGET, STOPPED
+from bitknights.results import STOPPED
 from helpers import (
     SMALL,
     brute_counts,
@@ -45,31 +45,39 @@ def test_a_fresh_build_is_current_and_agrees_with_jit(tmp_path):
     """``native.build`` gives an extension that loads as current and searches as the JIT."""
     module = native.load_from(native.build(tmp_path), "ida")
     assert module is not None and native.is_native(module)
-    args = (*_args(random_walk(TARGET, 20, random.Random(3)), 15, False), NO_BUDGET)
-    got = module.ida_one(*args, np.zeros(17, np.int64), np.zeros(1, np.int64))
-    assert got == _ida_kernels.ida_one(*args, np.zeros(17, np.int64), np.zeros(1, np.int64))
+    board = random_walk(TARGET, 20, random.Random(3))
+    got = _search(module.ida_nearest, board, 15, False)
+    assert got == _search(_ida_kernels.ida_nearest, board, 15, False)
 
 
-def _args(board, limit, pdb):
-    return board.black, board.blank, TARGET.blank, limit, *ida._bounds(TARGET, pdb)
+def _search(kernel, board, limit, pdb, flags=None, stop=None):
+    """``(code, steps, nodes, path)`` of ``kernel`` searching ``board`` under the
+    nearest-square bound or the pattern databases (``flags``: another bound)."""
+    bound = heuristics.PATTERNS if pdb else heuristics.NEAREST
+    tables = ida._tables_of(bound, TARGET, None, StopFlag())
+    job = ida._job(kernel, bound if flags is None else heuristics.Bound("", flags), TARGET, limit,
+                   tables=tables)  # fmt: skip
+    flag = np.zeros(1, np.int64) if stop is None else stop
+    code = job(np.array([board.black]), np.array([board.blank]), flag)
+    steps = int(job.tail[-2][0])
+    return code, steps, int(job.tail[-1][0]), job.out[0, : steps + 1].tolist() if steps >= 0 else []
 
 
 @pytest.mark.slow
 def test_one_board_agrees_with_jit_node_for_node(natives):
+    """The compiled kernels search as their JIT twins, and the kernel compiled for one
+    bound as the one that reads the bound at run time."""
     rng = random.Random(5)
     boards = [random_walk(TARGET, n, rng) for n in range(0, 40, 2) for _ in range(3)]
     for board in boards:
         for pdb in (False, True):
+            name = "ida_patterns" if pdb else "ida_nearest"
             for limit in (9, 15):
-                got_path = np.zeros(limit + 2, np.int64)
-                want_path = np.zeros(limit + 2, np.int64)
-                stop = np.zeros(1, np.int64)
-                args = _args(board, limit, pdb)
-                got = natives["ida"].ida_one(*args, NO_BUDGET, got_path, stop)
-                want = _ida_kernels.ida_one(*args, NO_BUDGET, want_path, stop)
+                got = _search(getattr(natives["ida"], name), board, limit, pdb)
+                want = _search(getattr(_ida_kernels, name), board, limit, pdb)
                 assert got == want, (board, pdb, limit)
-                if got[0] >= 0:
-                    assert (got_path[: got[0] + 1] == want_path[: got[0] + 1]).all()
+                flags = heuristics.PATTERNS.flags if pdb else heuristics.NEAREST.flags
+                assert _search(natives["ida"].ida_any, board, limit, pdb, flags) == got
 
 
 def test_batch_agrees_with_naive_bfs(natives, ball8):
@@ -79,21 +87,18 @@ def test_batch_agrees_with_naive_bfs(natives, ball8):
     boards.append(Board("11111/01111/00*11/00001/00001"))  # 11 white: unreachable
     keys = np.array([b.key for b in boards], np.int64)
     blacks, blanks = keys & ((1 << 25) - 1), keys >> 25
-    steps = np.zeros(len(keys), np.int64)
-    nodes = np.zeros(len(keys), np.int64)
-    natives["ida"].ida_many(blacks, blanks, TARGET.blank, 8, *ida._bounds(TARGET, False), steps,
-                      nodes, np.zeros(1, np.int64))  # fmt: skip
-    for board, s in zip(boards, steps.tolist()):
+    job = ida._job(natives["ida"].ida_nearest, heuristics.NEAREST, TARGET, 8, boards=len(keys))
+    job(blacks, blanks, np.zeros(1, np.int64))
+    for board, s in zip(boards, job.tail[-2].tolist()):
         assert s == ball8.get("".join(board.rows()), -1), board
 
 
 def test_kernel_releases_the_gil(natives):
     """A timer raises the stop flag while the kernel runs: STOPPED, so the GIL was released."""
     board = Board("00000/10001/1*010/01101/11111")  # far from the target
-    path = np.zeros(202, np.int64)
     with StopFlag().arm(0.05) as stop:
-        steps, _ = natives["ida"].ida_one(*_args(board, 200, False), NO_BUDGET, path, stop.array)
-    assert steps == STOPPED
+        code, *_ = _search(natives["ida"].ida_nearest, board, 200, False, stop=stop.array)
+    assert code == STOPPED
 
 
 def test_stale_or_foreign_extensions_are_refused(natives, tmp_path, monkeypatch):

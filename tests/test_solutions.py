@@ -112,14 +112,18 @@ def test_search_lists_the_same_sequences_without_a_table(
 ):
     """No table: IDA* lists the same sequences as the table, saying so once; near boards
     under the nearest-square bound, far ones under the pattern databases (the run's)."""
-    from bitknights.engines import general_ida, pdb
-    from bitknights.engines.common import nearest_sum
+    from bitknights.engines import ida, pdb
+    from bitknights.engines.common import nearest_bounds
 
     rng = np.random.default_rng(8)
     boards = [
-        b for d in (1, 6, 13, 18, 22) for b in classic.random_boards(d, 3, int(rng.integers(99)))
+        b
+        for d in (1, 6, 13, 18, 22, 26)
+        for b in classic.random_boards(d, 3, int(rng.integers(99)))
     ]
-    deep = [nearest_sum(b, TARGET) >= general_ida.PDB_FROM_BOUND for b in boards]
+    bounds = nearest_bounds([b.key for b in boards], TARGET)
+    boards = [b for b, h in zip(boards, bounds) if h < service_module.FAR_BOUND]  # not far
+    deep = [h >= ida.PDB_FROM_BOUND for h in bounds if h < service_module.FAR_BOUND]
     assert 0 < sum(deep) < len(boards)
     service_module._SAID_SEARCHING.clear()
     for b, far in zip(boards, deep):

@@ -1,4 +1,5 @@
-"""What the search engines share: per-target heuristic tables and the parity rule.
+"""What the search engines share: per-target heuristic tables, the parity rule and the
+nearest-square bound.
 
 numpy only; the numba kernels take these arrays as arguments.
 """
@@ -41,17 +42,11 @@ def parity(start: Board, target: Board) -> int:
     return square_color(start.blank) ^ square_color(target.blank)
 
 
-def nearest_sum(board: Board, target: Board) -> int:
-    """The nearest-square bound of ``board``, not rounded to its parity."""
-    hw, hb = nearest_target_distance(target.key)
-    return sum(int(hb[sq]) if board.black >> sq & 1 else int(hw[sq])
-               for sq in range(NUM_SQUARES) if sq != board.blank)  # fmt: skip
-
-
 def nearest_bounds(keys: np.ndarray | list[int], target: Board) -> np.ndarray:
     """The nearest-square bound of each board (packed keys), rounded up to the parity of
     its distance, as the IDA* kernel starts from it (boards with other knight counts get
-    a bound too: it means nothing for them).
+    a bound too: it means nothing for them).  IDA*'s pattern-database policy and the
+    service's far rule both read it.
 
     >>> from bitknights.board import TARGET
     >>> nearest_bounds([TARGET.key, TARGET.play("b5").key], TARGET).tolist()

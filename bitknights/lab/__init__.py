@@ -15,22 +15,17 @@ trial is :attr:`~Trial.flagged`.
 
 from __future__ import annotations
 
-from ..service import heuristic, maximum
-from .core import NO_TABLE_NOTE, Trial, compare, evaluate, nodes_plot, values_plot
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    BUILTINS: dict[str, int]
-
-
-def __getattr__(name: str) -> dict[str, int]:
-    """The built-in heuristics' flags by name, on first use."""
-    if name == "BUILTINS":
-        from ..service import builtin_heuristics
-
-        return builtin_heuristics()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+from .core import (
+    BUILTINS,
+    NO_TABLE_NOTE,
+    Trial,
+    compare,
+    evaluate,
+    heuristic,
+    maximum,
+    nodes_plot,
+    values_plot,
+)
 
 __all__ = [
     "BUILTINS",

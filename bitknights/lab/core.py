@@ -1,115 +1,36 @@
-"""The heuristic lab's runs: heuristics named or given, IDA* under each, the records
-compared with the distance table (see :mod:`bitknights.lab`), and their pictures
-(matplotlib, the ``plot`` extra)."""
+"""The heuristic lab's runs: heuristics named or given, IDA* under each (the engine's
+own driver, :mod:`bitknights.engines.ida`), the records compared with the distance table
+(see :mod:`bitknights.lab`), and their pictures (matplotlib, the ``plot`` extra)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from functools import reduce
 
 from .. import progress
-from ..board import TARGET, Board, Move, as_board
-from ..errors import BitknightsError, plural
+from ..board import TARGET, Board, as_board
+from ..engines.heuristics import BUILTINS, Bound, Trial, heuristic, maximum
+from ..engines.ida import bound_at, search
+from ..errors import BitknightsError
 from ..results import Status
-from ..service import heuristic, service
+from ..service import service
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
     from collections.abc import Callable, Iterable, Mapping, Sequence
-    from typing import Any
 
     import numpy as np
     from matplotlib.figure import Figure
 
-    from ..service import Bound, Outcome
-
     Heuristic = str | Bound | Callable[..., int]
+
+__all__ = ["BUILTINS", "NO_TABLE_NOTE", "Trial", "compare", "evaluate", "heuristic", "maximum",
+           "nodes_plot", "values_plot"]  # fmt: skip
 
 NO_TABLE_NOTE = (
     "no distance table for this target: optimality and admissibility cannot be checked "
     "(`bitknights table build` makes the truth available)"
 )
-
-
-@dataclass(frozen=True)
-class Trial:
-    """One IDA* run of one heuristic on one board: ``h0``, the bound at the start;
-    ``iterations``, ``(threshold, nodes)`` each.  Against the distance table: the true
-    ``distance``, ``optimal``, ``checked`` (bound values compared), ``overestimates`` and
-    ``worst`` (``(board, bound, true distance)``); ``None`` where not compared (``note``).
-    """
-
-    board: Board
-    heuristic: str
-    steps: int | None
-    status: Status
-    nodes: int
-    seconds: float
-    h0: int
-    iterations: tuple[tuple[int, int], ...]
-    moves: tuple[Move, ...] = ()
-    distance: int | None = None
-    optimal: bool | None = None
-    checked: int = 0
-    overestimates: int | None = None
-    worst: tuple[Board, int, int] | None = None
-    note: str = ""
-    h0_overestimates: bool | None = None
-
-    @property
-    def flagged(self) -> bool:
-        """Whether the truth shows the heuristic wrong here."""
-        return bool(self.overestimates) or self.optimal is False
-
-    @property
-    def nodes_per_second(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
-
-    def __repr__(self) -> str:
-        """One line: the heuristic, what it found, its work and the verdict.
-
-        >>> from bitknights import lab
-        >>> (t,) = lab.compare(["10110/01*11/10111/01001/00000"], "knight_distance")
-        >>> t  # doctest: +ELLIPSIS
-        <Trial 'knight_distance' solved in 7 moves, 9 nodes, h0 7: ...>
-        """
-        work = plural(self.nodes, "node", ",")
-        if self.steps is None:
-            found = f"{self.status} after {work}"
-        else:
-            found = f"solved in {plural(self.steps, 'move')}, {work}"
-        return f"<Trial {self.heuristic!r} {found}, h0 {self.h0}: {self.verdict}>"
-
-    @property
-    def verdict(self) -> str:
-        """What the distance table says of this trial, in a few words."""
-        if self.overestimates is None:
-            return "not checked (no table)"
-        why = []
-        if self.overestimates:
-            where = "the start" if self.checked == 1 else f"{self.overestimates:,} boards"
-            why.append(f"overestimates at {where}")
-        if self.optimal is False:
-            why.append(f"not optimal (the distance is {self.distance})")
-        if why:
-            return "flagged: " + ", ".join(why)
-        if self.optimal:
-            return "optimal"
-        return "unreachable" if self.status is Status.UNREACHABLE else "no answer to check"
-
-    def as_dict(self) -> dict[str, Any]:
-        """The trial as JSON-ready data."""
-        d = asdict(self)
-        d["board"] = self.board.compact
-        d["status"] = str(self.status)
-        d["moves"] = [str(m) for m in self.moves]
-        d["iterations"] = [list(x) for x in self.iterations]
-        if self.worst is not None:
-            d["worst"] = {"board": self.worst[0].compact, "bound": self.worst[1],
-                          "distance": self.worst[2]}  # fmt: skip
-        d["flagged"] = self.flagged
-        return d
 
 
 def _bounds(heuristics: Mapping[str, Heuristic] | Sequence[Heuristic] | str) -> list[Bound]:
@@ -135,47 +56,64 @@ def compare(
     one :class:`Trial` per (board, heuristic), in order.  ``timeout``: seconds per search;
     ``workers``: threads (1 keeps the timings independent); ``check_all``: compare the
     bound with the table at every board (default: user heuristics only)."""
+    from ..coords import comb_count
+    from ..engines.options import SolveOptions, StopFlag, check_options
+    from ..threads import ordered_map
+
     target = as_board(target)
     starts = [as_board(b) for b in boards]
     bounds = _bounds(heuristics)
     if not bounds:
         raise BitknightsError("compare() needs at least one heuristic")
-    truths, runs = service(target, cache_dir=cache_dir).heuristic_runs(
-        starts, bounds, max_depth=max_depth, timeout=timeout, workers=workers,
-        check_all=check_all)  # fmt: skip
+    check_options(SolveOptions(max_depth=max_depth, timeout=timeout, workers=workers))
+    for b in bounds:  # compiles what runs just in time now, in this thread, outside the times
+        bound_at(target, b, target, cache_dir)
+    table = service(target, cache_dir=cache_dir).truth()
+    truths = None if table is None else [table.distance(s) for s in starts]
+    payload = None if table is None else table.file.payload
+    ncomb = 0 if table is None else comb_count(table.black_count)
+    batch = StopFlag()
+
+    def run(job: tuple[int, Bound]) -> Trial:
+        i, bound = job
+        every = bound.user is not None if check_all is None else check_all
+        trial = search(starts[i], bound, target, max_depth, stop=StopFlag(batch),
+                       timeout=timeout, payload=payload if every else None, ncomb=ncomb,
+                       cache_dir=cache_dir)  # fmt: skip
+        return _judged(trial, target, truths, i, every)
+
+    jobs = [(i, b) for i in range(len(starts)) for b in bounds]
+    runs = map(run, jobs) if workers == 1 or len(jobs) <= 1 else ordered_map(
+        run, jobs, workers, stop=batch)  # fmt: skip
     trials: list[Trial] = []
-    with progress.bar(len(starts) * len(bounds), "trials", "comparing heuristics") as shown:
-        for start, bound, outcome, every in runs:
-            truth = None if truths is None else truths[len(trials) // len(bounds)]
-            trials.append(_trial(start, target, bound, outcome, truth, truths is not None, every))
+    with progress.bar(len(jobs), "trials", "comparing heuristics") as shown:
+        for trial in runs:
+            trials.append(trial)
             shown.update()
     return trials
 
 
-def _trial(start: Board, target: Board, bound: Bound, outcome: Outcome, truth: int | None,
-           have_table: bool, every: bool) -> Trial:  # fmt: skip
-    status = Status.of(outcome.code)
-    path = outcome.blanks  # the blank's squares: each move's knight jumps from the next
-    moves = tuple(Move(f, t) for t, f in zip(path, path[1:]))
-    if outcome.steps is not None and reduce(Board.play, moves, start) != target:
-        raise RuntimeError(f"heuristic {bound.name}: the search's path does not reach the target")
-    found = (start, bound.name, outcome.steps, status, outcome.nodes, outcome.seconds,
-             outcome.h0, outcome.iterations, moves)  # fmt: skip
-    if not have_table:
-        return Trial(*found, note=NO_TABLE_NOTE)
-    optimal = None if outcome.steps is None or truth is None else outcome.steps == truth
-    h0_over = truth is not None and outcome.h0 > truth
-    over = outcome.over if every else int(h0_over)
-    worst = None
-    if every and outcome.worst_board is not None:
-        worst = (outcome.worst_board, outcome.worst_h, outcome.worst_h - outcome.worst)
-    elif h0_over and truth is not None:
-        worst = (start, outcome.h0, truth)
+def _judged(trial: Trial, target: Board, truths: list[int | None] | None, i: int,
+            every: bool) -> Trial:  # fmt: skip
+    """``trial`` of the ``i``-th start judged by the truth (``truths``: the starts' true
+    distances, ``None`` without a table), checked at every board when ``every``."""
+    if trial.steps is not None and reduce(Board.play, trial.moves, trial.board) != target:
+        raise RuntimeError(f"heuristic {trial.heuristic}: the search's path does not reach "
+                           "the target")  # fmt: skip
+    if truths is None:
+        return trial._replace(note=NO_TABLE_NOTE)
+    truth = truths[i]
+    optimal = None if trial.steps is None or truth is None else trial.steps == truth
+    h0_over = truth is not None and trial.h0 > truth
     notes = [] if every else ["bound compared with the truth at the start only"]
-    if outcome.steps is None and status is not Status.UNREACHABLE:
-        notes.append(f"no answer to compare ({status})")
-    return Trial(*found, truth, optimal, outcome.checked if every else 1, over, worst,
-                 "; ".join(notes), h0_over)  # fmt: skip
+    if trial.steps is None and trial.status is not Status.UNREACHABLE:
+        notes.append(f"no answer to compare ({trial.status})")
+    judged = trial._replace(distance=truth, optimal=optimal, note="; ".join(notes),
+                            h0_overestimates=h0_over)  # fmt: skip
+    if every:
+        return judged._replace(overestimates=trial.overestimates or 0)
+    worst = (trial.board, trial.h0, truth) if h0_over and truth is not None else None
+    return judged._replace(checked=1, overestimates=int(h0_over), worst=worst)
 
 
 def evaluate(
@@ -190,7 +128,11 @@ def evaluate(
     >>> evaluate("knight_distance", ["10110/01*11/10111/01001/00000"]).tolist()
     [7]
     """
-    return service(target, cache_dir=cache_dir).bound_values(heuristic(spec), boards)
+    import numpy as np
+
+    bound, goal = heuristic(spec), as_board(target)
+    return np.array([bound_at(as_board(b), bound, goal, cache_dir) for b in boards],
+                    dtype=np.int64)  # fmt: skip
 
 
 def _figure(what: str, height: float) -> Figure:
