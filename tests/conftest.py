@@ -54,6 +54,14 @@ def table_dir(tmp_path_factory):
     return d
 
 
+@pytest.fixture
+def cache_dir(tmp_path) -> Path:
+    """A fresh, empty cache directory (mode 0755) of the test's own."""
+    d = tmp_path / "cache"
+    d.mkdir(mode=0o755)
+    return d
+
+
 @pytest.fixture(scope="session")
 def classic_patterns(tmp_path_factory):
     """The classic pattern databases, built once per run (all workers) in the run's cache

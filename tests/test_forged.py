@@ -22,12 +22,14 @@ from bitknights.engines.ida import IdaEngine
 from bitknights.errors import BitknightsError
 from bitknights.table import store
 from helpers import (
+    ODD_FILES,
     SAMPLE,
     batch_file,
     cache_env,
     copy_table,
     forge,
     forge_patterns,
+    keys_of,
     one_line_error,
     random_walk,
     rewrite_header,
@@ -59,20 +61,13 @@ def one_warning(r) -> str:
 
 def exact(boards: list[Board], target: Board = TARGET, limit: int | None = None) -> list[int]:
     """The answers by IDA* with the nearest-square bound (no file involved)."""
-    keys = np.array([b.key for b in boards], dtype=np.int64)
-    return steps_with(IdaEngine(use_pdb=False), keys, target, limit, workers=1).tolist()
+    return steps_with(IdaEngine(use_pdb=False), keys_of(boards), target, limit, workers=1).tolist()
 
 
 def walks(target: Board, count: int, seed: int, lengths=(4, 14)) -> list[Board]:
+    """``count`` random walks from ``target``, of lengths drawn from ``range(*lengths)``."""
     rng = random.Random(seed)
     return [random_walk(target, rng.randrange(*lengths), rng) for _ in range(count)]
-
-
-@pytest.fixture
-def cache_dir(tmp_path) -> Path:
-    d = tmp_path / "cache"
-    d.mkdir(mode=0o755)
-    return d
 
 
 # -- the distance table ---------------------------------------------------------------------
@@ -229,10 +224,10 @@ def test_forged_pattern_databases_answer_right_on_the_command_line(patterns, tmp
 
 
 def test_the_run_time_check_passes_the_genuine_tables(patterns):
-    rng = random.Random(6)
-    boards = [random_walk(TARGET, rng.randrange(0, 40), rng) for _ in range(30)]
-    keys = np.array([b.key for b in boards], dtype=np.int64)
-    assert steps_with(IdaEngine(use_pdb=True), keys, TARGET, None).tolist() == exact(boards)
+    boards = walks(TARGET, 30, 6, (0, 40))
+    assert steps_with(IdaEngine(use_pdb=True), keys_of(boards), TARGET, None).tolist() == exact(
+        boards
+    )
 
 
 UNTRUSTED = {  # how a file is untrusted: the change that makes it so, the fix said
@@ -466,15 +461,6 @@ def test_a_forged_ball_answers_right_through_the_command_line(name, tmp_path, in
         assert (r.returncode, r.stdout) == (0, expected), r.stderr
         line = one_warning(r)
         assert f"shipped ball {ball}" in line and FORGED_BALLS[name][1] in line
-
-
-ODD_FILES = {
-    "dev-zero": lambda p: p.symlink_to("/dev/zero"),
-    "fifo": os.mkfifo,
-    "directory": Path.mkdir,
-    "huge": lambda p: p.touch() or os.truncate(p, 1 << 32),  # sparse: 4 GiB that take no disk
-    "missing": lambda p: None,
-}
 
 
 @pytest.mark.parametrize("kind", ODD_FILES)
