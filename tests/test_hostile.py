@@ -398,27 +398,18 @@ def sweep(command: str, forms: list[list[str]], inputs: dict[str, bytes], cache:
     blocker = tmp_path / "blocker"  # `table build` must not build: its cache is a file
     blocker.write_text("")
     caches = {"build": blocker, "verify": empty}
-    problems = []
+    runs = []  # (what it is, argv, standard input)
     for name, x, stdin in sweep_inputs(tmp_path, inputs):
+        feed = stdin or PLAY_SCRIPT if command == "play" else stdin
         for form in forms:
-            argv = [x if word == "X" else word for word in form]
-            argv += [
-                "--cache-dir",
-                str(caches.get(form[1], cache) if command == "table" else cache),
-            ]
-            status, out, err = in_process(
-                argv, stdin or PLAY_SCRIPT if command == "play" else stdin
-            )
-            problem = sweep_problem(command, status, out, err)
-            if problem:
-                problems.append(f"{name}: bitknights {_shown(argv)}: {problem}")
+            where = caches.get(form[1], cache) if command == "table" else cache
+            argv = [x if word == "X" else word for word in form] + ["--cache-dir", str(where)]
+            runs.append((f"{name}: bitknights {_shown(argv)}", argv, feed))
     if command == "play":  # the hostile inputs as the commands of a game
-        for name, data in inputs.items():
-            status, out, err = in_process(["play", SWEEP_BOARD, "--cache-dir", str(cache)], data)
-            problem = sweep_problem(command, status, out, err)
-            if problem:
-                problems.append(f"{name} as play's commands: {problem}")
-    return problems
+        play = ["play", SWEEP_BOARD, "--cache-dir", str(cache)]
+        runs += [(f"{name} as play's commands", play, data) for name, data in inputs.items()]
+    found = [(what, sweep_problem(command, *in_process(argv, feed))) for what, argv, feed in runs]
+    return [f"{what}: {problem}" for what, problem in found if problem]
 
 
 def report(problems: list[str]) -> str:
