@@ -16,11 +16,10 @@ from bitknights import Board, BoardError, InputError
 from bitknights.batch import MAX_LINE, BatchReader
 from bitknights.cli import streams
 from bitknights.cli.common import UsageError
-from helpers import SAMPLE, batch_file, one_line_error, run_bitknights, shell
+from helpers import SAMPLE, SMALL, batch_file, one_line_error, run_bitknights, shell, target_file
 from terminal import CLI
 
 LIMIT = 120
-SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"  # 2 black knights: a tiny table
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 
 
@@ -132,8 +131,7 @@ def test_a_full_temporary_directory_while_spooling_standard_input(tmp_path):
 
 
 def test_a_table_past_ulimit_f_is_the_systems_refusal(tmp_path):
-    target = tmp_path / "target.txt"
-    target.write_text(SMALL_TARGET)
+    target = target_file(tmp_path / "target.txt", SMALL)  # 2 black knights: a tiny table
     r = shell(f"ulimit -f 2; exec $BK table build --target {target} --cache-dir {tmp_path}")
     err = one_line_error(r, 3)
     assert "cannot write distance table" in err and err.endswith(": File too large\n")
