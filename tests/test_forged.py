@@ -7,7 +7,6 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import zlib
 from pathlib import Path
 
@@ -39,8 +38,8 @@ from helpers import (
     steps_with,
     target_file,
 )
+from terminal import CLI
 
-CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 300  # seconds; a hang fails the test instead of stalling the suite
 SAMPLE_ANSWER = "7\n-1\n"
 # other targets with the classic knight counts: the blank elsewhere, or in the centre too
@@ -434,17 +433,11 @@ def installed(tmp_path):
     site = tmp_path / "site"
     shutil.copytree(Path(bk.__file__).parent, site / "bitknights",
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache")}
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache"), "PYTHONPATH": str(site)}  # fmt: skip
 
     def solve(*args) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [*CLI, "solve", *map(str, args)],
-            capture_output=True,
-            text=True,
-            timeout=LIMIT,
-            env={**env, "PYTHONPATH": str(site)},
-            cwd=site,
-        )
+        return subprocess.run([*CLI, "solve", *map(str, args)], capture_output=True, text=True,
+                              timeout=LIMIT, env=env, cwd=site)  # fmt: skip
 
     return site / "bitknights" / "data" / "classic-ball.bkb", solve
 
