@@ -165,7 +165,8 @@ def test_stale_temporary_files_are_cleaned_by_the_next_write(cache_dir):
         cache_layer.atomic_write(cache_dir / "x.bin", [b"data"], "test file")
         assert not stale.exists() and live.exists()
     assert (cache_dir / "x.bin").read_bytes() == b"data"
-    assert oct((cache_dir / "x.bin").stat().st_mode & 0o777) == oct(0o644 & ~_umask())
+    umask = os.umask(os.umask(0o022))  # (set, then put back: the way to read it)
+    assert oct((cache_dir / "x.bin").stat().st_mode & 0o777) == oct(0o644 & ~umask)
 
 
 @pytest.mark.slow
@@ -185,12 +186,6 @@ def test_killed_build_leaves_nothing_behind_after_the_next(tmp_path):
     assert r.returncode == 0, r.stderr
     name = store.table_path(TARGET, cache).name
     assert sorted(p.name for p in cache.iterdir()) == [name, f"{name}.proof"]
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def test_an_empty_cache_dir_setting_means_the_default(tmp_path):
