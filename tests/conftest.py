@@ -54,6 +54,14 @@ def table_dir(tmp_path_factory):
     return d
 
 
+@pytest.fixture
+def cache_dir(tmp_path) -> Path:
+    """A fresh, empty cache directory (mode 0755) of the test's own."""
+    d = tmp_path / "cache"
+    d.mkdir(mode=0o755)
+    return d
+
+
 @pytest.fixture(scope="session")
 def classic_patterns(tmp_path_factory):
     """The classic pattern databases, built once per run (all workers) in the run's cache
@@ -93,11 +101,10 @@ def ball11() -> dict[str, int]:
 
 
 @pytest.fixture(scope="session")
-def classic_compact(table_dir):
+def classic_compact(classic):
     """The classic compact table in memory, packed from the distance table."""
-    from bitknights.table import compact, load_table
+    from bitknights.table import compact
 
-    full = load_table(TARGET, cache_dir=table_dir)
-    payload = compact.pack(full.file.payload).tobytes()
-    return compact.CompactTable.of("packed", TARGET, full.max_distance + 1, full.file.unreachable,
-                                payload)  # fmt: skip
+    payload = compact.pack(classic.file.payload).tobytes()
+    return compact.CompactTable.of("packed", TARGET, classic.max_distance + 1,
+                                   classic.file.unreachable, payload)  # fmt: skip

@@ -99,6 +99,15 @@ def forge_compact(path, target, codes, layers=None):
     path.write_bytes(bytes(raw))
 
 
+ODD_FILES = {  # what may stand at a file's path instead of a file: each made at ``path``
+    "dev-zero": lambda p: p.symlink_to("/dev/zero"),
+    "fifo": os.mkfifo,
+    "directory": Path.mkdir,
+    "huge": lambda p: p.touch() or os.truncate(p, 1 << 32),  # sparse: 4 GiB that take no disk
+    "missing": lambda p: None,
+}
+
+
 def cache_env(path) -> contextlib.AbstractContextManager:
     """Within the block, ``BITKNIGHTS_CACHE_DIR`` names ``path`` (the one process-wide
     way to move the cache besides passing ``cache_dir``)."""

@@ -40,8 +40,3 @@ def bfs(source: str = TARGET, radius: int = 8) -> dict[str, int]:
                     nxt.append(n)
         frontier = nxt
     return dist
-
-
-def distance(start: str, target: str = TARGET, limit: int = 12) -> int | None:
-    """Fewest moves from ``start`` to ``target`` by plain BFS, ``None`` beyond ``limit``."""
-    return bfs(target, limit).get(start)

@@ -238,14 +238,12 @@ def test_limited_batches_do_not_import_numba():
     helpers.run_python(code, check=True)
 
 
-def test_cli_engine_bidir(tmp_path):
-    batch = tmp_path / "b.txt"
-    batch.write_text(bitknights.SAMPLE)
+def test_cli_engine_bidir():
     run = ["solve", "--engine", "bidir", "--quiet"]
-    out = helpers.run_bitknights([*run, batch])
+    out = helpers.run_bitknights([*run, helpers.SAMPLE])
     assert (out.returncode, out.stdout.split()) == (0, ["7", "-1"])
-    out = helpers.run_bitknights([*run, "--exact", batch])
+    out = helpers.run_bitknights([*run, "--exact", helpers.SAMPLE])
     assert (out.returncode, out.stdout.split()) == (0, ["7", "18"])
-    out = helpers.run_bitknights([*run, "--exact", "--format", "json", "--path", batch])
+    out = helpers.run_bitknights([*run, "--exact", "--format", "json", "--path", helpers.SAMPLE])
     assert out.returncode == 0 and '"engine":"bidir"' in out.stdout.replace(" ", "")
     assert '"steps":18' in out.stdout

@@ -7,7 +7,6 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import zlib
 from pathlib import Path
 
@@ -22,12 +21,14 @@ from bitknights.engines.ida import IdaEngine
 from bitknights.errors import BitknightsError
 from bitknights.table import store
 from helpers import (
+    ODD_FILES,
     SAMPLE,
     batch_file,
     cache_env,
     copy_table,
     forge,
     forge_patterns,
+    keys_of,
     one_line_error,
     random_walk,
     rewrite_header,
@@ -37,8 +38,8 @@ from helpers import (
     steps_with,
     target_file,
 )
+from terminal import CLI
 
-CLI = [sys.executable, "-m", "bitknights"]
 LIMIT = 300  # seconds; a hang fails the test instead of stalling the suite
 SAMPLE_ANSWER = "7\n-1\n"
 # other targets with the classic knight counts: the blank elsewhere, or in the centre too
@@ -59,20 +60,13 @@ def one_warning(r) -> str:
 
 def exact(boards: list[Board], target: Board = TARGET, limit: int | None = None) -> list[int]:
     """The answers by IDA* with the nearest-square bound (no file involved)."""
-    keys = np.array([b.key for b in boards], dtype=np.int64)
-    return steps_with(IdaEngine(use_pdb=False), keys, target, limit, workers=1).tolist()
+    return steps_with(IdaEngine(use_pdb=False), keys_of(boards), target, limit, workers=1).tolist()
 
 
 def walks(target: Board, count: int, seed: int, lengths=(4, 14)) -> list[Board]:
+    """``count`` random walks from ``target``, of lengths drawn from ``range(*lengths)``."""
     rng = random.Random(seed)
     return [random_walk(target, rng.randrange(*lengths), rng) for _ in range(count)]
-
-
-@pytest.fixture
-def cache_dir(tmp_path) -> Path:
-    d = tmp_path / "cache"
-    d.mkdir(mode=0o755)
-    return d
 
 
 # -- the distance table ---------------------------------------------------------------------
@@ -229,10 +223,10 @@ def test_forged_pattern_databases_answer_right_on_the_command_line(patterns, tmp
 
 
 def test_the_run_time_check_passes_the_genuine_tables(patterns):
-    rng = random.Random(6)
-    boards = [random_walk(TARGET, rng.randrange(0, 40), rng) for _ in range(30)]
-    keys = np.array([b.key for b in boards], dtype=np.int64)
-    assert steps_with(IdaEngine(use_pdb=True), keys, TARGET, None).tolist() == exact(boards)
+    boards = walks(TARGET, 30, 6, (0, 40))
+    assert steps_with(IdaEngine(use_pdb=True), keys_of(boards), TARGET, None).tolist() == exact(
+        boards
+    )
 
 
 UNTRUSTED = {  # how a file is untrusted: the change that makes it so, the fix said
@@ -439,17 +433,11 @@ def installed(tmp_path):
     site = tmp_path / "site"
     shutil.copytree(Path(bk.__file__).parent, site / "bitknights",
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache")}
+    env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(tmp_path / "empty-cache"), "PYTHONPATH": str(site)}  # fmt: skip
 
     def solve(*args) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [*CLI, "solve", *map(str, args)],
-            capture_output=True,
-            text=True,
-            timeout=LIMIT,
-            env={**env, "PYTHONPATH": str(site)},
-            cwd=site,
-        )
+        return subprocess.run([*CLI, "solve", *map(str, args)], capture_output=True, text=True,
+                              timeout=LIMIT, env=env, cwd=site)  # fmt: skip
 
     return site / "bitknights" / "data" / "classic-ball.bkb", solve
 
@@ -466,15 +454,6 @@ def test_a_forged_ball_answers_right_through_the_command_line(name, tmp_path, in
         assert (r.returncode, r.stdout) == (0, expected), r.stderr
         line = one_warning(r)
         assert f"shipped ball {ball}" in line and FORGED_BALLS[name][1] in line
-
-
-ODD_FILES = {
-    "dev-zero": lambda p: p.symlink_to("/dev/zero"),
-    "fifo": os.mkfifo,
-    "directory": Path.mkdir,
-    "huge": lambda p: p.touch() or os.truncate(p, 1 << 32),  # sparse: 4 GiB that take no disk
-    "missing": lambda p: None,
-}
 
 
 @pytest.mark.parametrize("kind", ODD_FILES)

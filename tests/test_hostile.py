@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import helpers
 from bitknights import TARGET
 from bitknights.table import store
 from helpers import SAMPLE, copy_table, forge, one_line_error, record_proof, run, run_python, shell
@@ -20,36 +21,24 @@ LIMIT = 120  # seconds; a hang fails the test instead of stalling the suite
 SAMPLE_ANSWER = "7\n-1\n"
 
 
-@pytest.fixture
-def cache(tmp_path) -> Path:
-    d = tmp_path / "cache"
-    d.mkdir(mode=0o755)
-    return d
-
-
 # -- S2, S3: what stands at a cache path ----------------------------------------------------
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "directory"])
-def test_odd_files_at_the_cache_paths_are_refused_at_once(kind, cache):
-    paths = [store.table_path(TARGET, cache), cache / "patterns-11111-01111-00x11-00001-00000.bkp"]
+def test_odd_files_at_the_cache_paths_are_refused_at_once(kind, cache_dir):
+    paths = [store.table_path(TARGET, cache_dir), cache_dir / "patterns-11111-01111-00x11-00001-00000.bkp"]  # fmt: skip
     for path in paths:
-        if kind == "fifo":
-            os.mkfifo(path)
-        elif kind == "dev-zero":
-            path.symlink_to("/dev/zero")
-        else:
-            path.mkdir()
-    r = run(["solve", str(SAMPLE)], cache)
+        helpers.ODD_FILES[kind](path)
+    r = run(["solve", str(SAMPLE)], cache_dir)
     assert r.returncode == 0 and r.stdout == SAMPLE_ANSWER, r.stderr
-    r = run(["solve", "--engine", "ida", "--exact", str(SAMPLE)], cache)
+    r = run(["solve", "--engine", "ida", "--exact", str(SAMPLE)], cache_dir)
     assert r.returncode == 0 and r.stdout.splitlines()[0] == "7", r.stderr
-    info = run(["table", "info"], cache)
+    info = run(["table", "info"], cache_dir)
     assert info.returncode == 1 and "not a regular file" in info.stdout or "FIFO" in info.stdout
-    err = one_line_error(run(["solve", "--engine", "table", str(SAMPLE)], cache))
+    err = one_line_error(run(["solve", "--engine", "table", str(SAMPLE)], cache_dir))
     assert str(paths[0]) in err
     code = "import bitknights as bk; print(bk.solve(bk.read_batch(bk.SAMPLE)[0]).steps)"
-    r = run_python(code, env={"BITKNIGHTS_CACHE_DIR": str(cache)})
+    r = run_python(code, env={"BITKNIGHTS_CACHE_DIR": str(cache_dir)})
     assert r.stdout == "7\n", r.stderr
 
 
@@ -61,15 +50,15 @@ def test_odd_files_at_the_cache_paths_are_refused_at_once(kind, cache):
         ["solve", "/dev/zero"],
     ],
 )
-def test_endless_inputs_end_in_one_line(args, cache):
-    err = one_line_error(run(args, cache))
+def test_endless_inputs_end_in_one_line(args, cache_dir):
+    err = one_line_error(run(args, cache_dir))
     assert "/dev/zero" in err
 
 
-def test_one_huge_line_is_refused_without_reading_it_all(cache):
+def test_one_huge_line_is_refused_without_reading_it_all(cache_dir):
     feed = subprocess.Popen(["head", "-c", "200000000", "/dev/zero"], stdout=subprocess.PIPE)
     r = subprocess.run([*CLI, "solve"], stdin=feed.stdout, capture_output=True, text=True,
-                       timeout=LIMIT, env={**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache)})  # fmt: skip
+                       timeout=LIMIT, env={**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache_dir)})  # fmt: skip
     feed.kill()
     feed.wait(timeout=LIMIT)
     assert "line 1: a line longer than 4,096 bytes" in one_line_error(r)
@@ -78,50 +67,50 @@ def test_one_huge_line_is_refused_without_reading_it_all(cache):
 # -- S4: forged and untrusted caches --------------------------------------------------------
 
 
-def test_a_forged_table_never_answers_wrong(table_dir, cache):
+def test_a_forged_table_never_answers_wrong(table_dir, cache_dir):
     """One payload byte changed, every checksum recomputed: never answered wrong."""
     from bitknights import read_batch
     from bitknights.coords import rank
 
-    path = copy_table(table_dir, cache)
+    path = copy_table(table_dir, cache_dir)
     board = read_batch(SAMPLE.read_text())[0]
     forge(path, rank(board.black, board.blank), 3)
     for engine in ("auto", "table"):
-        r = run(["solve", "--engine", engine, str(SAMPLE)], cache)
+        r = run(["solve", "--engine", engine, str(SAMPLE)], cache_dir)
         assert r.stdout in ("", SAMPLE_ANSWER)
         if r.stdout == "":
             assert "is not exact" in one_line_error(r)
-    r = run(["solve", "--engine", "table", "--format", "json", "--path", str(SAMPLE)], cache)
+    r = run(["solve", "--engine", "table", "--format", "json", "--path", str(SAMPLE)], cache_dir)
     assert '"steps":3' not in r.stdout and "is not exact" in one_line_error(r)
 
 
-def test_a_table_others_may_write_is_not_trusted(table_dir, cache):
-    path = copy_table(table_dir, cache)
+def test_a_table_others_may_write_is_not_trusted(table_dir, cache_dir):
+    path = copy_table(table_dir, cache_dir)
     path.chmod(0o666)
-    r = run(["solve", str(SAMPLE)], cache)
+    r = run(["solve", str(SAMPLE)], cache_dir)
     assert r.returncode == 0 and r.stdout == SAMPLE_ANSWER  # answered by search
     assert f"not trusting distance table: {path} is writable by group and others" in r.stderr
     assert "chmod go-w" in r.stderr
-    err = one_line_error(run(["solve", "--engine", "table", str(SAMPLE)], cache))
+    err = one_line_error(run(["solve", "--engine", "table", str(SAMPLE)], cache_dir))
     assert "chmod go-w" in err
     path.chmod(0o644)
-    record_proof(cache)
-    cache.chmod(0o777)
+    record_proof(cache_dir)
+    cache_dir.chmod(0o777)
     try:
-        err = one_line_error(run(["solve", "--engine", "table", str(SAMPLE)], cache))
-        assert f"{cache} is writable by group and others" in err
+        err = one_line_error(run(["solve", "--engine", "table", str(SAMPLE)], cache_dir))
+        assert f"{cache_dir} is writable by group and others" in err
     finally:
-        cache.chmod(0o755)
-    assert run(["solve", "--engine", "table", str(SAMPLE)], cache).stdout == SAMPLE_ANSWER
+        cache_dir.chmod(0o755)
+    assert run(["solve", "--engine", "table", str(SAMPLE)], cache_dir).stdout == SAMPLE_ANSWER
 
 
-def test_a_table_truncated_while_in_use_is_an_error_not_a_crash(table_dir, cache):
+def test_a_table_truncated_while_in_use_is_an_error_not_a_crash(table_dir, cache_dir):
     from bitknights.table import probe
 
-    path = copy_table(table_dir, cache)
-    record_proof(cache)
+    path = copy_table(table_dir, cache_dir)
+    record_proof(cache_dir)
     store._loaded.clear()
-    file = store.load(TARGET, cache)  # as a later process: the proof remembered, read lazily
+    file = store.load(TARGET, cache_dir)  # as a later process: the proof remembered, read lazily
     os.truncate(path, path.stat().st_size // 2)
     far = store.unrank(store.block_count(file.state_count) * (1 << store.BLOCK_BITS) - 70_000, 12)
     with pytest.raises(store.TableError, match="truncated while in use"):
@@ -158,25 +147,26 @@ def test_absurd_timeout_is_a_usage_error():
 # -- S6: leftovers, settings, line breaks ---------------------------------------------------
 
 
-def test_stale_temporary_files_are_cleaned_by_the_next_write(cache):
+def test_stale_temporary_files_are_cleaned_by_the_next_write(cache_dir):
     """A killed writer's temporary file goes; a live (locked) writer's stays."""
     import fcntl
 
     from bitknights import cache as cache_layer
 
-    stale = cache / ".tmp-killed.bkt"
+    stale = cache_dir / ".tmp-killed.bkt"
     stale.write_bytes(b"x" * 1000)
     old = time.time() - 60
     os.utime(stale, (old, old))
-    live = cache / ".tmp-live.bkt"
+    live = cache_dir / ".tmp-live.bkt"
     live.write_bytes(b"y")
     os.utime(live, (old, old))
     with open(live, "rb") as held:
         fcntl.flock(held.fileno(), fcntl.LOCK_EX)
-        cache_layer.atomic_write(cache / "x.bin", [b"data"], "test file")
+        cache_layer.atomic_write(cache_dir / "x.bin", [b"data"], "test file")
         assert not stale.exists() and live.exists()
-    assert (cache / "x.bin").read_bytes() == b"data"
-    assert oct((cache / "x.bin").stat().st_mode & 0o777) == oct(0o644 & ~_umask())
+    assert (cache_dir / "x.bin").read_bytes() == b"data"
+    umask = os.umask(os.umask(0o022))  # (set, then put back: the way to read it)
+    assert oct((cache_dir / "x.bin").stat().st_mode & 0o777) == oct(0o644 & ~umask)
 
 
 @pytest.mark.slow
@@ -196,12 +186,6 @@ def test_killed_build_leaves_nothing_behind_after_the_next(tmp_path):
     assert r.returncode == 0, r.stderr
     name = store.table_path(TARGET, cache).name
     assert sorted(p.name for p in cache.iterdir()) == [name, f"{name}.proof"]
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def test_an_empty_cache_dir_setting_means_the_default(tmp_path):
@@ -226,18 +210,18 @@ def test_the_target_parser_takes_the_batch_parsers_line_breaks():
 
 
 @pytest.mark.slow
-def test_table_verify_proves_the_table_exact_or_names_a_board(table_dir, cache):
+def test_table_verify_proves_the_table_exact_or_names_a_board(table_dir, cache_dir):
     """`table verify` trusts no checksum: a forged byte is found, by `table info` too."""
-    path = copy_table(table_dir, cache)
-    r = run(["table", "verify"], cache)
+    path = copy_table(table_dir, cache_dir)
+    r = run(["table", "verify"], cache_dir)
     assert r.returncode == 0 and "status: exact" in r.stdout, r.stdout + r.stderr
     from bitknights.coords import rank
 
     board = store.unrank(12_345_678, 12)
     forge(path, rank(board.black, board.blank), 9)
-    r = run(["table", "verify"], cache)
+    r = run(["table", "verify"], cache_dir)
     assert r.returncode == 1 and "is not exact" in r.stdout and "breaks the distance" in r.stdout
-    assert run(["table", "info"], cache).returncode == 1
+    assert run(["table", "info"], cache_dir).returncode == 1
 
 
 def test_bad_python_arguments_raise_clear_value_or_type_errors(table_dir, tmp_path):
@@ -409,27 +393,18 @@ def sweep(command: str, forms: list[list[str]], inputs: dict[str, bytes], cache:
     blocker = tmp_path / "blocker"  # `table build` must not build: its cache is a file
     blocker.write_text("")
     caches = {"build": blocker, "verify": empty}
-    problems = []
+    runs = []  # (what it is, argv, standard input)
     for name, x, stdin in sweep_inputs(tmp_path, inputs):
+        feed = stdin or PLAY_SCRIPT if command == "play" else stdin
         for form in forms:
-            argv = [x if word == "X" else word for word in form]
-            argv += [
-                "--cache-dir",
-                str(caches.get(form[1], cache) if command == "table" else cache),
-            ]
-            status, out, err = in_process(
-                argv, stdin or PLAY_SCRIPT if command == "play" else stdin
-            )
-            problem = sweep_problem(command, status, out, err)
-            if problem:
-                problems.append(f"{name}: bitknights {_shown(argv)}: {problem}")
+            where = caches.get(form[1], cache) if command == "table" else cache
+            argv = [x if word == "X" else word for word in form] + ["--cache-dir", str(where)]
+            runs.append((f"{name}: bitknights {_shown(argv)}", argv, feed))
     if command == "play":  # the hostile inputs as the commands of a game
-        for name, data in inputs.items():
-            status, out, err = in_process(["play", SWEEP_BOARD, "--cache-dir", str(cache)], data)
-            problem = sweep_problem(command, status, out, err)
-            if problem:
-                problems.append(f"{name} as play's commands: {problem}")
-    return problems
+        play = ["play", SWEEP_BOARD, "--cache-dir", str(cache)]
+        runs += [(f"{name} as play's commands", play, data) for name, data in inputs.items()]
+    found = [(what, sweep_problem(command, *in_process(argv, feed))) for what, argv, feed in runs]
+    return [f"{what}: {problem}" for what, problem in found if problem]
 
 
 def report(problems: list[str]) -> str:

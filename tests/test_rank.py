@@ -41,20 +41,9 @@ def test_every_rank_of_a_blank_square_round_trips(blank):
     assert (np.diff(blacks) > 0).all()
     assert not (blacks >> blank & 1).any()
     assert blacks.min() >= 0 and blacks.max() < 1 << 25
-    sample = blacks[:: ncomb // 997]
-    assert all(int(x).bit_count() == k for x in sample)
+    assert (sum((blacks >> sq) & 1 for sq in range(25)) == k).all()  # every mask, bit by bit
     ranks = A.ranks(blacks, np.full(ncomb, blank, dtype=np.int64), ncomb)
     assert (ranks == blank * ncomb + np.arange(ncomb)).all()
-
-
-def test_popcount_of_every_mask_of_one_square():
-    blacks = blacks_of_blank(24, 12)
-    x = blacks.copy()
-    count = np.zeros_like(x)
-    while x.any():
-        count += x & 1
-        x >>= 1
-    assert (count == 12).all()
 
 
 def test_random_ranks_round_trip_and_match_reference():
@@ -101,12 +90,9 @@ def test_small_spaces_are_a_bijection(k):
 
 
 def test_bad_ranks_are_refused():
-    with pytest.raises(ValueError):
-        C.unrank(C.state_count(12), 12)
-    with pytest.raises(ValueError):
-        C.unrank(-1, 12)
-    with pytest.raises(ValueError):
-        C.unrank(C.state_count(3), 3)
+    for r, k in ((C.state_count(12), 12), (-1, 12), (C.state_count(3), 3)):
+        with pytest.raises(ValueError):
+            C.unrank(r, k)
 
 
 def test_numpy_ranks_and_popcount_match_plain_python():

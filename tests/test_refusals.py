@@ -16,11 +16,10 @@ from bitknights import Board, BoardError, InputError
 from bitknights.batch import MAX_LINE, BatchReader
 from bitknights.cli import streams
 from bitknights.cli.common import UsageError
-from helpers import SAMPLE, batch_file, one_line_error, run_bitknights, shell
+from helpers import SAMPLE, SMALL, batch_file, one_line_error, run_bitknights, shell, target_file
 from terminal import CLI
 
 LIMIT = 120
-SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"  # 2 black knights: a tiny table
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 
 
@@ -132,8 +131,7 @@ def test_a_full_temporary_directory_while_spooling_standard_input(tmp_path):
 
 
 def test_a_table_past_ulimit_f_is_the_systems_refusal(tmp_path):
-    target = tmp_path / "target.txt"
-    target.write_text(SMALL_TARGET)
+    target = target_file(tmp_path / "target.txt", SMALL)  # 2 black knights: a tiny table
     r = shell(f"ulimit -f 2; exec $BK table build --target {target} --cache-dir {tmp_path}")
     err = one_line_error(r, 3)
     assert "cannot write distance table" in err and err.endswith(": File too large\n")
@@ -164,6 +162,7 @@ def _read(data: bytes, block_size: int) -> int:
 
 LONG = MAX_LINE + 1
 BOARD = B1.encode()
+BLOCK_SIZES = (3, 64, MAX_LINE - 1, MAX_LINE, MAX_LINE + 1, MAX_LINE + 7, 1 << 22)
 
 
 @pytest.mark.parametrize(
@@ -180,7 +179,7 @@ BOARD = B1.encode()
 def test_a_line_over_the_limit_is_refused_wherever_it_falls(data, line):
     """Whatever the block size (the line at a block's start, inside one, across a
     boundary, at the end of the input), the same error on the same line."""
-    for block_size in (3, 64, MAX_LINE - 1, MAX_LINE, MAX_LINE + 1, MAX_LINE + 7, 1 << 22):
+    for block_size in BLOCK_SIZES:
         with pytest.raises(InputError) as e:
             _read(data, block_size)
         assert str(e.value) == (
@@ -198,7 +197,7 @@ def test_a_line_over_the_limit_is_refused_wherever_it_falls(data, line):
     ],
 )
 def test_a_line_at_the_limit_is_read_wherever_it_falls(data):
-    for block_size in (3, 64, MAX_LINE - 1, MAX_LINE, MAX_LINE + 1, MAX_LINE + 7, 1 << 22):
+    for block_size in BLOCK_SIZES:
         assert _read(data, block_size) == 1, block_size
 
 
@@ -206,14 +205,13 @@ def test_a_line_at_the_limit_is_read_wherever_it_falls(data):
 
 
 @pytest.fixture
-def keep_two(monkeypatch):
-    """Inputs over two boards are read twice (as those over 2 M boards are)."""
+def path(tmp_path, monkeypatch):
+    """A batch of four boards, read twice as inputs over 2 M boards are (over two, here)."""
     monkeypatch.setattr(streams, "KEEP_BOARDS", 2)
+    return batch_file(tmp_path / "batch.txt", [B1] * 4)
 
 
-def test_a_file_changed_after_its_check_is_not_answered(tmp_path, keep_two):
-    path = tmp_path / "batch.txt"
-    batch_file(path, ["10110/01*11/10111/01001/00000"] * 4)
+def test_a_file_changed_after_its_check_is_not_answered(path):
     with open(path, "rb") as f:
         chunks, total = streams.checked_chunks(f, str(path))
         assert total == 4
@@ -227,17 +225,14 @@ def test_a_file_changed_after_its_check_is_not_answered(tmp_path, keep_two):
     )
 
 
-def test_a_file_changed_while_answered_is_said_after_what_was_printed(tmp_path, keep_two):
-    path = tmp_path / "batch.txt"
-    board = "10110/01*11/10111/01001/00000"
-    batch_file(path, [board] * 4)
+def test_a_file_changed_while_answered_is_said_after_what_was_printed(path):
     with open(path, "rb") as f:
         chunks, _ = streams.checked_chunks(f, str(path))
         with pytest.raises(UsageError, match="changed while it was read .*: the answers printed"):
             for _ in chunks:  # the first chunk is answered, then the file is cut short
                 os.truncate(path, 40)
     with open(path, "rb") as f:  # (without a change the same input reads twice, whole)
-        batch_file(path, [board] * 4)
+        batch_file(path, [B1] * 4)
         chunks, total = streams.checked_chunks(f, str(path))
         assert sum(len(c) for c in chunks) == total == 4
 
@@ -246,7 +241,7 @@ def test_the_command_line_names_the_changed_file(tmp_path, monkeypatch):
     """Through the command line, with the input read twice and rewritten between the
     check and the answers: one line, naming the file, status 2."""
     path = tmp_path / "batch.txt"
-    batch_file(path, ["10110/01*11/10111/01001/00000"] * 3)
+    batch_file(path, [B1] * 3)
     real = streams.checked_chunks
 
     def changed(*args, **kwargs):
@@ -265,7 +260,7 @@ def test_the_command_line_names_the_changed_file(tmp_path, monkeypatch):
 
 
 def test_a_bool_is_not_a_square():
-    board = Board("10110/01*11/10111/01001/00000")
+    board = Board(B1)
     for move in (True, False):
         with pytest.raises(BoardError, match="not a move"):
             board.play(move)

@@ -14,13 +14,13 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
 from bitknights import TARGET, Board, BoardError, Move, Solution, parse_square, render, solve
 from bitknights import square_name as name
 from bitknights.render import board_rows, board_text, path_text
+from bitknights.table.distance_table import Hint as TableHint
 from helpers import random_board, random_walk, run_python, still_square
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -226,13 +226,21 @@ def test_move_is_highlighted_from_and_to():
         assert (arrow.get("data-from"), arrow.get("data-to")) == (frm, to)
 
 
-def test_bad_moves_are_refused():
-    with pytest.raises(BoardError):
-        render.board_svg(BOARDS[1], move=Move(0, 12))  # not a knight's jump
-    with pytest.raises(BoardError):
-        render.board_svg(BOARDS[1], move=Move(4, 99))
-    with pytest.raises(TypeError):
-        render.board_svg(BOARDS[1], move=str(BOARDS[1].moves()[0]))
+REFUSED = {  # a picture asked of what it cannot draw, and the error that says so
+    "not a knight's jump": (lambda: render.board_svg(BOARDS[1], move=Move(0, 12)), BoardError),
+    "off the board": (lambda: render.board_svg(BOARDS[1], move=Move(4, 99)), BoardError),
+    "a move as text": (lambda: render.board_svg(BOARDS[1], move=str(BOARDS[1].moves()[0])), TypeError),
+    "a path that is no path": (lambda: render.solution_svg([TARGET, BOARDS[1]]), BoardError),
+    "no time a move": (lambda: render.solution_animation_svg(BOARDS[:1], seconds_per_move=0), ValueError),
+    "hints looked up": (lambda: render.hints_svg(BOARDS[1]), TypeError),  # hints are data
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_bad_arguments_are_refused(case):
+    call, error = REFUSED[case]
+    with pytest.raises(error):
+        call()
 
 
 def test_pictures_are_strings_that_display_themselves():
@@ -384,11 +392,6 @@ def test_a_solutions_saved_output_stays_small(moves, limit):
     assert not [d for svg in steps for d in svg.iter(SVG + "defs")]
 
 
-def test_solution_from_a_bad_path_is_refused():
-    with pytest.raises(BoardError):
-        render.solution_svg([TARGET, BOARDS[1]])
-
-
 # -- the animation --------------------------------------------------------------------------
 
 
@@ -469,36 +472,14 @@ def test_animation_steps_through_the_path(solved):
             assert k.get("data-start") and k.get("data-end")
 
 
-def test_animation_needs_a_positive_step():
-    with pytest.raises(ValueError):
-        render.solution_animation_svg(BOARDS[:1], seconds_per_move=0)
-
-
 # -- hints ----------------------------------------------------------------------------------
-
-
-class TableHint(NamedTuple):
-    """The shape of ``bitknights.table``'s hints (move, board, distance, optimal)."""
-
-    move: Move
-    board: Board
-    distance: int | None
-    optimal: bool
-
-
-def test_the_tables_hint_type_fits():
-    from bitknights.table.distance_table import Hint
-
-    assert Hint._fields == TableHint._fields
-    b = BOARDS[1]
-    records = [Hint(m, c, 3, False) for m, c in b.children()]
-    assert render.hints_svg(b, records) == render.hints_svg(b, [TableHint(*r) for r in records])
 
 
 @pytest.mark.parametrize("walk", [0, 4, 7])
 def test_hints_mark_every_move_with_its_distance(walk, ball8):
     board = random_walk(TARGET, walk, random.Random(walk))
-    # every legal move, its board and exact distance (naive BFS), optimal when one closer
+    # every legal move, its board and exact distance (naive BFS), optimal when one closer, as
+    # the table's hints (their own type) and as render's
     d = {c: ball8[c.compact] for _, c in board.children()}
     records = [TableHint(m, c, d[c], d[c] == ball8[board.compact] - 1) for m, c in board.children()]
     by_hand = [render.Hint(r.move, r.board, r.distance, r.optimal) for r in records]
@@ -546,8 +527,6 @@ def test_hints_must_be_legal_moves():
         render.hints_svg(board, [render.Hint(Move(min(jumps), elsewhere), board, 3, True)])
     with pytest.raises(BoardError):  # not a knight's jump
         render.hints_svg(board, [render.Hint(Move(near, board.blank), board, 3, True)])
-    with pytest.raises(TypeError):
-        render.hints_svg(board)  # hints are data: nothing is looked up
 
 
 def test_render_imports_only_the_value_types():
@@ -600,15 +579,14 @@ def plot(layers):
 
 
 def test_distribution_plot(layers, plot):
-    fig = plot
     from matplotlib.figure import Figure
 
-    assert isinstance(fig, Figure)
-    (ax,) = fig.axes
+    assert isinstance(plot, Figure)
+    (ax,) = plot.axes
     assert [p.get_height() for p in ax.patches] == layers
     assert ax.get_yscale() == "log"
     assert render.distribution_plot(layers, log=False).axes[0].get_yscale() == "linear"
-    png = fig._repr_png_()  # shows in a notebook even without pyplot
+    png = plot._repr_png_()  # shows in a notebook even without pyplot
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
 
 

@@ -14,11 +14,10 @@ import pytest
 import terminal
 from bitknights import progress
 from bitknights.table.builder import LOG_LEGEND
-from helpers import SAMPLE, run_bitknights
+from helpers import SAMPLE, SMALL, run_bitknights, target_file
 from terminal import kept, wrapped
 
 DATA = Path(__file__).parent / "data"
-SMALL_TARGET = "11000\n00000\n00*00\n00000\n00000\n"
 
 
 def on_terminal(args, cache, **env):
@@ -51,9 +50,7 @@ def test_bars_appear_soon():
 
 @pytest.fixture
 def small_target(tmp_path):
-    path = tmp_path / "target.txt"
-    path.write_text(SMALL_TARGET)
-    return path
+    return target_file(tmp_path / "target.txt", SMALL)
 
 
 def test_table_build_leaves_the_answer_alone(small_target, tmp_path):
