@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 import sys
 
-from .board import TARGET, Board, as_board
-from .engines import ENGINES, boards_from_blanks, get_engine
-from .engines.options import DEFAULT_MAX_DEPTH, MAX_TIMEOUT, SolveOptions, check_options
+from .board import TARGET, Board, Move, as_board
+from .engines import ENGINES, Engine, boards_from_blanks, get_engine
+from .engines.options import DEFAULT_MAX_DEPTH, MAX_TIMEOUT, SolveOptions, StopFlag, check_options
 from .errors import BitknightsError
 
 TYPE_CHECKING = False
@@ -26,10 +26,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from .board import Move
-    from .engines import Engine
     from .engines.general_ida import Bound, Outcome
-    from .engines.options import StopFlag
     from .solution import Hint, Solution
     from .table.compact import CompactTable
     from .table.distance_table import DistanceTable
@@ -231,7 +228,6 @@ class DistanceService:
     ) -> Iterator[Solution]:
         """One :class:`~bitknights.solution.Solution` per board, lazily, in input order
         (:func:`bitknights.iter_solve`); arguments are checked before any thread starts."""
-        from .engines.options import StopFlag
         from .threads import ordered_map, worker_count
 
         options = self._options(
@@ -265,7 +261,6 @@ class DistanceService:
     ) -> Solution:
         """The fewest moves from ``board`` to the target and one optimal path
         (:func:`bitknights.solve`)."""
-        from .engines.options import StopFlag
         from .threads import off_main_thread
 
         options = self._options(max_depth=max_depth, timeout=timeout)
@@ -562,12 +557,9 @@ def reaching(keys: list[int] | np.ndarray, target: Board) -> list[bool] | np.nda
 
     k = target.counts[1]
     if isinstance(keys, list):
-        return [
-            0 <= key >> NUM_SQUARES < NUM_SQUARES
-            and not (key & FULL_MASK) >> (key >> NUM_SQUARES) & 1
-            and (key & FULL_MASK).bit_count() == k
-            for key in keys
-        ]
+        from .table.store import valid
+
+        return [valid(key & FULL_MASK, key >> NUM_SQUARES, k) for key in keys]
     import numpy as np
 
     from .coords.arrays import popcount

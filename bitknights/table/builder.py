@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from .. import cache, estimates, native, progress
-from ..board import TARGET
+from ..board import TARGET, Board
 from ..coords import comb_count, rank, state_count
 from ..results import UNSEEN
 from ..squares import KNIGHT_COUNTS, NUM_SQUARES, square_color
@@ -29,7 +29,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
 
-    from ..board import Board
     from .store import ByteTable
 
 # frontiers up to this size are kept as rank lists (no scan of the whole table)

@@ -110,10 +110,6 @@ def block_checksums(payload: bytes | memoryview | np.ndarray) -> list[int]:
     return [zlib.crc32(view[i : i + step]) for i in range(0, len(view), step)]
 
 
-ERRORS = (TableError, UntrustedTableError)
-"""What :func:`bitknights.cache.open_cached` raises for a table file."""
-
-
 def unrank(rank: int, black_count: int) -> Board:
     """The board of ``rank`` among boards with ``black_count`` black knights."""
     return Board.from_key(coords.pack(*coords.unrank(rank, black_count)))
@@ -122,7 +118,7 @@ def unrank(rank: int, black_count: int) -> Board:
 def valid(black: int, blank: int, k: int) -> bool:
     """A board of the table: the blank on the board, not under a knight, ``k`` black
     knights (other boards never reach the target: no read needed)."""
-    return blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
+    return 0 <= blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
 
 
 class TableFile:
@@ -384,7 +380,7 @@ class TableFile:
         :meth:`_check_open` go, *not proved*: what :meth:`load` proves (and tests forge)."""
         path = cls.path_of(target, cache_dir)
         try:
-            fd, st = cache.open_cached(path, cls.WHAT, errors=ERRORS)
+            fd, st = cache.open_cached(path, cls.WHAT, errors=(TableError, UntrustedTableError))
         except FileNotFoundError:
             raise cls.missing(path) from None
         try:
