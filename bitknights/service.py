@@ -560,13 +560,9 @@ def reaching(keys: list[int] | np.ndarray, target: Board) -> list[bool] | np.nda
         from .table.store import valid
 
         return [valid(key & FULL_MASK, key >> NUM_SQUARES, k) for key in keys]
-    import numpy as np
+    from .coords.arrays import valid_keys
 
-    from .coords.arrays import popcount
-
-    black, blank = keys & FULL_MASK, keys >> NUM_SQUARES
-    ok: np.ndarray = (blank >= 0) & (blank < NUM_SQUARES)
-    return ok & (black >> np.where(ok, blank, 0) & 1 == 0) & (popcount(black) == k)
+    return valid_keys(keys, k)
 
 
 def far(board: Board, target: Board) -> bool:

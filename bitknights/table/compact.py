@@ -29,7 +29,7 @@ from ..errors import BitknightsError
 from ..results import INCONSISTENT
 from ..squares import FULL_MASK
 from .layout import LOST
-from .store import BLOCK_BITS, TableError, TableFile, block_checksums, valid
+from .store import BLOCK_BITS, TableError, TableFile, valid
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -413,7 +413,6 @@ def _save(
     fields = CompactTable.FIELDS.pack(
         target.key, k, layers, state_count(k), unreachable, BLOCK_BITS
     )
-    fields += cache.u32_bytes(block_checksums(payload))
     try:
         CompactTable._write(path, fields, payload)
     except cache.CacheError as e:

@@ -44,13 +44,12 @@ def distances_array(table: ByteTable, keys: np.ndarray, limit: int) -> np.ndarra
     """:func:`distances` with numpy: an ``int64`` array for an array of keys."""
     import numpy as np
 
-    from ..coords.arrays import ranks
-    from ..service import reaching
+    from ..coords.arrays import ranks, valid_keys
 
     keys = np.asarray(keys, dtype=np.int64)
     out = np.full(keys.shape[0], -1, dtype=np.int64)
     black, blank = keys & FULL_MASK, keys >> KEY_SHIFT
-    idx = np.flatnonzero(reaching(keys, table.target))
+    idx = np.flatnonzero(valid_keys(keys, table.black_count))
     d = table.values(ranks(black[idx], blank[idx], comb_count(table.black_count)))
     d = d.astype(np.int64)
     keep = (d != UNSEEN) & (d <= limit)

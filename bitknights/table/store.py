@@ -448,9 +448,10 @@ class TableFile:
     def _write(
         cls, path: str | os.PathLike[str], fields: bytes, payload: bytes | memoryview
     ) -> None:
-        """Write a file with the encoding's header ``fields`` (block checksums included)
-        atomically (:func:`bitknights.cache.atomic_write`), its proof recorded: the
-        breadth-first search that computed it is the proof."""
+        """Write a file with the encoding's header ``fields`` and the payload's block
+        checksums atomically (:func:`bitknights.cache.atomic_write`), its proof recorded:
+        the breadth-first search that computed it is the proof."""
+        fields += cache.u32_bytes(block_checksums(payload))
         header = cache.pack_header(cls.MAGIC, cls.FORMAT_VERSION, fields)
         written = cache.atomic_write(path, [header, payload], cls.WHAT)
         forget(cls)  # the open table may be this file's old version
@@ -592,10 +593,8 @@ class ByteTable(TableFile):
         data = np.ascontiguousarray(payload, dtype=np.uint8)
         if data.shape != (count,):
             raise ValueError(f"payload has {data.size} bytes, expected {count}")
-        crcs = block_checksums(data)
         fields = cls.FIELDS.pack(target.key, k, len(layers), count, unreachable, example_rank,
-                                 BLOCK_BITS) + struct.pack(f"<{len(layers)}Q{len(crcs)}I",
-                                                           *layers, *crcs)  # fmt: skip
+                                 BLOCK_BITS) + struct.pack(f"<{len(layers)}Q", *layers)  # fmt: skip
         cls._write(path, fields, data.data)
 
 
