@@ -18,6 +18,7 @@ from .board import TARGET, Board, Move, as_board
 from .engines import ENGINES, Engine, boards_from_blanks, get_engine
 from .engines.options import DEFAULT_MAX_DEPTH, MAX_TIMEOUT, SolveOptions, StopFlag, check_options
 from .errors import BitknightsError
+from .squares import FULL_MASK, NUM_SQUARES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -553,8 +554,6 @@ def reaching(keys: list[int] | np.ndarray, target: Board) -> list[bool] | np.nda
     >>> reaching([TARGET.key, TARGET.black | 25 << 25, 1 << 25, -1], TARGET)
     [True, False, False, False]
     """
-    from .squares import FULL_MASK, NUM_SQUARES
-
     k = target.counts[1]
     if isinstance(keys, list):
         from .table.store import valid

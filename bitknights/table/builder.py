@@ -29,8 +29,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
 
-    from .store import ByteTable
-
 # frontiers up to this size are kept as rank lists (no scan of the whole table)
 _LIST_MAX = 1 << 18
 _PULL_RATIO = 1.8
@@ -127,7 +125,7 @@ def estimate(target: Board) -> float:
     return estimates.TABLE_BUILD * share
 
 
-def build_table(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> ByteTable:
+def build_table(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> store.ByteTable:
     """Enumerate every board's distance to ``target``, write the table file atomically
     (replacing whatever was there) and return it, loaded (feedback and the search's log
     as :mod:`bitknights.progress` says)."""
