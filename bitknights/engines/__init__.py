@@ -13,8 +13,6 @@ from __future__ import annotations
 import importlib
 import time
 
-from ..errors import BitknightsError
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
@@ -119,6 +117,8 @@ class Engine:
 def get_engine(name: str) -> Engine:
     """The engine called ``name`` (one of :data:`ENGINES`)."""
     if name not in ENGINES:
+        from ..errors import BitknightsError
+
         raise BitknightsError(f"unknown engine {name!r} (choose from {', '.join(ENGINES)})")
     engine: Engine = importlib.import_module(f"{__name__}.{name}").ENGINE
     return engine
