@@ -531,16 +531,12 @@ class ByteTable(TableFile):
         neighbours' 1; the layer counts start with 1 and the target's neighbour count,
         none 0; the example board is at the farthest distance."""
         target, k, layers = self.target, self.black_count, self.layers
-        black, blank = target.black, target.blank
-        neighbours = [
-            (black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black, n)
-            for n in KNIGHT_TARGETS[blank]
-        ]
-        d = self[coords.rank(black, blank, k)]
+        neighbours = [child for _, child in target.children()]
+        d = self[coords.rank(target.black, target.blank, k)]
         if d != 0:
             raise self.fail(f"is inconsistent (it puts its own target {d} moves away)")
-        for nb, n in neighbours:
-            d = self[coords.rank(nb, n, k)]
+        for child in neighbours:
+            d = self[coords.rank(child.black, child.blank, k)]
             if d != 1:
                 raise self.fail(
                     f"is inconsistent (it puts a neighbour of its target {d} moves away)"
