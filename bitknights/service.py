@@ -14,10 +14,11 @@ from __future__ import annotations
 import os
 import sys
 
-from .board import TARGET, Board, as_board
-from .engines import ENGINES, boards_from_blanks, get_engine
-from .engines.options import DEFAULT_MAX_DEPTH, MAX_TIMEOUT, SolveOptions, check_options
+from .board import TARGET, Board, Move, as_board
+from .engines import ENGINES, Engine, boards_from_blanks, get_engine
+from .engines.options import DEFAULT_MAX_DEPTH, MAX_TIMEOUT, SolveOptions, StopFlag, check_options
 from .errors import BitknightsError
+from .squares import FULL_MASK, NUM_SQUARES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,9 +27,6 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from .board import Move
-    from .engines import Engine
-    from .engines.options import StopFlag
     from .solution import Hint, Solution
     from .table.compact import CompactTable
     from .table.distance_table import DistanceTable
@@ -231,7 +229,6 @@ class DistanceService:
     ) -> Iterator[Solution]:
         """One :class:`~bitknights.solution.Solution` per board, lazily, in input order
         (:func:`bitknights.iter_solve`); arguments are checked before any thread starts."""
-        from .engines.options import StopFlag
         from .threads import ordered_map, worker_count
 
         options = self._options(
@@ -265,7 +262,6 @@ class DistanceService:
     ) -> Solution:
         """The fewest moves from ``board`` to the target and one optimal path
         (:func:`bitknights.solve`)."""
-        from .engines.options import StopFlag
         from .threads import off_main_thread
 
         options = self._options(max_depth=max_depth, timeout=timeout)
@@ -511,23 +507,14 @@ def reaching(keys: list[int] | np.ndarray, target: Board) -> list[bool] | np.nda
     >>> reaching([TARGET.key, TARGET.black | 25 << 25, 1 << 25, -1], TARGET)
     [True, False, False, False]
     """
-    from .squares import FULL_MASK, NUM_SQUARES
-
     k = target.counts[1]
     if isinstance(keys, list):
-        return [
-            0 <= key >> NUM_SQUARES < NUM_SQUARES
-            and not (key & FULL_MASK) >> (key >> NUM_SQUARES) & 1
-            and (key & FULL_MASK).bit_count() == k
-            for key in keys
-        ]
-    import numpy as np
+        from .table.store import valid
 
-    from .coords.arrays import popcount
+        return [valid(key & FULL_MASK, key >> NUM_SQUARES, k) for key in keys]
+    from .coords.arrays import valid_keys
 
-    black, blank = keys & FULL_MASK, keys >> NUM_SQUARES
-    ok: np.ndarray = (blank >= 0) & (blank < NUM_SQUARES)
-    return ok & (black >> np.where(ok, blank, 0) & 1 == 0) & (popcount(black) == k)
+    return valid_keys(keys, k)
 
 
 def far(board: Board, target: Board) -> bool:

@@ -58,7 +58,6 @@ class Solution:
     engine: str = ""
     max_depth: int | None = None
     status: Status = Status.SOLVED
-    extra: dict[str, Any] = field(default_factory=dict)
     optimal_solutions: int | None = None
 
     def __post_init__(self) -> None:
@@ -98,7 +97,7 @@ class Solution:
         if self.optimal_solutions is not None:
             d["optimal_solutions"] = self.optimal_solutions
         seconds = round(self.seconds, 6)
-        return {**d, **self.extra, "nodes": self.nodes, "seconds": seconds, "engine": self.engine}
+        return {**d, "nodes": self.nodes, "seconds": seconds, "engine": self.engine}
 
     def __repr__(self) -> str:
         """One line: the status, the number of moves and the first of them.

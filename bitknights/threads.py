@@ -86,13 +86,12 @@ def parallel_chunks(
     fn: Callable[[int, int], None],
     n: int,
     workers: int | None,
-    chunk: int = 64,
     stop: Stoppable | None = None,
 ) -> None:
-    """Run ``fn(lo, hi)`` over ``[0, n)`` in chunks of at most ``chunk`` (16 a thread or
-    more) on ``workers`` threads."""
+    """Run ``fn(lo, hi)`` over ``[0, n)`` in chunks of at most 64 (16 a thread or more) on
+    ``workers`` threads."""
     workers = worker_count(workers)
-    chunk = max(1, min(chunk, -(-n // (16 * workers))))  # >= 16 chunks a worker
+    chunk = max(1, min(64, -(-n // (16 * workers))))  # >= 16 chunks a worker
     spans = [(lo, min(n, lo + chunk)) for lo in range(0, n, chunk)]
     for _ in ordered_map(lambda span: fn(*span), spans, workers, stop=stop):
         pass
@@ -103,22 +102,20 @@ def ordered_map(
     items: Iterable[T],
     workers: int | None,
     *,
-    window: int = 0,
     stop: Stoppable | None = None,
 ) -> Iterator[R]:
     """``map(fn, items)`` on ``workers`` threads, results in input order, at most
-    ``window`` (default ``8 * workers``) in flight.  On an exception or Ctrl-C ``stop`` is
+    ``8 * workers`` in flight.  On an exception or Ctrl-C ``stop`` is
     raised, no queued call starts, and the calls running are waited for before it goes on."""
     from concurrent.futures import ThreadPoolExecutor
 
     workers = worker_count(workers)
     pool = ThreadPoolExecutor(max_workers=workers)
     pending: deque[Future[R]] = deque()
-    window = window or 8 * workers
     try:
         for item in items:
             pending.append(pool.submit(fn, item))
-            if len(pending) >= window:
+            if len(pending) >= 8 * workers:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()

@@ -34,9 +34,6 @@ def build_parser(
     return build_parser(argv, env)
 
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_RESOURCES, EXIT_INTERRUPTED = ExitStatus  # old names
-
-
 def main(argv: Sequence[str] | None = None, env: Environment | None = None) -> ExitStatus:
     """Run ``bitknights ARGV`` (default: the process's arguments) in ``env`` (default: the
     process's own) and return its exit status: every failure is one line on

@@ -11,7 +11,7 @@ import sys
 from ..batch import decode, read_batch, read_board
 from ..board import TARGET, Board, board_problem, looks_like_board, parse_row
 from ..errors import BitknightsError, InputError
-from ..service import MAX_TIMEOUT, service
+from ..service import MAX_TIMEOUT, DistanceService, service
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import IO, Any, TypeVar
 
-    from ..service import DistanceService
     from ..solution import Hint
 
     T = TypeVar("T")

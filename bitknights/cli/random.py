@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import estimates
 from ..batch import json_line
-from ..board import Move
+from ..solution import moves_along
 from .common import SEED, Environment, UsageError, command, number, read_answers
 
 TYPE_CHECKING = False
@@ -23,7 +23,7 @@ def _cmd_random(args: argparse.Namespace, env: Environment) -> int:
         for b in boards:
             path = answers.path(b)
             assert path is not None  # a drawn board lies at its distance
-            moves = [str(Move(y.blank, x.blank)) for x, y in zip(path, path[1:])]
+            moves = [str(m) for m in moves_along(path)]
             record = {"board": b.compact, "distance": len(moves), "moves": moves}
             out.write(json_line(record))
         return 0

@@ -9,6 +9,7 @@ from .. import estimates, progress
 from ..batch import json_line
 from ..errors import BitknightsError
 from ..service import service
+from ..table import TableError, table_path
 from .common import Environment, ResourceError, arg, command, read_target, refused, slashed
 
 TYPE_CHECKING = False
@@ -24,8 +25,6 @@ def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
         with progress.feedback(log=args.verbose and not args.quiet):
             file = answers.build_table()
     except OSError as e:
-        from ..table import table_path
-
         path = table_path(answers.target, answers.cache_dir)
         message = f"cannot write distance table {path}: {e.strerror or e}"
         raise (ResourceError if refused(e) else BitknightsError)(message) from None
@@ -65,8 +64,6 @@ def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace, env: Environment) -> int:
-    from ..table import TableError
-
     out = env.out
     try:
         file = service(read_target(args, env), cache_dir=args.cache_dir).prove_table()

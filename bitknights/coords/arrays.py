@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..squares import NUM_SQUARES
+from ..squares import FULL_MASK, NUM_SQUARES
 from . import BINOMIAL
 from . import SQUARE_COLOR as _SQUARE_COLOR
 
@@ -50,6 +50,14 @@ def popcount(x: np.ndarray) -> np.ndarray:
         + POPCOUNT8[(x >> 16) & 255]
         + POPCOUNT8[(x >> 24) & 255]
     )
+
+
+def valid_keys(keys: np.ndarray, k: int) -> np.ndarray:
+    """Which packed ``keys`` are boards with ``k`` black knights, the blank on the board
+    and not under a knight (:func:`bitknights.table.store.valid` of each)."""
+    black, blank = keys & FULL_MASK, keys >> NUM_SQUARES
+    ok: np.ndarray = (blank >= 0) & (blank < NUM_SQUARES)
+    return ok & (black >> np.where(ok, blank, 0) & 1 == 0) & (popcount(black) == k)
 
 
 def ranks(black: np.ndarray, blank: np.ndarray, ncomb: int) -> np.ndarray:

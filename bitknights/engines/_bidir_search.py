@@ -160,13 +160,6 @@ def target_ball(target: Board) -> _Ball:
     return ball
 
 
-def clear_balls() -> None:
-    """Forget every cached ball, numba's and numpy's (their memory is freed once no
-    search uses them)."""
-    _cached_ball.cache_clear()
-    numpy_ball.cache_clear()
-
-
 _SLOTS = threading.BoundedSemaphore(cpus())
 
 

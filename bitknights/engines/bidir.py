@@ -20,7 +20,7 @@ This module imports neither numpy nor numba.
 from __future__ import annotations
 
 from . import Engine, depth_limit
-from .options import StopFlag
+from .options import SolveOptions, StopFlag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
     from ..board import Board
     from . import Found
-    from .options import SolveOptions
 
 NUMPY_RADIUS = 12
 """The numpy ball's radius; batches under a limit up to ``NUMPY_RADIUS + NUMPY_LAYERS``
@@ -76,5 +75,6 @@ def clear_cache() -> None:
     import sys
 
     search = sys.modules.get(f"{__package__}._bidir_search")
-    if search is not None:
-        search.clear_balls()
+    if search is not None:  # (their memory is freed once no search uses them)
+        search._cached_ball.cache_clear()
+        search.numpy_ball.cache_clear()

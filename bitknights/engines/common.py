@@ -11,7 +11,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..board import Board
-from ..squares import KNIGHT_DISTANCE, NUM_SQUARES, square_color
+from ..coords import KEY_SHIFT
+from ..squares import FULL_MASK, KNIGHT_DISTANCE, NUM_SQUARES, square_color
 
 CACHED_TARGETS = 2
 """How many targets' balls the bidirectional search keeps (the least recently used goes)."""
@@ -52,9 +53,7 @@ def nearest_bounds(keys: np.ndarray | list[int], target: Board) -> np.ndarray:
     >>> nearest_bounds([TARGET.key, TARGET.play("b5").key], TARGET).tolist()
     [0, 1]
     """
-    from ..coords import KEY_SHIFT
     from ..coords.arrays import SQUARE_COLOR
-    from ..squares import FULL_MASK
 
     keys = np.asarray(keys, dtype=np.int64)
     black, blank = keys & FULL_MASK, keys >> KEY_SHIFT

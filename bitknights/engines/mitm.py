@@ -18,18 +18,17 @@ from array import array
 from bisect import bisect_left
 
 from .. import cache, system
+from ..board import TARGET, Board
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES, square_color
 from . import Engine, depth_limit
-from .options import check_limit
+from .options import SolveOptions, StopFlag, check_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ..board import Board
     from . import Found
-    from .options import SolveOptions, StopFlag
 
 RADIUS = 10
 """Radius of the balls this engine computes and of the one it ships."""
@@ -129,8 +128,6 @@ def read_ball(data: bytes) -> Ball:
     """The ball a file holds if it is the one this version ships, else :class:`BallError`
     naming the first check that fails (header, size, checksum, target, radius; then, for
     a payload of another checksum, what is wrong with it)."""
-    from ..board import TARGET
-
     fields = cache.unpack_header(data, MAGIC, VERSION, BallError)
     size = cache.header_size(data) or 0
     if len(fields) != _FIELDS.size:
@@ -166,8 +163,6 @@ _balls: dict[int, Ball] = {}
 def ball_of(target: Board) -> Ball:
     """The ball of ``target``: the shipped file for the classic target when
     :func:`read_ball` takes it, else computed (once per process)."""
-    from ..board import TARGET
-
     ball = _balls.get(target.key)
     if ball is None:
         ball = _read_shipped() if target == TARGET else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 
 from .._records import Record
+from ..errors import BitknightsError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,8 +38,6 @@ def check_limit(engine: str, cap: int | None, max_depth: int | None) -> None:
     (``None``: any limit, or none, is taken)."""
     if cap is None or (max_depth is not None and max_depth <= cap):
         return
-    from ..errors import BitknightsError
-
     asked = "--exact asks for no limit" if max_depth is None else f"asked for {max_depth}"
     raise BitknightsError(
         f"the {engine} engine answers within a limit of at most {cap} moves ({asked}); "
@@ -52,8 +51,6 @@ MAX_TIMEOUT = 1e6  # seconds (11.6 days; beyond, the operating system's timers f
 def check_options(options: SolveOptions) -> SolveOptions:
     """``options`` unchanged, or a ``TypeError`` for a value of the wrong type, a
     :class:`~bitknights.errors.BitknightsError` for one out of range."""
-    from ..errors import BitknightsError
-
     depth, timeout, workers = options.max_depth, options.timeout, options.workers
     for name, value, kinds, what in (
         ("max_depth", depth, int, "an integer or None"),

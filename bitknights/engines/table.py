@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..board import Board
-    from ..solution import Solution
     from . import Found
     from .options import SolveOptions, StopFlag
 
@@ -32,12 +31,6 @@ class TableEngine(Engine):
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
         return store.available(target, cache_dir)
-
-    def solve(
-        self, start: Board, target: Board, options: SolveOptions, stop: StopFlag | None = None
-    ) -> Solution:
-        store.load(target, options.cache_dir)  # no table: its error, whatever the board
-        return super().solve(start, target, options, stop)
 
     def _path(
         self, start: Board, target: Board, limit: int, options: SolveOptions,

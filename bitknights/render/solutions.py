@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..board import Board, Move
 from ..errors import BoardError, plural
-from ..solution import Solution
+from ..solution import Solution, moves_along
 from ..squares import NUM_SQUARES, square_name
 from .boards import (
     BOARD_UNITS,
@@ -48,7 +48,7 @@ def _path(solution: Path) -> tuple[list[Board], list[Move]]:
     for a, b in zip(boards, boards[1:]):
         if a.play(b.blank) != b:  # raises BoardError when not even a knight's jump
             raise BoardError(f"not a path: {b.compact} does not follow {a.compact}")
-    return boards, [Move(b.blank, a.blank) for a, b in zip(boards, boards[1:])]
+    return boards, moves_along(boards)
 
 
 def _unsolved(solution: Path) -> Solution | None:

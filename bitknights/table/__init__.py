@@ -18,7 +18,7 @@ Once ``bitknights table build`` has run (``tests/test_table.py`` runs the same c
 
 from __future__ import annotations
 
-from ..board import TARGET, Board
+from ..board import TARGET, Board, Move
 from .store import TableError, default_cache_dir, table_path
 
 TYPE_CHECKING = False
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from ..board import Move
     from ..service import DistanceService
     from .distance_table import DistanceTable, Hint
 

@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from .. import cache, estimates, native, progress
-from ..board import TARGET
+from ..board import TARGET, Board
 from ..coords import comb_count, rank, state_count
 from ..results import UNSEEN
 from ..squares import KNIGHT_COUNTS, NUM_SQUARES, square_color
@@ -28,9 +28,6 @@ from .layout import BLOCK, kernel_args
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
-
-    from ..board import Board
-    from .store import ByteTable
 
 # frontiers up to this size are kept as rank lists (no scan of the whole table)
 _LIST_MAX = 1 << 18
@@ -128,7 +125,7 @@ def estimate(target: Board) -> float:
     return estimates.TABLE_BUILD * share
 
 
-def build_table(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> ByteTable:
+def build_table(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> store.ByteTable:
     """Enumerate every board's distance to ``target``, write the table file atomically
     (replacing whatever was there) and return it, loaded (feedback and the search's log
     as :mod:`bitknights.progress` says)."""

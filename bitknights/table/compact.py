@@ -24,20 +24,19 @@ import struct
 
 from .. import cache, estimates
 from .._records import Record
-from ..coords import KEY_SHIFT, state_count
+from ..board import Board
+from ..coords import KEY_SHIFT, rank, state_count
 from ..errors import BitknightsError
 from ..results import INCONSISTENT
 from ..squares import FULL_MASK
 from .layout import LOST
-from .store import BLOCK_BITS, TableError, TableFile, block_checksums, valid
+from .store import BLOCK_BITS, TableError, TableFile, valid
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     import numpy as np
-
-    from ..board import Board
 
 RANDOM_BATCH = 1 << 14
 RANDOM_DRAWS = 1 << 20
@@ -214,7 +213,6 @@ def path_graph(table: TableFile, board: Board, depth: int) -> PathGraph:
     import numpy as np
 
     from .. import native
-    from ..coords import rank
     from .layout import kernel_args
 
     compact, payload = table.MODULUS == 3, table.payload
@@ -270,8 +268,6 @@ def unrank(ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def boards_of(ranks: np.ndarray, k: int) -> list[Board]:
     """The boards of ``ranks`` among boards with ``k`` black knights."""
-    from ..board import Board
-
     blacks, blanks = unrank(ranks, k)
     return [Board._make(b, s) for b, s in zip(blacks.tolist(), blanks.tolist())]  # valid
 
@@ -413,7 +409,6 @@ def _save(
     fields = CompactTable.FIELDS.pack(
         target.key, k, layers, state_count(k), unreachable, BLOCK_BITS
     )
-    fields += cache.u32_bytes(block_checksums(payload))
     try:
         CompactTable._write(path, fields, payload)
     except cache.CacheError as e:

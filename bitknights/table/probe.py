@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ..coords import KEY_SHIFT, comb_count
 from ..results import UNSEEN
-from ..squares import FULL_MASK, NUM_SQUARES
-from .store import valid
+from ..squares import FULL_MASK
+from .store import ByteTable, valid
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from .store import ByteTable
 
 BULK_FROM = 512  # batches this large read their blocks in one pass (TableFile.bytes_at)
 
@@ -45,15 +44,12 @@ def distances_array(table: ByteTable, keys: np.ndarray, limit: int) -> np.ndarra
     """:func:`distances` with numpy: an ``int64`` array for an array of keys."""
     import numpy as np
 
-    from ..coords.arrays import popcount, ranks
+    from ..coords.arrays import ranks, valid_keys
 
     keys = np.asarray(keys, dtype=np.int64)
     out = np.full(keys.shape[0], -1, dtype=np.int64)
     black, blank = keys & FULL_MASK, keys >> KEY_SHIFT
-    ok = (blank >= 0) & (blank < NUM_SQUARES)
-    blank = np.where(ok, blank, 0)
-    ok &= (black >> blank & 1 == 0) & (popcount(black) == table.black_count)
-    idx = np.flatnonzero(ok)
+    idx = np.flatnonzero(valid_keys(keys, table.black_count))
     d = table.values(ranks(black[idx], blank[idx], comb_count(table.black_count)))
     d = d.astype(np.int64)
     keep = (d != UNSEEN) & (d <= limit)

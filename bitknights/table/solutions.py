@@ -14,6 +14,7 @@ from itertools import count
 
 from .. import native
 from ..board import Board, Move
+from ..errors import BitknightsError
 from ..squares import NUM_SQUARES
 from . import layout as K
 from .compact import path_graph
@@ -132,8 +133,6 @@ def check_limit(limit: object) -> None:
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
         raise TypeError(f"limit is an integer or None, got {limit!r}")
     if limit is not None and limit < 0:
-        from ..errors import BitknightsError
-
         raise BitknightsError(f"limit must be non-negative, got {limit}")
 
 

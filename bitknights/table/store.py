@@ -110,10 +110,6 @@ def block_checksums(payload: bytes | memoryview | np.ndarray) -> list[int]:
     return [zlib.crc32(view[i : i + step]) for i in range(0, len(view), step)]
 
 
-ERRORS = (TableError, UntrustedTableError)
-"""What :func:`bitknights.cache.open_cached` raises for a table file."""
-
-
 def unrank(rank: int, black_count: int) -> Board:
     """The board of ``rank`` among boards with ``black_count`` black knights."""
     return Board.from_key(coords.pack(*coords.unrank(rank, black_count)))
@@ -122,7 +118,7 @@ def unrank(rank: int, black_count: int) -> Board:
 def valid(black: int, blank: int, k: int) -> bool:
     """A board of the table: the blank on the board, not under a knight, ``k`` black
     knights (other boards never reach the target: no read needed)."""
-    return blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
+    return 0 <= blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
 
 
 class TableFile:
@@ -384,7 +380,7 @@ class TableFile:
         :meth:`_check_open` go, *not proved*: what :meth:`load` proves (and tests forge)."""
         path = cls.path_of(target, cache_dir)
         try:
-            fd, st = cache.open_cached(path, cls.WHAT, errors=ERRORS)
+            fd, st = cache.open_cached(path, cls.WHAT, errors=(TableError, UntrustedTableError))
         except FileNotFoundError:
             raise cls.missing(path) from None
         try:
@@ -452,9 +448,10 @@ class TableFile:
     def _write(
         cls, path: str | os.PathLike[str], fields: bytes, payload: bytes | memoryview
     ) -> None:
-        """Write a file with the encoding's header ``fields`` (block checksums included)
-        atomically (:func:`bitknights.cache.atomic_write`), its proof recorded: the
-        breadth-first search that computed it is the proof."""
+        """Write a file with the encoding's header ``fields`` and the payload's block
+        checksums atomically (:func:`bitknights.cache.atomic_write`), its proof recorded:
+        the breadth-first search that computed it is the proof."""
+        fields += cache.u32_bytes(block_checksums(payload))
         header = cache.pack_header(cls.MAGIC, cls.FORMAT_VERSION, fields)
         written = cache.atomic_write(path, [header, payload], cls.WHAT)
         forget(cls)  # the open table may be this file's old version
@@ -534,16 +531,12 @@ class ByteTable(TableFile):
         neighbours' 1; the layer counts start with 1 and the target's neighbour count,
         none 0; the example board is at the farthest distance."""
         target, k, layers = self.target, self.black_count, self.layers
-        black, blank = target.black, target.blank
-        neighbours = [
-            (black ^ ((1 << n) | (1 << blank)) if black >> n & 1 else black, n)
-            for n in KNIGHT_TARGETS[blank]
-        ]
-        d = self[coords.rank(black, blank, k)]
+        neighbours = [child for _, child in target.children()]
+        d = self[coords.rank(target.black, target.blank, k)]
         if d != 0:
             raise self.fail(f"is inconsistent (it puts its own target {d} moves away)")
-        for nb, n in neighbours:
-            d = self[coords.rank(nb, n, k)]
+        for child in neighbours:
+            d = self[coords.rank(child.black, child.blank, k)]
             if d != 1:
                 raise self.fail(
                     f"is inconsistent (it puts a neighbour of its target {d} moves away)"
@@ -596,10 +589,8 @@ class ByteTable(TableFile):
         data = np.ascontiguousarray(payload, dtype=np.uint8)
         if data.shape != (count,):
             raise ValueError(f"payload has {data.size} bytes, expected {count}")
-        crcs = block_checksums(data)
         fields = cls.FIELDS.pack(target.key, k, len(layers), count, unreachable, example_rank,
-                                 BLOCK_BITS) + struct.pack(f"<{len(layers)}Q{len(crcs)}I",
-                                                           *layers, *crcs)  # fmt: skip
+                                 BLOCK_BITS) + struct.pack(f"<{len(layers)}Q", *layers)  # fmt: skip
         cls._write(path, fields, data.data)
 
 

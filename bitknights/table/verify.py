@@ -30,9 +30,7 @@ if TYPE_CHECKING:
 BLOCK = 1 << 16  # ranks of one blank square per job
 
 
-def first_inconsistency(
-    dist: np.ndarray, target: Board, *, workers: int | None = None
-) -> int | None:
+def first_inconsistency(dist: np.ndarray, target: Board) -> int | None:
     """The rank of a board where the table ``dist`` (a byte a board, by rank) breaks the
     rules above, or ``None`` when it is exactly the distance to ``target``."""
     k = target.black.bit_count()
@@ -45,7 +43,7 @@ def first_inconsistency(
         return int(check(dist, np.int64(goal), *map(np.int64, job), *consts))
 
     with progress.bar(len(dist), "board", "proving", unit_scale=True) as shown:
-        for job, bad in zip(jobs, ordered_map(run, jobs, workers)):
+        for job, bad in zip(jobs, ordered_map(run, jobs, None)):
             if bad >= 0:
                 return bad
             shown.update(job[2] - job[1])
