@@ -149,6 +149,7 @@ def _ticking_class() -> type:
         # drawn only once due and no later bar is due; cleared whenever on the screen
         _shown = False  # drawn at least once (then always due)
         _on_screen = False
+        last_print_t: float  # tqdm's (declared here for mypy without tqdm's stubs)
 
         def start_ticking(self) -> None:
             with self.get_lock():

@@ -271,8 +271,8 @@ def _new_layer(boards: np.ndarray, prev: np.ndarray) -> np.ndarray:
 def numpy_ball(target_key: int, radius: int) -> tuple[np.ndarray, np.ndarray, bool]:
     """``(keys, depths, complete)``: every board within ``radius`` moves of the target,
     sorted, with its distance; ``complete`` when no board lies farther."""
-    prev = np.empty(0, dtype=np.int64)
-    cur = np.array([target_key], dtype=np.int64)
+    prev: np.ndarray = np.empty(0, dtype=np.int64)
+    cur: np.ndarray = np.array([target_key], dtype=np.int64)
     layers = [cur]
     complete = False
     for _ in range(radius):
