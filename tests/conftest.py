@@ -64,9 +64,8 @@ def cache_dir(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def classic_patterns(tmp_path_factory):
-    """The classic pattern databases, built once per run (all workers) in the run's cache
-    directory and held in this process, where every later search of the classic target
-    finds them."""
+    """The classic pattern databases, built once per run (all workers) in the run's cache,
+    held in this process for every later search of the classic target."""
     from bitknights.engines import pdb
 
     return _once_per_run(tmp_path_factory, "patterns", lambda: pdb.pattern_tables(TARGET.key))

@@ -40,8 +40,7 @@ def test_classic_sample_and_registry(monkeypatch):
 
 
 def test_steps_many_on_ball11_at_every_limit(ball11):
-    """The batch paths (numpy under small limits, numba above) on every third of the
-    122,209 boards."""
+    """The batch paths (numpy under small limits, numba above) on a third of 122,209 boards."""
     texts = list(ball11)[::3]
     keys = keys_of(Board(t) for t in texts)
     exact = np.array([ball11[t] for t in texts])

@@ -1,6 +1,5 @@
-"""The traps a newcomer falls into first (issue 11), closed: standard input on a terminal,
-a batch without its count line, a board on the command line, counting solutions with the
-classic output, and one vocabulary across the commands."""
+"""Issue 11's newcomer traps: standard input on a terminal, a batch without its count line,
+a board argument, counting solutions with the classic output, one vocabulary."""
 
 from __future__ import annotations
 
@@ -113,9 +112,8 @@ MISSHAPEN = {
 @pytest.mark.parametrize("command", ["solve", "hint", "play", "check", "solutions"])
 @pytest.mark.parametrize("board", [*TYPOS, *MISSHAPEN])
 def test_a_bad_board_argument_says_what_it_found(board, command):
-    """An argument that looks like a board is a bad board, not a missing file: the same
-    line from every command that takes a board names the bad character, or how many
-    characters and of each knight."""
+    """A bad board argument, not a missing file: every command's one line names the bad
+    character, or how many characters and of each knight."""
     problem = TYPOS.get(board) or MISSHAPEN[board]
     want = f"bitknights: error: {board!r} is neither a file nor a board: {problem}\n"
     r = run([command, board, *(["e5"] if command == "check" else [])])
@@ -201,8 +199,7 @@ def subparsers(parser: argparse.ArgumentParser, prefix=()):
 
 
 def test_the_command_list_matches_what_each_module_registers():
-    """cli.COMMANDS lets the command line import only the module a command needs: each
-    command's module registers that command alone."""
+    """Each command's module (cli.COMMANDS) registers that command alone."""
     for name in cli.COMMANDS:
         sub = argparse.ArgumentParser().add_subparsers()
         cli.command_module(name).register(sub)
@@ -317,9 +314,7 @@ def test_counts_are_worded_in_the_singular_when_one(table_dir):
         "bitknights: error: asked for 2 boards at distance 0, but only 1 board lies at that distance\n"
     )
     r = run(["random", "--distance", "99", "--count", "1"], table_dir)
-    assert r.stderr.endswith(
-        "asked for 1 board at distance 99, but only 0 boards lie at that distance\n"
-    )
+    assert r.stderr.endswith("for 1 board at distance 99, but only 0 boards lie at that distance\n")
 
 
 # -- messages that answer the next question ---------------------------------------------
@@ -329,8 +324,7 @@ WHY_13 = "never reaches the target: it has 13 black knights, the target 12 (move
 
 
 def test_an_unreachable_board_says_why_on_a_terminal_and_stdout_stays_classic(tmp_path):
-    """`solve` on a board with other knight counts: standard output is the classic `-1`;
-    on a terminal (only) one line on standard error says why."""
+    """Other knight counts: `-1` on standard output; on a terminal one line says why."""
     status, out, seen = terminal.stderr_on_terminal(["solve", THIRTEEN])
     assert (status, out) == (0, b"-1\n")
     assert terminal.kept(seen) == terminal.wrapped(f"bitknights: {THIRTEEN} {WHY_13}"), seen

@@ -1,5 +1,4 @@
-"""Issue 15's adversarial list: hostile cache files, inputs and outputs.  Every command
-runs under a timeout."""
+"""Issue 15's adversarial list: hostile cache files, inputs and outputs, under timeouts."""
 
 from __future__ import annotations
 
@@ -323,8 +322,7 @@ PLAY_SCRIPT = b"hint\ne5\nundo\nredo\nsolve\nnew 2\nreset\ntarget\nhelp\nquit\n"
 
 
 def in_process(argv: list[str], stdin: bytes) -> tuple[object, str, str]:
-    """``(status, stdout, stderr)`` of ``bitknights ARGV`` in this process (the status: a
-    traceback's text when something raised)."""
+    """``(status, stdout, stderr)`` of ``bitknights ARGV`` here (status: a raised traceback)."""
     import traceback
 
     try:
@@ -387,8 +385,7 @@ def sweep_inputs(tmp_path: Path, inputs: dict[str, bytes]) -> list[tuple[str, st
 
 def sweep(command: str, forms: list[list[str]], inputs: dict[str, bytes], cache: Path,
           tmp_path: Path) -> list[str]:  # fmt: skip
-    """The problems of ``command`` in each of its ``forms`` on each input (and ``play``
-    with each input as its commands)."""
+    """The problems of ``command`` in each of its ``forms`` on each input (and as play's)."""
     empty = tmp_path / "empty-cache"  # `table verify` proves no table here: seconds each
     blocker = tmp_path / "blocker"  # `table build` must not build: its cache is a file
     blocker.write_text("")

@@ -1,6 +1,5 @@
-"""No import cycles among bitknights' modules, lazy imports included.  The one accepted
-pattern: a value type's ``_repr_*`` or ``__str__`` method importing the code that draws
-it."""
+"""No import cycles among bitknights' modules, lazy imports included, but a value type's
+``_repr_*`` or ``__str__`` method importing the code that draws it."""
 
 import ast
 from pathlib import Path
@@ -133,8 +132,7 @@ def test_no_import_climbs_a_layer():
 
 def test_only_the_service_opens_the_door_below():
     """Every surface asks the distance service: none imports an engine or the table's
-    internals, but the heuristic lab, which runs IDA* itself (the service gives it the
-    truth)."""
+    internals, but the heuristic lab, which runs IDA* itself."""
     below = [(a, b) for a, b in _edges() if _rank(a) >= SURFACES and _rank(b) in (1, 2)]
     # the table's functions re-export its error and path helpers, and annotate with its types
     assert below == [("bitknights.lab.core", "bitknights.engines.heuristics"),

@@ -1,5 +1,4 @@
-"""The heuristic lab (bitknights.lab) against the distance table: built-ins searching as
-the engine does, user heuristics, an inadmissible one flagged."""
+"""The heuristic lab against the distance table: built-ins, user heuristics, inadmissible."""
 
 import json
 import sys

@@ -65,8 +65,7 @@ def _search(kernel, board, limit, pdb, flags=None, stop=None):
 
 @pytest.mark.slow
 def test_one_board_agrees_with_jit_node_for_node(natives):
-    """The compiled kernels search as their JIT twins, and the kernel compiled for one
-    bound as the one that reads the bound at run time."""
+    """Compiled kernels search as their JIT twins, and as the one reading its bound at run time."""
     rng = random.Random(5)
     boards = [random_walk(TARGET, n, rng) for n in range(0, 40, 2) for _ in range(3)]
     for board in boards:

@@ -1,6 +1,5 @@
-"""The game (bitknights.game), the solution checker (bitknights.checker) and the ``play`` /
-``check`` / ``random --format json`` commands, against the naive BFS distances.  The
-terminal game is driven through a pipe and through a pseudo-terminal."""
+"""The game, the solution checker and ``play`` / ``check`` / ``random --format json``
+against the naive BFS, the terminal game through a pipe and a pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -272,9 +271,8 @@ def _in_digits(board: Board) -> list[str]:
 
 @pytest.mark.parametrize("rounds", [3, pytest.param(30, marks=pytest.mark.slow)])
 def test_sigint_the_moment_the_prompt_shows_ends_play_every_time(rounds):
-    """SIGINT sent the moment the prompt shows (pinned to one CPU with the game: before it
-    waits for a line, where ``input()`` hung), in each of ``rounds`` games: each must end,
-    status 130, within a bound."""
+    """SIGINT the moment the prompt shows (one CPU shared with the game: before ``input()``
+    waits, where it hung), in each of ``rounds`` games: each ends, status 130, in a bound."""
     pin = hasattr(os, "sched_setaffinity")
     if pin:
         mask = os.sched_getaffinity(0)

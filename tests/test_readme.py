@@ -39,8 +39,7 @@ def steady(text: str, cache: Path) -> str:
 
 
 def run_readme(tmp_path: Path, table_dir: Path | None, compact=None) -> None:
-    """Run the README's commands; ``table_dir``, ``compact``: tables copied in place of
-    building them (``None``: built as shown)."""
+    """Run the README's commands; ``table_dir``, ``compact``: tables copied (``None``: built)."""
     cache = tmp_path / "cache"
     cache.mkdir()
     if compact is not None:

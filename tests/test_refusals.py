@@ -1,7 +1,6 @@
 """A hostile environment (issue 20, point 8): thread limits, a library that cannot load,
-too few file handles, a full disk, a closed standard error, lines of every length, a file
-that changes between its two reads.  Each ends in one line ``bitknights: error: ...`` with
-its :class:`bitknights.cli.ExitStatus`, never a traceback."""
+few file handles, a full disk, a closed stderr, lines of every length, a file changed
+between its reads.  Each ends in one error line with its ExitStatus, never a traceback."""
 
 from __future__ import annotations
 

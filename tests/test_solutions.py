@@ -24,8 +24,7 @@ optimal_solutions = partial(api.optimal_solutions, engine="table")  # the table'
 
 
 def naive_solutions(start: str, dist: dict[str, int]) -> list[list[tuple[int, int]]]:
-    """Every optimal path from ``start`` by the naive reference, as (from, to) moves, in
-    the documented order."""
+    """Every optimal path from ``start`` (naive), as (from, to) moves, in the documented order."""
     out = []
 
     def walk(board, moves):
@@ -54,8 +53,7 @@ def naive_agrees(got, start: str, ball: dict[str, int], target: str = naive.TARG
 
 
 def test_every_sequence_against_the_naive_enumeration(table_dir, ball11):
-    """Boards up to 11 moves away: exactly the naive reference's list, as long as
-    count_solutions says."""
+    """Boards up to 11 moves away: the naive reference's list, as long as count_solutions."""
     rng = np.random.default_rng(3)
     layers = by_distance(ball11)
     table = load_table(cache_dir=table_dir)
@@ -94,8 +92,7 @@ def test_limit_and_special_boards(table_dir):
 
 
 def test_the_table_module_never_searches(tmp_path, table_dir):
-    """The table's listing needs the table; bitknights.table.optimal_solutions is a
-    deprecated alias of it."""
+    """The table's listing needs the table; table.optimal_solutions is a deprecated alias."""
     with pytest.raises(store.TableError, match="no distance table"):
         list(optimal_solutions(GUEST, cache_dir=tmp_path))
     from bitknights import table
@@ -181,9 +178,8 @@ def forged_cases(small_ball, start):
 
 @pytest.mark.parametrize("sample", [150, pytest.param(None, marks=pytest.mark.slow)])
 def test_forged_tables_are_refused_before_they_list_anything(tmp_path, small_ball, sample):
-    """One payload byte changed and every checksum recomputed, for every board the
-    enumeration of a far board could read (``None``), or ``sample`` of them: refused
-    before it lists anything."""
+    """One payload byte forged, for every board a far board's listing could read (``None``)
+    or ``sample`` of them: refused before it lists anything."""
     build(SMALL, cache_dir=tmp_path, quiet=True)
     path = store.table_path(SMALL, tmp_path)
     pristine = path.read_bytes()
@@ -300,8 +296,7 @@ def test_lines_are_the_moves_of_the_paths(classic, classic_compact):
 
 
 def test_solution_paths_come_from_the_compact_table_without_the_distance_table(tmp_path):
-    """Without the distance table: from the compact table when it is there, else by
-    search; the same sequences either way."""
+    """No distance table: the compact table's sequences when it is there, else search's."""
     service_module._SAID_SEARCHING.clear()
     board = Board("10000/00000/00000/00000/0001*")
     source, chunks = service_module.service(SMALL, cache_dir=tmp_path).solution_paths(board)
@@ -340,8 +335,7 @@ def test_search_says_why_when_no_table_can_be_built(tmp_path, monkeypatch, capfd
 
 @pytest.mark.slow
 def test_a_distance_39_board_streams_every_sequence(classic, classic_compact):
-    """468,648 sequences of 39 moves from either table: the same, replayed, as many as
-    count_solutions says."""
+    """468,648 sequences of 39 moves, the same from either table, replayed, all counted."""
     board = Board("0*00010000010101110111111")
     paths = np.concatenate(list(solutions.table_paths(board, classic))).astype(np.int64)
     assert paths.shape == (classic.count_solutions(board), 40) == (468_648, 40)
@@ -413,8 +407,7 @@ def test_cli_on_a_terminal_streams_and_sums_up(table_dir, limit):
 
 @pytest.mark.slow
 def test_cli_lists_the_farthest_board_from_either_table(table_dir, classic, tmp_path):
-    """The board with the most optimal sequences (1,944,639): the same lines from either
-    table, every one replayed."""
+    """The board with the most optimal sequences (1,944,639): either table, all replayed."""
     board = Board("1000010100110000111*11011")
     argv = [sys.executable, "-m", "bitknights", "solutions", board.compact]
     full = subprocess.run(argv, capture_output=True, timeout=600,

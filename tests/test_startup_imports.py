@@ -1,7 +1,5 @@
-"""The classic small-input path imports only what it uses (issue 14): ``bitknights solve``
-on the sample in a fresh interpreter imports bitknights' modules pinned by name, the
-standard library's by the entry points the path uses, and nothing else.
-"""
+"""Issue 14: ``bitknights solve`` on the sample imports bitknights' modules pinned by name,
+the standard library's by the entry points the path uses, and nothing else."""
 
 import json
 import subprocess

@@ -29,8 +29,7 @@ B2 = "01011\n110*1\n01110\n01010\n00100\n"
     ],
 )
 def test_import_stays_light(code):
-    """``import bitknights`` and what needs no search import neither numba nor numpy (nor
-    anywidget)."""
+    """``import bitknights`` and what needs no search import no numba, numpy or anywidget."""
     light = "print(sorted(m for m in ('numba', 'numpy', 'anywidget') if m in sys.modules))"
     assert run_python(f"import sys, bitknights\n{code}\n{light}", check=True).stdout == "[]\n"
 

@@ -1,6 +1,6 @@
-"""No silent second, and a clean screen: on a terminal every step that can make a person
-wait shows what it does and how far it got, from the start, bars sharing one line; once
-done the screen keeps the answers and at most one line.  Through a pipe, nothing."""
+"""No silent second, a clean screen: on a terminal every step that can make a person wait
+shows what it does and how far it got, bars sharing a line; the screen keeps the answers
+and at most one line.  Through a pipe, nothing."""
 
 from __future__ import annotations
 
@@ -25,8 +25,7 @@ def on_terminal(args, cache, **env):
 
 
 def drawn(seen: str) -> list[str]:
-    """Each state a line was drawn in, in order (what a carriage return or a line feed
-    ends), blanks left out."""
+    """Each state a line was drawn in (ended by a carriage return or line feed), no blanks."""
     return [s.strip() for s in re.split(r"[\r\n]", seen) if s.strip()]
 
 

@@ -1,9 +1,7 @@
-"""The play widget's front end and the pictures in Chromium (Playwright): the page runs
-``static/widget.js`` on a model bridged to the real Python widget; clicks and keys must
-reach Python and its answers show.  Every label must read (4.5:1, ``pixels.py``) on
-JupyterLab's light and dark themes, inline and as an ``<img>``.  Without Chromium or
-Playwright these tests skip (fail under ``CI``); ``$BITKNIGHTS_SCREENSHOTS`` keeps shots.
-"""
+"""The widget's front end (``static/widget.js`` on a model bridged to the Python widget) and
+the pictures in Chromium: clicks and keys reach Python, its answers show, every label reads
+(4.5:1) on JupyterLab's light and dark themes, inline and as an ``<img>``.  Without Chromium
+or Playwright: skipped (failed under ``CI``); ``$BITKNIGHTS_SCREENSHOTS`` keeps shots."""
 
 from __future__ import annotations
 
@@ -320,8 +318,7 @@ def test_code_changes_show_and_a_solve_animates_to_the_end(session, ball8):
 
 
 def pace(bridge, seconds: float) -> None:
-    """The widget's solve animations shown at ``seconds`` a move (the view takes the pace
-    from Python's message), so that a test can act while a chosen frame shows."""
+    """The widget's solve animations paced ``seconds`` a move (in Python's message)."""
     send = bridge.w.send
 
     def paced(content, buffers=None):
@@ -506,8 +503,7 @@ FAR = {
 
 @pytest.mark.parametrize("far", sorted(FAR))
 def test_long_move_lists_are_fully_visible(browser, table_dir, far):
-    """36 and 39 moves (the farthest boards) all show at once: no column cut off, no
-    move clipped, nothing to scroll."""
+    """36 and 39 moves all show at once: no column cut off, no move clipped, no scrolling."""
     from bitknights.widget import play
 
     board = FAR[far]
@@ -600,9 +596,8 @@ def test_a_keyboard_only_game(session, ball8):
 
 
 def check_labels(found, theme_name: str, where: str, least: int, *, on_page: int = 0):
-    """Every label found has contrast 4.5:1 or more, and there are at least ``least``; on
-    a dark theme the labels standing on the page's own background are light (at least
-    ``on_page`` of them: the widget's text takes the theme's colour)."""
+    """At least ``least`` labels, each 4.5:1 or more; on a dark theme the labels on the
+    page's own background are light (at least ``on_page`` of them)."""
     assert len(found) >= least, (where, theme_name, len(found))
     poor = [lb for lb in found if lb.contrast < 4.5]
     assert not poor, (where, theme_name, poor)

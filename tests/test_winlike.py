@@ -1,8 +1,5 @@
-"""The Windows-like mode: bitknights under a standard library as Windows has it
-(``tests/winlike/sitecustomize.py``: no Unix-only modules, ``os`` functions, constants or
-signals; ``select`` and ``signal.set_wakeup_fd`` refuse pipes; text-mode ``os.open``
-refused; no replacing a file a process holds open) gives every command's and the Python
-API's Linux output and exit status, without a traceback."""
+"""The Windows-like mode (``tests/winlike/sitecustomize.py``): under a standard library as
+Windows has it, every command and the Python API give the Linux output and exit status."""
 
 from __future__ import annotations
 
