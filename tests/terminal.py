@@ -98,8 +98,7 @@ def read_until(
     return seen
 
 
-# the child's first step: the terminal on its standard input becomes its controlling one
-# (it is a session leader, and opening a terminal makes it so), then it becomes the command
+# the child (a session leader) opens the terminal on its stdin to control it, then execs
 _CONTROLLING = "import os, sys; os.close(os.open(os.ttyname(0), os.O_RDWR)); os.execv(sys.argv[1], sys.argv[1:])"
 
 

@@ -17,7 +17,7 @@ from bitknights import TARGET, Board, InputError, cli, read_batch
 from bitknights.batch import BatchReader
 from bitknights.cli.common import OPTIMAL_MARK
 from bitknights.table import load_table
-from helpers import SAMPLE, run, run_bitknights
+from helpers import SAMPLE, run, run_bitknights, target_file
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -146,8 +146,7 @@ def test_hint_takes_a_board_argument_and_a_batch(table_dir, tmp_path):
     classic = load_table(TARGET, cache_dir=table_dir)
     one = run(["hint", SLASHED], table_dir)
     assert one.returncode == 0, one.stderr
-    f = tmp_path / "b1.txt"
-    f.write_text(B1)
+    f = target_file(tmp_path / "b1.txt", B1)
     assert run(["hint", str(f)], table_dir).stdout == one.stdout
     r = run(["hint", str(SAMPLE)], table_dir)
     assert r.returncode == 0, r.stderr

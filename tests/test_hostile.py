@@ -14,9 +14,8 @@ import helpers
 from bitknights import TARGET
 from bitknights.table import store
 from helpers import SAMPLE, copy_table, forge, one_line_error, record_proof, run, run_python, shell
-from terminal import CLI
+from terminal import BOUND, CLI
 
-LIMIT = 120  # seconds; a hang fails the test instead of stalling the suite
 SAMPLE_ANSWER = "7\n-1\n"
 
 
@@ -57,9 +56,9 @@ def test_endless_inputs_end_in_one_line(args, cache_dir):
 def test_one_huge_line_is_refused_without_reading_it_all(cache_dir):
     feed = subprocess.Popen(["head", "-c", "200000000", "/dev/zero"], stdout=subprocess.PIPE)
     r = subprocess.run([*CLI, "solve"], stdin=feed.stdout, capture_output=True, text=True,
-                       timeout=LIMIT, env={**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache_dir)})  # fmt: skip
+                       timeout=BOUND, env={**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache_dir)})  # fmt: skip
     feed.kill()
-    feed.wait(timeout=LIMIT)
+    feed.wait(timeout=BOUND)
     assert "line 1: a line longer than 4,096 bytes" in one_line_error(r)
 
 
@@ -173,11 +172,11 @@ def test_killed_build_leaves_nothing_behind_after_the_next(tmp_path):
     cache = tmp_path / "c"
     proc = subprocess.Popen([*CLI, "table", "build", "--quiet"], env={**os.environ,
                             "BITKNIGHTS_CACHE_DIR": str(cache)})  # fmt: skip
-    deadline = time.time() + LIMIT
+    deadline = time.time() + BOUND
     while time.time() < deadline and not any(cache.glob(".tmp-*")):
         time.sleep(0.01)
     proc.kill()
-    proc.wait(timeout=LIMIT)
+    proc.wait(timeout=BOUND)
     leftovers = list(cache.glob(".tmp-*"))
     for p in leftovers:
         os.utime(p, (time.time() - 60, time.time() - 60))
@@ -247,8 +246,7 @@ def test_bad_python_arguments_raise_clear_value_or_type_errors(table_dir, tmp_pa
 def test_out_of_memory_ends_in_one_line(tmp_path):
     """Under `ulimit -v` a deep bidirectional search runs out of memory: one line, exit 3."""
     board = "000*0/10000/01010/11110/11111"  # 39 moves away: a start side of millions of boards
-    batch = tmp_path / "deep.txt"
-    batch.write_text("1\n" + board.replace("/", "\n") + "\n")
+    batch = helpers.batch_file(tmp_path / "deep.txt", [board])
     r = shell(
         f"ulimit -v 500000; exec $BK solve --engine bidir --exact --workers 2 {batch}",
         env={"BITKNIGHTS_CACHE_DIR": str(tmp_path)},
@@ -256,8 +254,8 @@ def test_out_of_memory_ends_in_one_line(tmp_path):
     assert "out of memory" in one_line_error(r, 3)
 
 
-# Every command fed every hostile input as FILE, standard input and BOARD, in this process:
-# a documented status, a failure one line on standard error and nothing on standard output.
+# Every command fed every hostile input as FILE, stdin and BOARD: a documented status, a
+# failure one line on standard error and nothing on standard output.
 
 SWEEP_BOARD = "10110/01*11/10111/01001/00000"
 THIRTEEN_BLACK = "10110/01*11/10111/01001/00001"  # a typo that makes 13 black knights

@@ -75,8 +75,7 @@ def test_no_import_cycles():
 
 
 def test_the_table_does_not_reach_into_the_engines():
-    """The table sits below the engines: its kernels load through ``bitknights.native`` and
-    run on ``bitknights.threads``, both at the bottom."""
+    """The table sits below the engines (its kernels load through native, run on threads)."""
     mods = _modules()
     for name, path in mods.items():
         if name == "bitknights.table" or name.startswith("bitknights.table."):

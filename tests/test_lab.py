@@ -15,7 +15,7 @@ from bitknights.engines.pdb import pattern_bound
 from bitknights.errors import BitknightsError
 from bitknights.render.boards import FRAME
 from bitknights.squares import square_color
-from helpers import copy_table, record_proof, replay, run_python, script, solve_with
+from helpers import batch_file, copy_table, record_proof, replay, run_python, script, solve_with
 
 TARGET_WHITE = TARGET.white
 TARGET_BLACK = TARGET.black
@@ -231,9 +231,7 @@ def test_pictures(classic, lab_dir, tmp_path):
 @pytest.mark.timeout(900)  # the script: up to 600 s
 def test_heuristics_script(classic, lab_dir, tmp_path):
     """The comparison of a batch, a user's heuristic from a file, the pictures."""
-    batch = tmp_path / "b.txt"
-    boards = classic.random_boards(10, 3, 5)
-    batch.write_text(f"{len(boards)}\n" + "".join(f"{b}\n" for b in boards))
+    batch = batch_file(tmp_path / "b.txt", classic.random_boards(10, 3, 5))
     user = tmp_path / "mine.py"
     user.write_text(
         "from numba import njit\n\n@njit\ndef zero(white, black, blank):\n    return 0\n\n"

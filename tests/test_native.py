@@ -210,9 +210,7 @@ def test_switch_turns_the_extension_off(monkeypatch):
     assert native.load() is None
 
 
-# -- every compiled kernel against its JIT twin and the naive BFS ---------------------------
-# (slow: each compiles its kernels just in time, about 35 s of CPU on a fresh checkout; the
-# default run tests the compiled kernels against the naive BFS and the other engines)
+# -- every compiled kernel against its JIT twin and the naive BFS (slow: ~35 s JIT each) ----
 
 
 def _both(monkeypatch, natives, key, run):

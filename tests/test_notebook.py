@@ -1,5 +1,4 @@
-"""The tour notebook (docs/tour.ipynb) runs top to bottom in a fresh kernel (nbclient and
-ipykernel come with the ``test`` extra) and shows what it promises."""
+"""The tour notebook (docs/tour.ipynb) runs in a fresh kernel and shows what it promises."""
 
 from __future__ import annotations
 
@@ -55,8 +54,7 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
     )
     client.execute()  # raises CellExecutionError at the first failing cell
     added = sorted(set(p.name for p in cache.iterdir()) - set(before))
-    # no table built or written; the lab's `pdb` heuristic caches its pattern databases
-    # (and their proof record)
+    # no table built; the lab's `pdb` heuristic caches its pattern databases (and proof)
     assert all(name.startswith("patterns-") and name.endswith((".bkp", ".bkp.proof"))
                for name in added), added  # fmt: skip
     if not with_table:

@@ -172,8 +172,7 @@ def test_a_proof_record_for_another_file_proves_nothing(table_dir, tmp_path, mon
 
 def test_the_build_records_its_proof(table_dir):
     path = store.table_path(TARGET, table_dir)
-    st = os.stat(path)
-    assert cache.proof(path, st, store.load(TARGET, table_dir).tag) == cache.EXACT
+    assert cache.proof(path, os.stat(path), store.load(TARGET, table_dir).tag) == cache.EXACT
 
 
 @pytest.mark.slow

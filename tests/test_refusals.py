@@ -16,9 +16,8 @@ from bitknights.batch import MAX_LINE, BatchReader
 from bitknights.cli import streams
 from bitknights.cli.common import UsageError
 from helpers import SAMPLE, SMALL, batch_file, one_line_error, run_bitknights, shell, target_file
-from terminal import CLI
+from terminal import BOUND, CLI
 
-LIMIT = 120
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 
 
@@ -39,10 +38,8 @@ def test_a_thread_limit_ends_in_one_line(tmp_path):
     try:
         (group / "pids.max").write_text("1")
         env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path)}
-        for args in (
-            f"solve --engine ida --workers 2 {SAMPLE}",
-            f"solve --format json --workers 2 {SAMPLE}",
-        ):
+        for way in ("--engine ida", "--format json"):
+            args = f"solve {way} --workers 2 {SAMPLE}"
             r = shell(f"echo $$ > {group}/cgroup.procs && exec $BK {args}", env=env)
             assert "cannot start a thread" in one_line_error(r, 3), args
     finally:
@@ -77,7 +74,7 @@ def test_a_library_that_cannot_load_is_named_in_one_line(library, args, detail, 
     (tmp_path / library).mkdir()
     (tmp_path / library / "__init__.py").write_text(BROKEN[library] + "\n")
     env = {"PYTHONPATH": str(tmp_path), "BITKNIGHTS_NATIVE": "0"}
-    r = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=LIMIT,
+    r = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=BOUND,
                        env={**os.environ, **env}, cwd=tmp_path)  # fmt: skip
     err = one_line_error(r, 3)
     assert err.startswith(f"bitknights: error: cannot load {library}: {detail} (short of"), err
@@ -122,8 +119,7 @@ def test_too_few_file_handles_end_in_one_line(tmp_path):
 def test_a_full_temporary_directory_while_spooling_standard_input(tmp_path):
     """Standard input's temporary copy past ``ulimit -f`` (a full TMPDIR alike): said as
     such, status 3, nothing answered."""
-    batch = tmp_path / "batch.txt"
-    batch.write_text("5000\n" + B1 * 5000)  # 150 KB
+    batch = batch_file(tmp_path / "batch.txt", [B1] * 5000)  # 150 KB
     r = shell(f"ulimit -f 64; cat {batch} | $BK solve", env={"TMPDIR": str(tmp_path)})
     err = one_line_error(r, 3, "File too large; set TMPDIR")
     assert err.startswith(f"bitknights: error: cannot keep a copy of standard input in {tmp_path}")

@@ -448,8 +448,7 @@ def test_animation_steps_through_the_path(solved):
         (group,) = find(root, "board")
         assert group.get("data-board") == s.start.compact
         corner = check_board(group, s.start, root)  # what a viewer without animation shows
-        # every value holds (discrete) or moves (linear) between two key times: the middle
-        # of each stretch between consecutive key times shows what the whole stretch does
+        # between key times a value holds or moves linearly: each middle shows its stretch
         keys = sorted({t for a in anims for t in _times(a)[0]} | {0.0, 1.0})
         seen = []
         for f in ((a + b) / 2 for a, b in zip(keys, keys[1:])):
@@ -470,8 +469,7 @@ def test_animation_steps_through_the_path(solved):
 @pytest.mark.parametrize("walk", [0, 4, 7])
 def test_hints_mark_every_move_with_its_distance(walk, ball8):
     board = random_walk(TARGET, walk, random.Random(walk))
-    # every legal move, its board and exact distance (naive BFS), optimal when one closer, as
-    # the table's hints (their own type) and as render's
+    # every move's board and naive distance, as the table's hints and as render's
     d = {c: ball8[c.compact] for _, c in board.children()}
     records = [TableHint(m, c, d[c], d[c] == ball8[board.compact] - 1) for m, c in board.children()]
     by_hand = [render.Hint(r.move, r.board, r.distance, r.optimal) for r in records]

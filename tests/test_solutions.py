@@ -17,7 +17,7 @@ import terminal
 from bitknights import TARGET, Board, api
 from bitknights.coords import rank
 from bitknights.table import build, load_table, solutions, store
-from helpers import SMALL, by_distance, forge, replay, run
+from helpers import SMALL, by_distance, forge, replay, run, target_file
 
 GUEST = Board("00000/10000/11*00/11110/11111")  # the 7th Guest's board, colours swapped
 optimal_solutions = partial(api.optimal_solutions, engine="table")  # the table's listing
@@ -360,12 +360,10 @@ def test_cli_text_and_json(table_dir, classic):
 
 
 def test_cli_board_file_target_and_errors(table_dir, tmp_path):
-    f = tmp_path / "b.txt"
-    f.write_text("10110\n01*11\n10111\n01001\n00000\n")
+    f = target_file(tmp_path / "b.txt", "10110/01*11/10111/01001/00000")
     r = run(["solutions", str(f)], table_dir)
     assert r.stdout == "e5-c4 d3-e5 b2-d3 c4-b2 a3-c4 b5-a3 c3-b5\n"
-    t = tmp_path / "t.txt"
-    t.write_text("11000\n00000\n00*00\n00000\n00000\n")
+    t = target_file(tmp_path / "t.txt", SMALL)
     r = run(["solutions", "10000/00000/00000/00000/0001*", "--target", str(t)], tmp_path / "none")
     assert r.returncode == 0 and r.stdout
     assert "optimal solutions by search" in r.stderr
@@ -386,8 +384,7 @@ def test_cli_head_ends_quietly(table_dir):
 @pytest.mark.parametrize("limit", [None, 4])
 def test_cli_on_a_terminal_streams_and_sums_up(table_dir, limit):
     """On a terminal: the lines, a progress line (gone at the end), one summary line."""
-    want = [" ".join(map(str, s)) for s in optimal_solutions(GUEST, cache_dir=table_dir)]
-    want = want[:limit]
+    want = [" ".join(map(str, s)) for s in optimal_solutions(GUEST, cache_dir=table_dir)][:limit]
     status, seen = terminal.on_terminal(
         ["solutions", GUEST.compact, *(["--limit", str(limit)] if limit else [])],
         env={store.CACHE_ENV: str(table_dir), "BITKNIGHTS_PROGRESS_DELAY": "0"},
@@ -401,8 +398,7 @@ def test_cli_on_a_terminal_streams_and_sums_up(table_dir, limit):
     assert summary.startswith(f"bitknights: {len(want):,} optimal move sequences of 36 moves")
     assert ("(--limit 4; there may be more)" in summary) == bool(limit)
     assert "from the distance table" in summary
-    total = len(want)  # the progress line, against the count (how far it got before it was
-    assert re.search(rf"\b\d+/{total} \[", seen), seen  # cleared depends on the machine)
+    assert re.search(rf"\b\d+/{len(want)} \[", seen), seen  # the progress line, at any count
 
 
 @pytest.mark.slow

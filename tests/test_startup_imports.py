@@ -112,8 +112,7 @@ def _check(modules: set[str], own: set[str], uses: list[str], never: list[str]) 
 
 
 def test_first_run_no_table_nothing_cached(tmp_path):
-    """A new user's `bitknights solve FILE`: no table, no cache, the default cache
-    directory found without platformdirs."""
+    """A new user's `bitknights solve FILE`: no table or cache; no platformdirs import."""
     out, modules = _imports(tmp_path, _user_env(tmp_path, None))
     assert out == "7\n-1\n"
     _check(modules, OWN_NO_TABLE, USES, NEVER)
@@ -191,8 +190,7 @@ OTHERS = [["solve", "-h"], ["solve", "a", "b"], ["solve", "--exact"], ["table", 
 
 @pytest.mark.parametrize("argv", CLASSIC + OTHERS)
 def test_plain_solve_arguments_equal_the_parsers(argv):
-    """``bitknights solve [FILE]`` gets the parser's values without it; anything else goes
-    through the parser."""
+    """``bitknights solve [FILE]`` gets the parser's values without it; the rest, with it."""
     fast = cli.command_module("solve").classic_args(argv)
     if argv in CLASSIC:
         assert vars(fast) == vars(cli.build_parser(argv).parse_args(argv))

@@ -577,9 +577,8 @@ def test_solve_many_counts_solutions(classic, table_dir):
     with cache_env(table_dir):
         sols = bitknights.solve_many(boards, max_depth=None, count_solutions=True)
         assert [s.engine for s in sols] == ["table", "table"]
-        assert [s.optimal_solutions for s in sols] == [
-            classic.count_solutions(Board(b)) for b in boards
-        ]
+        counts = [classic.count_solutions(Board(b)) for b in boards]
+        assert [s.optimal_solutions for s in sols] == counts
         assert all(s.optimal_solutions >= 1 for s in sols)
         assert bitknights.solve(boards[0], engine="table").optimal_solutions is None
         assert "optimal_solutions" not in bitknights.solve(boards[0]).to_dict()

@@ -85,8 +85,7 @@ def test_hint(classic, table_dir, tmp_path):
         assert m["move"] == str(h.move) and m["board"] == h.board.compact
         assert m["distance"] == classic.distance(Board(m["board"]))
         assert m["optimal"] == (m["distance"] == 6)
-    f = tmp_path / "board.txt"
-    f.write_text(B1)
+    f = target_file(tmp_path / "board.txt", B1)
     r = run(["hint", str(f)], table_dir)
     assert r.returncode == 0
     lines = r.stdout.splitlines()

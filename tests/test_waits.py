@@ -30,8 +30,7 @@ def drawn(seen: str) -> list[str]:
 
 
 def runs(states: list[str], *marks: str) -> list[str]:
-    """Which of ``marks`` each drawn state shows, consecutive repeats merged: the order in
-    which things had the line."""
+    """Which of ``marks`` each drawn state shows, repeats merged: who had the line, in order."""
     out: list[str] = []
     for s in states:
         mark = next((m for m in marks if m in s), None)
@@ -41,8 +40,7 @@ def runs(states: list[str], *marks: str) -> list[str]:
 
 
 def test_bars_appear_soon():
-    """A bar of a step that may be quick appears after half a second (a build's at once:
-    below), well within the second a person notices."""
+    """A bar of a step that may be quick appears within the second a person notices."""
     os.environ.pop(progress.DELAY_ENV, None)
     assert progress._delay() <= 1
 
@@ -73,8 +71,7 @@ def test_table_build_leaves_the_answer_alone(small_target, tmp_path):
 
 
 def test_table_build_verbose_explains_its_log(small_target, tmp_path):
-    """``--verbose`` keeps the search's log: the legend first (what each word means), a
-    line per distance in those words, the search's summary, then the result."""
+    """``--verbose`` keeps the search's log: legend, a line per distance, summary, result."""
     args = ["table", "build", "--verbose", "--target", str(small_target)]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen
@@ -104,8 +101,7 @@ def small_table(small_target, tmp_path):
 
 @pytest.mark.parametrize("delay", [None, "0"])
 def test_random_shows_its_draw_and_leaves_the_batch(small_table, small_target, delay):
-    """``random`` on a terminal: its bars come before the batch, never in it; the screen
-    keeps the batch alone, as a pipe gets it (with delay 0 too)."""
+    """``random`` on a terminal: bars before the batch, never in it; the screen keeps the batch."""
     args = ["random", "--distance", "5", "--count", "12", "--seed", "3", "--target",
             str(small_target)]  # fmt: skip
     env = {} if delay is None else {progress.DELAY_ENV: delay}
@@ -200,8 +196,7 @@ def test_bar_moves_and_never_mixes_with_answers(tmp_path):
 
 @pytest.mark.slow
 def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
-    """A deep IDA* batch builds its pattern databases first, saying so with a bar; the
-    screen keeps the notice and the answers."""
+    """A deep IDA* batch builds its pattern databases first, with a notice and a bar."""
     args = ["solve", "--exact", "--engine", "ida", str(DATA / "distance32.txt")]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen

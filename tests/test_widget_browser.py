@@ -94,8 +94,7 @@ def browser():
         b.close()
 
 
-# The page and the widget's files by path: the browser itself answers the page's requests
-# with them (``open_widget``), no server runs.
+# The page and the widget's files by path, served by the browser itself (no server runs)
 FILES = {
     "/": (PAGE.encode(), "text/html"),
     "/widget.js": ((STATIC / "widget.js").read_bytes(), "text/javascript"),
@@ -403,8 +402,7 @@ HOVER_CASES = {
 
 @pytest.mark.parametrize("theme_name", ["light", "dark"])
 def test_hovered_and_pressed_buttons_stay_readable(session, theme_name):
-    """Each kind of button (plain, pressed, New board), hovered: the hover shows and its
-    label keeps 4.5:1 with the button under the mouse."""
+    """Each kind of button hovered (plain, pressed, New board): it shows, its label 4.5:1."""
     w, page, bridge = session
     theme(page, theme_name)
     pace(bridge, 30.0)  # the animation stays on its first frames while Stop is measured
@@ -438,8 +436,7 @@ def test_hovered_and_pressed_buttons_stay_readable(session, theme_name):
 
 
 def test_busy_while_dealing_clicks_are_refused(session, monkeypatch, ball8):
-    """A slow deal: the view says at once what it does, takes no click until Python
-    answers, then shows the new board."""
+    """A slow deal: the view says so at once and takes no click until Python answers."""
     w, page, bridge = session
     deal = w.game.new
 
@@ -622,8 +619,7 @@ def test_every_label_of_the_widget_is_readable(session, theme_name):
     found = pixels.page_labels(
         page, clip=page.locator(".bitknights-play").bounding_box(), least=least
     )
-    # 10 edge labels, the badges, status, cue, message, 7 buttons and their box, the move;
-    # on the page's background: status, cue, message, "at distance", the moves
+    # edges, badges, status, cue, message, buttons, the move; 5 on the page's background
     check_labels(found, theme_name, "widget", least, on_page=5)
     # and the solved state: the banner's words
     w.solve()
@@ -673,8 +669,7 @@ def picture_cases(ball11) -> dict[str, str]:
 
 @pytest.mark.parametrize("theme_name", ["light", "dark"])
 def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name, ball11):
-    """The pictures as a notebook shows them: an SVG output becomes an <img> (where
-    currentColor is black whatever the theme), an HTML output stays inline."""
+    """The pictures as a notebook shows them: SVG as an <img>, HTML inline."""
     page = browser.new_page(viewport={"width": 1000, "height": 800})
     for name, svg in picture_cases(ball11).items():
         inline_and_img(page, svg, theme_name)

@@ -26,8 +26,7 @@ FAR = "00001/10000/10101/101*1/11101"  # 30 moves
 SEVENTH = "00000/10000/11*00/11110/11111"
 MOVES = ["e5", "d3", "b2", "c4", "a3", "b5", "c3"]
 
-# every command, every engine, every way in: run in one process a mode (as a subprocess
-# with pipes would run them), the files they read and write on the real system
+# every command, engine and way in, run in one process a mode, files on the real system
 COMMANDS = [
     (["solve", "sample.txt"], ""),
     (["solve", "-"], f"1\n{ROWS}"),
@@ -189,8 +188,7 @@ print(open(path, "rb").read())
 
 
 def test_a_reader_gone_as_windows_says_it_ends_quietly():
-    """Windows reports a pipe whose reader went away as ``EINVAL``, not ``EPIPE``: the
-    output ends quietly, status 0, as with a broken pipe."""
+    """A closed pipe's ``EINVAL`` (Windows' ``EPIPE``) ends the output quietly, status 0."""
     from bitknights import cli
 
     class Gone(io.StringIO):
