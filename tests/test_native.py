@@ -11,21 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import helpers
 import terminal
 from bitknights import SAMPLE, TARGET, Board, native
 from bitknights.engines import _ida_kernels, heuristics, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
-from helpers import (
-    SMALL,
-    brute_counts,
-    checked_by,
-    random_walk,
-    relaxed_neighbours,
-    run_python,
-    solve_with,
-    steps_with,
-)
+from helpers import SMALL, brute_counts, checked_by, random_walk, relaxed_neighbours, run_python
 
 
 @pytest.fixture(scope="module")
@@ -294,8 +286,8 @@ def test_bidir_kernels_agree_with_jit_and_naive(natives, ball8, monkeypatch):
 
     def run(name, module):
         bidir.clear_cache()
-        steps = steps_with("bidir", keys, TARGET, None, workers=2).tolist()
-        sols = [checked_by(solve_with("bidir", b, TARGET, None), b, engine="bidir")
+        steps = helpers.steps_with("bidir", keys, TARGET, None, workers=2).tolist()
+        sols = [checked_by(helpers.solve_with("bidir", b, TARGET, None), b, engine="bidir")
                 for b in boards[-8:]]  # fmt: skip
         bidir.clear_cache()
         return steps, [(s.steps, s.nodes, [x.key for x in s.boards]) for s in sols]

@@ -5,7 +5,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from functools import partial
 
 import numpy as np
@@ -17,7 +16,7 @@ import terminal
 from bitknights import TARGET, Board, api
 from bitknights.coords import rank
 from bitknights.table import build, load_table, solutions, store
-from helpers import SMALL, by_distance, forge, replay, run, target_file
+from helpers import SMALL, by_distance, forge, replay, run, shell, target_file
 
 GUEST = Board("00000/10000/11*00/11110/11111")  # the 7th Guest's board, colours swapped
 optimal_solutions = partial(api.optimal_solutions, engine="table")  # the table's listing
@@ -375,9 +374,7 @@ def test_cli_board_file_target_and_errors(table_dir, tmp_path):
 
 def test_cli_head_ends_quietly(table_dir):
     """`| head` closes the pipe early: no traceback, status 0."""
-    env = {**os.environ, store.CACHE_ENV: str(table_dir)}
-    p = subprocess.run(f"{sys.executable} -m bitknights solutions {GUEST.compact} | head -2",
-                       shell=True, capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+    p = shell(f"$BK solutions {GUEST.compact} | head -2", env={store.CACHE_ENV: str(table_dir)})
     assert p.stdout.count("\n") == 2 and p.stderr == ""
 
 
@@ -405,7 +402,7 @@ def test_cli_on_a_terminal_streams_and_sums_up(table_dir, limit):
 def test_cli_lists_the_farthest_board_from_either_table(table_dir, classic, tmp_path):
     """The board with the most optimal sequences (1,944,639): either table, all replayed."""
     board = Board("1000010100110000111*11011")
-    argv = [sys.executable, "-m", "bitknights", "solutions", board.compact]
+    argv = [*terminal.CLI, "solutions", board.compact]
     full = subprocess.run(argv, capture_output=True, timeout=600,
                           env={**os.environ, store.CACHE_ENV: str(table_dir)})  # fmt: skip
     assert full.returncode == 0 and full.stderr == b""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import copy_table, record_proof, write_compact
+from helpers import copy_table, record_proof, run_python, write_compact
 
 HERE = Path(__file__).parent
 WINLIKE = {"PYTHONPATH": str(HERE / "winlike")}
@@ -93,9 +93,8 @@ def _masked(text: str, cache: Path) -> str:
 
 
 def _python(code: str, mode: dict, cache: Path, *args: str, stdin: str = "") -> str:
-    env = {**os.environ, **mode, "BITKNIGHTS_CACHE_DIR": str(cache)}
-    r = subprocess.run([sys.executable, "-c", code, *args], input=stdin, capture_output=True,
-                       text=True, env=env, cwd=ROOT, timeout=300)  # fmt: skip
+    env = {**mode, "BITKNIGHTS_CACHE_DIR": str(cache)}
+    r = run_python(code, *args, env=env, input=stdin, cwd=ROOT)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     return _masked(r.stdout, cache)
 
