@@ -298,6 +298,14 @@ def choose_engine(engine, max_depth, target=TARGET, *, counts_only=False, cache_
     return answers.choose(max_depth, counts_only=counts_only, boards=boards)
 
 
+def played(board, moves) -> Board:
+    """``board`` (a board or its text) after ``moves`` (moves, their names or squares)."""
+    board = Board(board)
+    for m in moves:
+        board = board.play(m)
+    return board
+
+
 def still_square(board):
     """The first square (in reading order) of a knight of ``board`` that cannot move."""
     jumps = {m.from_square for m in board.moves()}

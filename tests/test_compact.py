@@ -271,8 +271,5 @@ def test_random_boards_from_the_compact_table(tmp_path, small_ball, small, monke
                         "json", "--target", target], cache_dir=tmp_path)  # fmt: skip
     assert r.returncode == 0, r.stderr
     for rec in map(json.loads, r.stdout.splitlines()):
-        board = Board(rec["board"])
-        assert small_ball[board.compact] == rec["distance"] == 9 == len(rec["moves"])
-        for move in rec["moves"]:
-            board = board.play(move)
-        assert board == SMALL
+        assert small_ball[Board(rec["board"]).compact] == rec["distance"] == 9 == len(rec["moves"])
+        assert helpers.played(rec["board"], rec["moves"]) == SMALL

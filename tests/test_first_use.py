@@ -17,7 +17,7 @@ from bitknights import TARGET, Board, InputError, cli, read_batch
 from bitknights.batch import BatchReader
 from bitknights.cli.common import OPTIMAL_MARK
 from bitknights.table import load_table
-from helpers import SAMPLE, run, run_bitknights, target_file
+from helpers import SAMPLE, played, run, run_bitknights, target_file
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -84,10 +84,7 @@ def test_solve_takes_a_board_argument(board):
     r = run(["solve", "--engine", "ida", "--format", "json", "--path", board])
     record = json.loads(r.stdout)
     assert record["board"] == Board(SLASHED).compact and record["steps"] == 7
-    replayed = Board(SLASHED)
-    for move in record["moves"]:
-        replayed = replayed.play(move)
-    assert replayed == TARGET
+    assert played(SLASHED, record["moves"]) == TARGET
 
 
 TYPOS = {  # a board with a typo: standard input gets the same problem

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import helpers
 from bitknights import TARGET, Board, read_batch
 from bitknights.table import build, load_table, store
 from helpers import cache_env, one_line_error, random_board, run_bitknights, run_python, target_file
@@ -241,7 +242,4 @@ def test_paths_and_json_from_the_table_need_no_numba(table_dir):
     assert [x["steps"] for x in records] == [7, 18]
     assert all(x["engine"] == "table" and len(x["moves"]) == x["steps"] for x in records)
     for x in records:  # replay the moves
-        board = Board(x["board"])
-        for move in x["moves"]:
-            board = board.play(move.split("-")[0])
-        assert board == TARGET
+        assert helpers.played(x["board"], [m.split("-")[0] for m in x["moves"]]) == TARGET

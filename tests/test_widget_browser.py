@@ -17,7 +17,7 @@ import pytest
 import pixels
 from bitknights import TARGET, Board, render, solve
 from bitknights.squares import square_name
-from helpers import still_square
+from helpers import played, still_square
 
 pytestmark = pytest.mark.browser
 
@@ -298,10 +298,7 @@ def test_code_changes_show_and_a_solve_animates_to_the_end(session, ball8):
     page.wait_for_function("document.querySelector('.bk-status').textContent.startsWith('Solved')")
     assert w.board == TARGET.compact and board_in_page(page) == TARGET.compact
     assert moves_in_page(page) == w.history and len(w.history) == n
-    moved = SAMPLE
-    for m in w.history:  # the moves Python holds replay to the target
-        moved = moved.play(m)
-    assert moved == TARGET
+    assert played(SAMPLE, w.history) == TARGET  # the moves Python holds
     # the end of the game: a banner, no glowing knight, Solve and Hints off, New board lit
     assert status(page) == f"Solved in {n} moves: optimal!"
     assert page.is_visible(".bk-banner") and "Solved!" in page.text_content(".bk-banner")
@@ -376,10 +373,8 @@ def test_a_click_anywhere_or_escape_stops_the_solve_and_does_nothing_else(sessio
         assert bridge.ops() == ["solve", "stop"], what
         assert bridge.received[-1]["board"] == w.board == board_in_page(page), what
         assert 1 <= len(w.history) < n and w.distance == n - len(w.history), what
-        moved = SAMPLE
-        for m in w.history + w.redo_moves:  # the rest is there to redo, and still optimal
-            moved = moved.play(m)
-        assert moved == TARGET and len(w.history) + len(w.redo_moves) == n, what
+        rest = w.history + w.redo_moves  # the rest is there to redo, and still optimal
+        assert played(SAMPLE, rest) == TARGET and len(rest) == n, what
         assert status(page) == f"distance {ball8[w.board]}", what
         assert moves_in_page(page) == w.history and page.text_content(".bk-message") == "", what
         assert page.locator('button[data-op="redo"]').is_enabled(), what
