@@ -55,12 +55,9 @@ def test_claims_finds_what_it_should():
         "The compact table, about 3–4 s, and the pattern databases (~2 s).\n\n"
         "Tests that take more than about 5 s are slow."
     )
-    assert [(name, said) for name, said, _ in claims(text)] == [
-        ("TABLE_BUILD", "about 3 s"),
-        ("TABLE_PROOF", "about 1.5 s"),
-        ("COMPACT_BUILD", "about 3–4 s"),
-        ("PATTERN_BUILD", "~2 s"),
-    ]
+    want = [("TABLE_BUILD", "about 3 s"), ("TABLE_PROOF", "about 1.5 s")]
+    want += [("COMPACT_BUILD", "about 3–4 s"), ("PATTERN_BUILD", "~2 s")]
+    assert [(name, said) for name, said, _ in claims(text)] == want
 
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "docs" / "tour.ipynb"]

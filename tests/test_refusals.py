@@ -174,12 +174,11 @@ BLOCK_SIZES = (3, 64, MAX_LINE - 1, MAX_LINE, MAX_LINE + 1, MAX_LINE + 7, 1 << 2
 def test_a_line_over_the_limit_is_refused_wherever_it_falls(data, line):
     """Whatever the block size (the line at a block's start, inside one, across a
     boundary, at the end of the input), the same error on the same line."""
+    want = f"line {line}: a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)"
     for block_size in BLOCK_SIZES:
         with pytest.raises(InputError) as e:
             _read(data, block_size)
-        assert str(e.value) == (
-            f"line {line}: a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)"
-        ), block_size
+        assert str(e.value) == want, block_size
 
 
 @pytest.mark.parametrize(
@@ -235,8 +234,7 @@ def test_a_file_changed_while_answered_is_said_after_what_was_printed(path):
 def test_the_command_line_names_the_changed_file(tmp_path, monkeypatch):
     """Through the command line, with the input read twice and rewritten between the
     check and the answers: one line, naming the file, status 2."""
-    path = tmp_path / "batch.txt"
-    batch_file(path, [B1] * 3)
+    path = batch_file(tmp_path / "batch.txt", [B1] * 3)
     real = streams.checked_chunks
 
     def changed(*args, **kwargs):
@@ -246,8 +244,7 @@ def test_the_command_line_names_the_changed_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(streams, "KEEP_BOARDS", 1)
     monkeypatch.setattr(streams, "checked_chunks", changed)
-    r = run_bitknights(["solve", "--format", "json", path])
-    err = one_line_error(r, 2)
+    err = one_line_error(run_bitknights(["solve", "--format", "json", path]), 2)
     assert err.startswith(f"bitknights: error: {path} changed while it was read"), err
 
 

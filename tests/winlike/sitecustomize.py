@@ -39,23 +39,9 @@ supports_dir_fd supports_effective_ids supports_fd supports_follow_symlinks
 if sys.version_info >= (3, 12):  # Windows' os has these from 3.12 on (for pipes)
     WINDOWS_OS |= {"get_blocking", "set_blocking"}
 WINDOWS_SIGNAL = {
-    "SIGABRT",
-    "SIGFPE",
-    "SIGILL",
-    "SIGINT",
-    "SIGSEGV",
-    "SIGTERM",
-    "SIG_DFL",
-    "SIG_IGN",
-    "Signals",
-    "Handlers",
-    "default_int_handler",
-    "getsignal",
-    "raise_signal",
-    "set_wakeup_fd",
-    "signal",
-    "strsignal",
-    "valid_signals",
+    *("SIGABRT", "SIGFPE", "SIGILL", "SIGINT", "SIGSEGV", "SIGTERM", "SIG_DFL", "SIG_IGN"),
+    *("Signals", "Handlers", "default_int_handler", "getsignal", "raise_signal"),
+    *("set_wakeup_fd", "signal", "strsignal", "valid_signals"),
 }
 WINDOWS_SELECT = {"select", "error"}
 O_BINARY = 0o100000  # Windows' _O_BINARY is 0x8000; Linux reads this bit as O_LARGEFILE
