@@ -1,5 +1,4 @@
-"""Every wait in the tests has a bound, read from the tests' source: what does not end
-makes its test fail, never stalls the suite."""
+"""Every wait in the tests has a bound (read from their source): a hang fails, never stalls."""
 
 from __future__ import annotations
 

@@ -32,9 +32,8 @@ def test_corpus_case(name, table, capsys, request):
         status = cli.main(["solve", "--workers", "1", str(path)])
     out, err = capsys.readouterr()
     assert status == want["status"]
-    assert (out, err) == (
-        (want["stdout"], "") if status == 0 else ("", want["stderr"].format(file=path))
-    )
+    said = (want["stdout"], "") if status == 0 else ("", want["stderr"].format(file=path))
+    assert (out, err) == said
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED)[::6])

@@ -133,9 +133,8 @@ def test_a_board_alone_on_standard_input_is_answered(board):
     assert [b.compact for b in read_batch(board)] == [Board(SLASHED).compact]
     r = run(["solve"], stdin=f"{board}\n{board}\n")
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith(
-        "bitknights: error: line 1: expected the number of boards T, got a board on one line"
-    )
+    error = "bitknights: error: line 1: expected the number of boards T, got a board on one line"
+    assert r.stderr.startswith(error)
     assert "a batch is T, then T boards of five rows" in r.stderr
 
 
@@ -279,9 +278,8 @@ def test_a_group_without_its_action_lists_the_actions():
     assert r.returncode == 2 and r.stdout == ""
     for action in ("build", "info", "verify"):
         assert f"\n    {action} " in r.stderr, r.stderr
-    assert r.stderr.endswith(
-        "bitknights table: error: the following arguments are required: ACTION\n"
-    )
+    missing = "bitknights table: error: the following arguments are required: ACTION\n"
+    assert r.stderr.endswith(missing)
 
 
 def test_help_fits_the_terminal_and_keeps_the_list_of_play_commands():

@@ -408,8 +408,7 @@ def _far_boards() -> tuple[list[Board], list[int]]:
 
 @pytest.fixture
 def installed(tmp_path):
-    """``(ball, solve)``: the shipped ball's path in a copy of the package, and ``solve(*args)``
-    runs ``bitknights solve ARGS`` in a new process importing that copy, no cache."""
+    """``(ball path, solve(*args))`` in a copy of the package, ``bitknights solve`` run on it."""
     site = tmp_path / "site"
     shutil.copytree(Path(bk.__file__).parent, site / "bitknights",
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip

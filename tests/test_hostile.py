@@ -411,8 +411,7 @@ NEEDS_TABLE = {"random", "stats", "table"}  # they stop at once without it
 
 @pytest.mark.parametrize("command", sorted(SWEEP))
 def test_every_command_every_input_no_traceback(command, table_dir, tmp_path):
-    """Each command in one form on the sweep's inputs and every sixth of tests/corpus,
-    with a distance table only where the command needs one."""
+    """Each command in one form on the sweep's inputs and a sixth of tests/corpus."""
     inputs = {k: v for i, (k, v) in enumerate(HOSTILE.items()) if k[:1].isalpha() or i % 6 == 0}
     cache = table_dir if command in NEEDS_TABLE else tmp_path / "no-table"
     form = 1 if command == "random" else 0  # (a board as the target: a compact table built)

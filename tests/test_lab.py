@@ -44,8 +44,7 @@ def three_times_misplaced(white, black, blank):
 
 @pytest.fixture(scope="session")
 def lab_dir(table_dir, classic_patterns, tmp_path_factory):
-    """A copy of the session's table, proved, in a directory of its own (the lab caches
-    pattern databases beside its table; this process holds the run's)."""
+    """A proved copy of the session's table in a directory of its own (for the lab's caches)."""
     d = tmp_path_factory.mktemp("lab-cache")
     copy_table(table_dir, d)
     record_proof(d)

@@ -353,8 +353,7 @@ def test_fingerprints_cover_what_the_kernels_import_and_nothing_else():
 
 
 def test_the_listed_sources_are_what_a_parse_of_the_kernels_finds():
-    """Each extension lists the kernels' modules and every bitknights module they import
-    at their top level, transitively (indented imports do not reach a kernel)."""
+    """Each extension lists its kernels' modules and what they import at top level, transitively."""
     import ast
 
     root = Path(native.__file__).parent

@@ -491,9 +491,8 @@ def test_hints_mark_every_move_with_its_distance(walk, ball8):
     html = render.hints_html(board, records)
     root = self_contained(html)
     rows = [["".join(td.itertext()) for td in tr.iter("td")] for tr in root.iter("tr")][1:]
-    assert sorted(rows) == sorted(
-        [str(r.move), str(r.distance)] + (["optimal"] if r.optimal else []) for r in records
-    )
+    want = [[str(r.move), str(r.distance)] + (["optimal"] if r.optimal else []) for r in records]
+    assert sorted(rows) == sorted(want)
     assert [int(r[1]) for r in rows] == sorted(int(r[1]) for r in rows)
 
 

@@ -241,9 +241,8 @@ def paths_of_text(text: bytes, board: Board, moves: int) -> np.ndarray:
     assert (cells[:, :, 2] == ord("-")).all()
 
     def square(file, rank):
-        assert (
-            (file >= ord("a")) & (file <= ord("e")) & (rank >= ord("1")) & (rank <= ord("5"))
-        ).all()
+        named = (file >= ord("a")) & (file <= ord("e")) & (rank >= ord("1")) & (rank <= ord("5"))
+        assert named.all()
         return (file.astype(np.int64) - ord("a")) + 5 * (ord("5") - rank.astype(np.int64))
 
     froms, tos = square(cells[:, :, 0], cells[:, :, 1]), square(cells[:, :, 3], cells[:, :, 4])
@@ -382,10 +381,9 @@ def test_cli_head_ends_quietly(table_dir):
 def test_cli_on_a_terminal_streams_and_sums_up(table_dir, limit):
     """On a terminal: the lines, a progress line (gone at the end), one summary line."""
     want = [" ".join(map(str, s)) for s in optimal_solutions(GUEST, cache_dir=table_dir)][:limit]
-    status, seen = terminal.on_terminal(
-        ["solutions", GUEST.compact, *(["--limit", str(limit)] if limit else [])],
-        env={store.CACHE_ENV: str(table_dir), "BITKNIGHTS_PROGRESS_DELAY": "0"},
-    )
+    args = ["solutions", GUEST.compact, *(["--limit", str(limit)] if limit else [])]
+    env = {store.CACHE_ENV: str(table_dir), "BITKNIGHTS_PROGRESS_DELAY": "0"}
+    status, seen = terminal.on_terminal(args, env=env)
     assert status == 0
     shown = terminal.kept(seen)
     lines = terminal.wrapped("\n".join(want))

@@ -50,8 +50,7 @@ def test_second_process_loads_kernels_from_cache(tmp_path):
 
 @pytest.mark.parametrize("stdin", [True, False])
 def test_long_input_is_read_twice_not_kept(monkeypatch, capsys, tmp_path, stdin):
-    """Beyond KEEP_BOARDS the checking pass keeps nothing and the input is read again
-    (standard input from a spooled copy); answers stay in order."""
+    """Beyond KEEP_BOARDS the input is read again (stdin from a spooled copy), in order."""
     n = 300
     text = f"{2 * n}\n" + (B1 + B2) * n
     monkeypatch.setattr(cli_streams, "KEEP_BOARDS", 50)

@@ -139,8 +139,7 @@ print("done")
 
 
 def test_a_build_inside_a_batch_has_the_line_then_gives_it_back():
-    """Two bars share one line: the inner one (a build in a batch) takes it over, the outer
-    takes it back when it closes; answers go above; nothing stays but them."""
+    """Two bars share a line: a build's takes it from the batch's, gives it back; answers stay."""
     status, seen = terminal.on_terminal([], command=[sys.executable, "-c", NESTED])
     assert status == 0, seen
     order = runs(drawn(seen), "the batch", "a build", "during the build", "39", "done")
@@ -151,8 +150,7 @@ def test_a_build_inside_a_batch_has_the_line_then_gives_it_back():
 
 @pytest.mark.slow
 def test_first_far_board_shows_the_compact_build_then_the_batch(tmp_path):
-    """The first ``solve --exact`` of far boards builds the compact table: its notice, its
-    bar, then the batch's; the screen keeps the notice and the answers."""
+    """The first ``solve --exact`` of far boards: the compact build's notice and bar first."""
     args = ["solve", "--exact", str(DATA / "distance39.txt")]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen
@@ -177,8 +175,7 @@ def screen_lines(seen):
 
 @pytest.mark.slow
 def test_bar_moves_and_never_mixes_with_answers(tmp_path):
-    """Three exact searches at distance 39: the target side's growth is announced, the bar
-    advances board by board, and every answer line holds the answer alone."""
+    """Three searches at distance 39: the growth said, the bar moving, the answers alone."""
     args = ["solve", "--exact", "--engine", "bidir", "--workers", "1", str(DATA / "distance39.txt")]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen
@@ -211,16 +208,13 @@ def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
 
 @pytest.mark.parametrize("delay", [None, "0", "100"])
 @pytest.mark.parametrize(
-    "args",
-    [
-        ["solve", "--path", str(SAMPLE)],
-        ["solve", "--format", "json", str(SAMPLE)],
-        ["solve", "--engine", "ida", "--exact", str(SAMPLE)],
-    ],
+    "options",
+    [["--path"], ["--format", "json"], ["--engine", "ida", "--exact"]],
     ids=["path", "json", "ida-exact"],
 )
-def test_short_runs_leave_no_bar_on_the_terminal(args, delay, tmp_path):
+def test_short_runs_leave_no_bar_on_the_terminal(options, delay, tmp_path):
     """A short run leaves on the terminal exactly what it writes through a pipe."""
+    args = ["solve", *options, str(SAMPLE)]
     env = {} if delay is None else {progress.DELAY_ENV: delay}
     status, seen = on_terminal(args, tmp_path / "cache", **env)
     assert status == 0, seen

@@ -85,11 +85,8 @@ def browser():
     except ImportError:
         _unavailable("the playwright package is missing")
     with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
+        flags = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=flags)
         yield b
         b.close()
 
@@ -163,9 +160,8 @@ def moves_in_page(page) -> list[str]:
 
 
 def wait_board(page, board: str) -> None:
-    page.wait_for_function(
-        f"document.querySelector('.bk-board g.board').dataset.board === '{board}'", timeout=10_000
-    )
+    shown = f"document.querySelector('.bk-board g.board').dataset.board === '{board}'"
+    page.wait_for_function(shown, timeout=10_000)
 
 
 def open_widget(browser, w):
@@ -537,11 +533,8 @@ def test_a_keyboard_only_game(session, ball8):
     keyboard stays on the knight that moved, a screen reader hears each move."""
     w, page, bridge = session
     page.focus("body")
-    names = page.eval_on_selector_all(
-        ".knight.bk-legal",
-        "ks => ks.map(k => [k.getAttribute('role'), k.getAttribute('tabindex'), "
-        "k.getAttribute('aria-label')])",
-    )
+    attributes = "ks => ks.map(k => ['role', 'tabindex', 'aria-label'].map(a => k.getAttribute(a)))"
+    names = page.eval_on_selector_all(".knight.bk-legal", attributes)
     assert names and all(r == "button" and t == "0" for r, t, _ in names)
     blank = square_name(SAMPLE.blank)
     assert all(label.endswith(f": jump to {blank}") for _, _, label in names)
@@ -611,9 +604,8 @@ def test_every_label_of_the_widget_is_readable(session, theme_name):
     page.wait_for_selector("g.hint")
     shot(page, f"12-widget-{theme_name}")
     least = 10 + len(w.hints) + 12
-    found = pixels.page_labels(
-        page, clip=page.locator(".bitknights-play").bounding_box(), least=least
-    )
+    box = page.locator(".bitknights-play").bounding_box()
+    found = pixels.page_labels(page, clip=box, least=least)
     # edges, badges, status, cue, message, buttons, the move; 5 on the page's background
     check_labels(found, theme_name, "widget", least, on_page=5)
     # and the solved state: the banner's words
@@ -629,9 +621,8 @@ def test_every_label_of_the_widget_is_readable(session, theme_name):
 def on_page(page, body: str, theme_name: str) -> None:
     """``body`` alone on a page in the theme's background and text colours."""
     colours = THEMES[theme_name]
-    style = (
-        f"margin:0;background:{colours['background']};color:{colours['--jp-content-font-color1']}"
-    )
+    back, ink = colours["background"], colours["--jp-content-font-color1"]
+    style = f"margin:0;background:{back};color:{ink}"
     page.set_content(f"<html><body style='{style}'>{body}</body></html>")
 
 
