@@ -34,7 +34,7 @@ def mimes(cell) -> set[str]:
 @pytest.mark.timeout(1800)  # the notebook's cells, each bounded at 600 s
 @pytest.mark.parametrize("with_table", [True, False], ids=["table", "no-table"])
 def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
-    """The tour uses the user's table; without one it searches, says how to build it, builds none."""
+    """The tour uses the user's table; without, it searches, says how to build it, builds none."""
     import nbclient  # here, not at the top: nbformat's schema checks take seconds to import
     import nbformat
 
