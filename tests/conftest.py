@@ -10,14 +10,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-# A run started where Ctrl-C is ignored (a background job of a non-interactive shell, nohup)
-# would pass that on to every child it starts, and the Ctrl-C tests would wait in vain
+# A run where Ctrl-C is ignored (a background job, nohup) would pass that on to its children
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# Tests never touch the user's cache: one fresh cache directory per test run, made by the
-# first process and shared by the xdist workers, which inherit its environment (so what a
-# default-cache test builds, such as the pattern databases, is built once, not per worker).
+# Never the user's cache: one fresh cache directory per run, shared by the xdist workers
+# (which inherit the environment), so what a default-cache test builds is built once.
 if "BITKNIGHTS_TEST_RUN_CACHE" not in os.environ:
     _CACHE = tempfile.TemporaryDirectory(prefix="bitknights-test-cache-")
     os.environ["BITKNIGHTS_TEST_RUN_CACHE"] = _CACHE.name
@@ -64,9 +62,8 @@ def cache_dir(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def classic_patterns(tmp_path_factory):
-    """The classic pattern databases, built once per run (all workers) in the run's cache
-    directory and held in this process, where every later search of the classic target
-    finds them."""
+    """The classic pattern databases, built once per run (all workers) in the run's cache,
+    held in this process for every later search of the classic target."""
     from bitknights.engines import pdb
 
     return _once_per_run(tmp_path_factory, "patterns", lambda: pdb.pattern_tables(TARGET.key))

@@ -1,5 +1,4 @@
-"""Helpers shared by the tests (a module of its own, so ``conftest.py`` is imported once,
-by pytest)."""
+"""Helpers shared by the tests (not in ``conftest.py``, which pytest alone imports)."""
 
 from __future__ import annotations
 
@@ -20,8 +19,7 @@ from bitknights import TARGET, Board
 
 SAMPLE = Path(__file__).parent.parent / "sample.txt"
 SMALL = Board("11000/00000/00*00/00000/00000")
-"""A target with two black knights: 25 * C(24, 2) = 6,900 boards (tables built in
-milliseconds; the naive BFS holds them all)."""
+"""A target with two black knights: 25 * C(24, 2) = 6,900 boards, tables in milliseconds."""
 
 
 def random_walk(board: Board, length: int, rng: random.Random) -> Board:
@@ -40,9 +38,8 @@ def random_board(rng: random.Random, black: int = 12) -> Board:
 
 
 def forge(path, rank, value=None):
-    """Change payload bytes of a table file (``rank`` to ``value``, or ``rank`` a dict of
-    ``{rank: value}``) and recompute every checksum: a file that passes every integrity
-    check but lies (what someone with write access could make)."""
+    """Set payload bytes of a table file (``rank`` to ``value``, or a dict ``{rank: value}``),
+    every checksum recomputed: a file that passes every integrity check but lies."""
     from bitknights.table import store
 
     edits = rank if isinstance(rank, dict) else {rank: value}
@@ -109,15 +106,13 @@ ODD_FILES = {  # what may stand at a file's path instead of a file: each made at
 
 
 def cache_env(path) -> contextlib.AbstractContextManager:
-    """Within the block, ``BITKNIGHTS_CACHE_DIR`` names ``path`` (the one process-wide
-    way to move the cache besides passing ``cache_dir``)."""
+    """Within the block, ``BITKNIGHTS_CACHE_DIR`` names ``path``."""
     return mock.patch.dict(os.environ, BITKNIGHTS_CACHE_DIR=str(path))
 
 
 def copy_table(table_dir, cache_dir, target: Board = TARGET) -> Path:
-    """Copy the classic distance table of ``table_dir`` into ``cache_dir`` (made when
-    missing) as the table of ``target``; returns the copy's path.  A new file: it is
-    proved when first used, unless :func:`record_proof` records it."""
+    """Copy the classic table of ``table_dir`` into ``cache_dir`` (made when missing) as
+    ``target``'s; returns its path.  Proved when first used, unless :func:`record_proof`."""
     from bitknights.table import store
 
     Path(cache_dir).mkdir(mode=0o755, exist_ok=True)
@@ -128,9 +123,8 @@ def copy_table(table_dir, cache_dir, target: Board = TARGET) -> Path:
 
 
 def record_proof(cache_dir) -> None:
-    """Record the proof of the (genuine) classic table copied into ``cache_dir``, as an
-    earlier run would have left it (proving takes seconds; the proof is tested in
-    test_proof.py)."""
+    """Record the proof of the genuine classic table copied into ``cache_dir``, as an
+    earlier run would have left it (proving takes seconds)."""
     from bitknights import cache
     from bitknights.table import store
 
@@ -139,8 +133,7 @@ def record_proof(cache_dir) -> None:
 
 
 def write_compact(table, cache_dir) -> None:
-    """Write the compact ``table`` (a :class:`~bitknights.table.compact.CompactTable`) into
-    ``cache_dir``, its proof recorded, as a build leaves it (the build's seconds spared)."""
+    """Write the compact ``table`` into ``cache_dir`` with its proof, as a build leaves it."""
     from bitknights.table import compact
 
     compact._save(table.target, cache_dir, table.payload.tobytes(), table.max_distance + 1,
@@ -148,8 +141,7 @@ def write_compact(table, cache_dir) -> None:
 
 
 class Ran(NamedTuple):
-    """What a run of ``bitknights ARGS`` gave, named as :class:`subprocess.CompletedProcess`
-    names it."""
+    """What a run of ``bitknights ARGS`` gave, named as in :class:`subprocess.CompletedProcess`."""
 
     args: list[str]
     returncode: int
@@ -160,12 +152,11 @@ class Ran(NamedTuple):
 def run_bitknights(
     args, stdin: str | bytes = b"", *, env=None, cache_dir=None, text=True, closed=()
 ) -> Ran:
-    """``bitknights ARGS`` run in this process as a subprocess with pipes would run it:
-    ``stdin`` on standard input, the output captured (``text``: decoded, else bytes), the
-    environment this process's with ``env`` over it (``None``: unset), ``cache_dir`` as
-    ``$BITKNIGHTS_CACHE_DIR``, the streams named in ``closed`` closed.  As in a new
-    process, the services start afresh and what is said once is said again; whatever
-    ``main`` raises is raised here."""
+    """``bitknights ARGS`` run in this process as a subprocess with pipes would run it
+    (``text``: output decoded; ``env`` over this environment, ``None`` unsets; ``cache_dir``
+    as ``$BITKNIGHTS_CACHE_DIR``; the streams in ``closed`` closed).  As in a new process,
+    the services start afresh and what is said once is said again; what ``main`` raises,
+    raises."""
     from bitknights import cache, cli, service
 
     cache._warned.clear()
@@ -210,9 +201,8 @@ def run(args, cache_dir=None, stdin: str | bytes = b"", **kw) -> Ran:
 def run_python(
     code: str, *args: str, env: dict[str, str | None] | None = None, **kw
 ) -> subprocess.CompletedProcess:
-    """``python -c CODE ARGS`` in a new process, output captured as text, with the
-    environment variables of this one and ``env`` over them (``None``: unset); ``kw``:
-    more of :func:`subprocess.run`'s arguments (``input``, ``check``)."""
+    """``python -c CODE ARGS`` in a new process, output as text, ``env`` over this
+    environment (``None``: unset); ``kw``: more :func:`subprocess.run` arguments."""
     full = {**os.environ}
     for k, v in (env or {}).items():
         full.pop(k, None) if v is None else full.__setitem__(k, v)
@@ -266,8 +256,7 @@ def checked_by(sol, start, target=TARGET, *, engine):
 
 
 def many_and_few(test, *strategies, many: int = 400, few: int = 50):
-    """``test`` given hypothesis ``strategies``, as two tests: ``many`` examples (marked
-    slow) and ``few`` (in the default run)."""
+    """``test`` given ``strategies``: ``many`` examples (slow) and ``few`` (default run)."""
     import pytest
     from hypothesis import HealthCheck, given, settings
 
@@ -277,8 +266,7 @@ def many_and_few(test, *strategies, many: int = 400, few: int = 50):
 
 
 def _call(engine, method: str, *args, max_depth, stop, **options):
-    """``engine.METHOD(*args, SolveOptions(max_depth=..., **options), stop)`` (a name or an
-    engine object): the engine contract, called as the distance service calls it."""
+    """``engine.METHOD(*args, SolveOptions(...), stop)`` as the distance service calls it."""
     from bitknights.engines import get_engine
     from bitknights.engines.options import SolveOptions
 
@@ -303,14 +291,19 @@ def choose_engine(engine, max_depth, target=TARGET, *, counts_only=False, cache_
     from bitknights.service import auto, service
 
     if target is None:
-        never = lambda name: False  # noqa: E731
-        return (
-            auto(max_depth, never, counts_only=counts_only, boards=boards)
-            if engine == "auto"
-            else engine
-        )
+        if engine != "auto":
+            return engine
+        return auto(max_depth, lambda name: False, counts_only=counts_only, boards=boards)
     answers = service(target, engine=engine, cache_dir=cache_dir)
     return answers.choose(max_depth, counts_only=counts_only, boards=boards)
+
+
+def played(board, moves) -> Board:
+    """``board`` (a board or its text) after ``moves`` (moves, their names or squares)."""
+    board = Board(board)
+    for m in moves:
+        board = board.play(m)
+    return board
 
 
 def still_square(board):

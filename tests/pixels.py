@@ -1,10 +1,6 @@
-"""Text contrast as a person sees it, from screenshots: the same region once with every text
-shown and once with every text hidden (nothing else changes).  The pixels that differ are
-text; pixels that differ close together make one label (a word, a number, a letter on a
-board's edge), and each label's ink must stand out from what is behind it.
-
-Used by the browser tests and by ``scripts/notebook_check.py`` (which puts this directory
-on its path).  Needs numpy and Pillow (matplotlib's dependency, in the ``test`` extra).
+"""Text contrast as a person sees it: a region shot with every text shown and hidden; the
+pixels that differ are text, close together one label, whose ink must stand out from what
+is behind it.  Used by the browser tests and ``scripts/notebook_check.py``; needs Pillow.
 """
 
 from __future__ import annotations
@@ -22,11 +18,9 @@ html.bk-hide-text, html.bk-hide-text * {
 }
 """
 
-# Adds the style above to the page; hides each SVG <text> by its visibility attribute
-# (page CSS does not reach the copies a <use> draws of its <defs>, attributes do); swaps
-# every <img> of an SVG for a still copy (its animations removed: it shows its first
-# frame, and a swap cannot restart a clock) with or without its text (an <img> cannot be
-# reached at all); RESTORE_IMAGES_JS puts the pictures back.
+# Adds the style above; hides each SVG <text> by attribute (page CSS misses what a <use>
+# draws); swaps each SVG <img> for a still copy (animations removed) with or without its
+# text (an <img> cannot be reached); RESTORE_IMAGES_JS puts the pictures back.
 HIDE_TEXT_JS = """
 async ([css, hide]) => {
   if (!document.getElementById("bk-hide-text-style")) {
@@ -78,8 +72,7 @@ async ([css, hide]) => {
 
 
 class Label(NamedTuple):
-    """One label found on a screenshot: its box (x0, y0, x1, y1, in pixels of the shot), its
-    contrast with what is behind it, and the luminances of its ink and of its background."""
+    """A label on a shot: box (x0, y0, x1, y1), contrast, luminances of ink and background."""
 
     box: tuple[int, int, int, int]
     contrast: float
@@ -200,10 +193,9 @@ PAUSE_JS = """(pause) => document.querySelectorAll("svg").forEach((s) => {
 
 
 def page_labels(page, clip: dict | None = None, *, least: int = 0, tries: int = 6) -> list[Label]:
-    """The labels Playwright's ``page`` shows (within ``clip``): screenshots with text,
-    without, with, without.  Animations in the page's SVGs are paused, an ``<img>`` shows
-    its first frame; what still changed between the two shots of a kind (a redraw) is left
-    out.  Tried again (up to ``tries`` times) while fewer than ``least`` labels are found."""
+    """The labels Playwright's ``page`` shows (within ``clip``): shots with text, without,
+    with, without, animations paused; what changed between two shots of a kind is left out.
+    Tried again (up to ``tries`` times) while fewer than ``least`` labels are found."""
     page.evaluate(PAUSE_JS, True)
     found: list[Label] = []
     try:
@@ -231,11 +223,9 @@ def rgb(css: str) -> np.ndarray:
 
 
 def check_framed_figure(fig, least: int, frame: str) -> list[Label]:
-    """A plot that reads on any notebook theme: every label at least 4.5:1 against what is
-    behind it in the picture, a ``frame``-coloured border two pixels deep all round, the
-    frame visible on a white page and the inside on a near-black one (3:1, as for any edge
-    a person must see).  Labels are found on the notebook PNG drawn with every text, then
-    with every text transparent (nothing moved).  Returns the labels found."""
+    """A plot that reads on any notebook theme: every label 4.5:1 against what is behind it,
+    a ``frame``-coloured border two pixels deep all round, the frame 3:1 on a white page and
+    the inside on a near-black one.  Returns the labels (texts drawn, then transparent)."""
     from matplotlib.text import Text
 
     png = image(fig._repr_png_())

@@ -1,6 +1,5 @@
-"""Running a command as a person sees it: on a pseudo-terminal with a window size, and
-what the screen keeps once the carriage returns, erasures and cursor moves have done their
-work (a small emulator of the few control sequences bitknights and tqdm write)."""
+"""Running a command as a person sees it: on a pseudo-terminal, and what the screen keeps
+(a small emulator of the few control sequences bitknights and tqdm write)."""
 
 from __future__ import annotations
 
@@ -25,9 +24,8 @@ BOUND = 300  # seconds any wait on a child may take: a hang fails with a message
 
 @contextlib.contextmanager
 def _child(command, columns, *, env=None, **popen):
-    """A child with standard error (and what ``popen`` names ``"pty"``) on a new
-    pseudo-terminal of ``ROWS`` x ``columns``; yields ``(process, master fd)``, kills the
-    child if it still runs at the end."""
+    """A child with standard error (and what ``popen`` names ``"pty"``) on a new terminal of
+    ``ROWS`` x ``columns``; yields ``(process, master fd)``, kills the child at the end."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
     popen = {k: slave if v == "pty" else v for k, v in popen.items()}
@@ -45,9 +43,8 @@ def _child(command, columns, *, env=None, **popen):
 def on_terminal(
     args, *, env=None, stdin=DEVNULL, columns=COLUMNS, command=CLI, cwd=None, timeout=BOUND
 ):
-    """Run ``bitknights ARGS`` (or another ``command``) with standard output and standard
-    error on one pseudo-terminal; returns ``(status, everything written)``.  Fails (the
-    child killed) if it runs past ``timeout`` seconds."""
+    """``bitknights ARGS`` (or ``command``) with both outputs on one pseudo-terminal: returns
+    ``(status, everything written)``; fails, the child killed, past ``timeout`` seconds."""
     streams = {"stdin": stdin, "stdout": "pty"}
     with _child([*command, *args], columns, env=env, cwd=cwd, **streams) as (p, master):
         seen = drain(master, timeout, what=f"{' '.join(map(str, args))}")
@@ -56,9 +53,8 @@ def on_terminal(
 
 
 def stderr_on_terminal(args, *, stdin=b"", env=None, columns=COLUMNS, timeout=BOUND):
-    """Run ``bitknights ARGS`` with standard error alone on a pseudo-terminal (standard
-    input and output are pipes); returns ``(status, standard output, what the terminal
-    showed)``.  For commands that say little there (a few KB unread make the writer wait)."""
+    """``bitknights ARGS`` with standard error alone on a pseudo-terminal (a few KB unread
+    make the writer wait): returns ``(status, standard output, what the terminal showed)``."""
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
     with _child([*CLI, *args], columns, env=env, **pipes) as (p, master):
         out, _ = p.communicate(stdin, timeout=timeout)
@@ -102,17 +98,14 @@ def read_until(
     return seen
 
 
-# the child's first step: the terminal on its standard input becomes its controlling one
-# (it is a session leader, and opening a terminal makes it so), then it becomes the command
+# the child (a session leader) opens the terminal on its stdin to control it, then execs
 _CONTROLLING = "import os, sys; os.close(os.open(os.ttyname(0), os.O_RDWR)); os.execv(sys.argv[1], sys.argv[1:])"
 
 
 def spawn(args, *, columns=COLUMNS, env=None) -> tuple[int, int]:
-    """``bitknights ARGS`` in a child whose controlling terminal is a new pseudo-terminal
-    of ``ROWS`` x ``columns`` (so Ctrl-C typed on it reaches the child), in a UTF-8 locale;
-    returns ``(pid, master fd)``.  End it with :func:`wait_exit`.  Started by subprocess
-    in a new session (no ``fork()`` of this process, which has threads: pytest-timeout's,
-    xdist's)."""
+    """``bitknights ARGS`` in a UTF-8 locale, in a new session whose controlling terminal is
+    a new one of ``ROWS`` x ``columns`` (Ctrl-C typed on it reaches the child); returns
+    ``(pid, master fd)``, for :func:`wait_exit`.  (No ``fork()`` of this threaded process.)"""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
     # PYTHONFAULTHANDLER: a child that hangs shows its threads' stacks (see wait_exit)
@@ -125,8 +118,7 @@ def spawn(args, *, columns=COLUMNS, env=None) -> tuple[int, int]:
 
 
 def kill(pid: int, seconds: float = 30) -> None:
-    """Kill the child ``pid`` and reap it (a killed child ends at once; the wait is
-    bounded all the same)."""
+    """Kill the child ``pid`` and reap it, within ``seconds``."""
     os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + seconds
     while not os.waitpid(pid, os.WNOHANG)[0]:
@@ -135,9 +127,8 @@ def kill(pid: int, seconds: float = 30) -> None:
 
 
 def wait_exit(pid: int, fd: int, seen: bytes = b"", seconds: float = BOUND) -> tuple[int, bytes]:
-    """Wait for the child :func:`spawn` started to end, reading what it still shows;
-    returns its exit code and everything shown, and closes ``fd``.  A child still running
-    after ``seconds`` is killed and the test fails, saying what the terminal showed."""
+    """``(exit code, everything shown)`` of the child :func:`spawn` started, ``fd`` closed;
+    a child still running after ``seconds`` is killed and the test fails, saying why."""
     deadline = time.monotonic() + seconds
     try:
         while True:

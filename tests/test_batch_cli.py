@@ -7,7 +7,7 @@ import pytest
 
 from bitknights import SAMPLE as SAMPLE_TEXT
 from bitknights import TARGET, InputError, read_batch, read_board
-from helpers import SAMPLE, one_line_error, run_bitknights
+from helpers import SAMPLE, one_line_error, played, run_bitknights, target_file
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -65,16 +65,13 @@ def test_readable_path():
     r = run(["solve", "--path", str(SAMPLE)])
     out = r.stdout.decode()
     assert out.startswith("7\nmoves (7): ")
-    board = read_batch(SAMPLE_TEXT)[0]
-    for move in out.splitlines()[1].split(": ")[1].split():  # chess names, replayed
-        board = board.play(move)
-    assert board == TARGET
+    moves = out.splitlines()[1].split(": ")[1].split()  # chess names, replayed
+    assert played(read_batch(SAMPLE_TEXT)[0], moves) == TARGET
     assert "\n-1\nno solution (over limit)\n" in out
 
 
 def test_custom_target(tmp_path):
-    target = tmp_path / "t.txt"
-    target.write_text("10110\n01*11\n10111\n01001\n00000\n")
+    target = target_file(tmp_path / "t.txt", B1)
     batch = f"2\n{B1}11111\n01111\n00*11\n00001\n00000\n"
     r = run(["solve", "--target", str(target), "--exact"], batch.encode())
     assert r.returncode == 0, r.stderr

@@ -12,15 +12,7 @@ from bitknights import TARGET, Board, api, solve
 from bitknights.engines import ENGINES, _bidir_search, bidir
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
-from helpers import (
-    checked_by,
-    choose_engine,
-    keys_of,
-    random_board,
-    random_walk,
-    solve_with,
-    steps_with,
-)
+from helpers import checked_by, keys_of, random_board, random_walk, solve_with, steps_with
 
 checked = partial(checked_by, engine="bidir")
 
@@ -32,7 +24,7 @@ def test_classic_sample_and_registry(monkeypatch):
     assert [checked(solve(b, engine="bidir"), b).steps for b in boards] == [7, None]
     assert solve(boards[1], engine="bidir").status == "over_limit"
     assert checked(solve(boards[1], engine="bidir", max_depth=None), boards[1]).steps == 18
-    assert choose_engine("auto", None) == "bidir"
+    assert helpers.choose_engine("auto", None) == "bidir"
     assert "bidir" in api.ENGINE_CHOICES
     assert solve(boards[1], max_depth=None).engine == "bidir"
     assert steps_with("bidir", keys_of(boards), TARGET).tolist() == [7, -1]
@@ -40,8 +32,7 @@ def test_classic_sample_and_registry(monkeypatch):
 
 
 def test_steps_many_on_ball11_at_every_limit(ball11):
-    """The batch paths (numpy under small limits, numba above) on every third of the
-    122,209 boards."""
+    """The batch paths (numpy under small limits, numba above) on a third of 122,209 boards."""
     texts = list(ball11)[::3]
     keys = keys_of(Board(t) for t in texts)
     exact = np.array([ball11[t] for t in texts])

@@ -5,14 +5,8 @@ from pathlib import Path
 import pytest
 
 import naive
-from bitknights import TARGET, Board, BoardError, Move, parse_square, square_name
-from bitknights.squares import (
-    FULL_MASK,
-    KNIGHT_COUNTS,
-    KNIGHT_DISTANCE,
-    KNIGHT_MASKS,
-    KNIGHT_NEIGHBORS,
-)
+from bitknights import TARGET, Board, BoardError, Move, parse_square, square_name, squares
+from bitknights.squares import KNIGHT_COUNTS, KNIGHT_DISTANCE, KNIGHT_MASKS, KNIGHT_NEIGHBORS
 from helpers import load_script, random_board
 
 
@@ -75,7 +69,7 @@ def test_value_semantics():
         assert Board(str(b)) == b == Board(b.compact) == Board.from_key(b.key)
         assert hash(b) == hash(Board(b.compact))
         assert Board.from_masks(b.white, b.black, b.blank) == b
-        assert b.white | b.black | 1 << b.blank == FULL_MASK
+        assert b.white | b.black | 1 << b.blank == squares.FULL_MASK
         assert b.white & b.black == 0
         assert pickle.loads(pickle.dumps(b)) == b
     with pytest.raises(AttributeError):

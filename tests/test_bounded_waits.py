@@ -1,5 +1,4 @@
-"""Every wait in the tests has a bound, read from the tests' source: what does not end
-makes its test fail, never stalls the suite."""
+"""Every wait in the tests has a bound (read from their source): a hang fails, never stalls."""
 
 from __future__ import annotations
 
@@ -49,8 +48,7 @@ def _child_pipe(owner: ast.expr) -> str | None:
 
 
 def _ended_children(tree: ast.AST) -> set[tuple[int, str]]:
-    """The reads of a child's pipe after a bounded wait for that child in the same
-    function: the child has ended."""
+    """Reads of a child's pipe after a bounded wait for it in the same function (it ended)."""
     ok = set()
     for _, calls in _functions(tree):
         waited: dict[str, int] = {}

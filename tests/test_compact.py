@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import bitknights as bk
+import helpers
 from bitknights import TARGET, Board, cache
 from bitknights.coords import rank, state_count
 from bitknights.engines import compact as compact_engine
@@ -18,17 +19,7 @@ from bitknights.errors import BitknightsError
 from bitknights.results import OVER_LIMIT
 from bitknights.service import DistanceService, far
 from bitknights.table import compact
-from helpers import (
-    SMALL,
-    by_distance,
-    forge_compact,
-    random_walk,
-    run_bitknights,
-    run_python,
-    solve_with,
-    steps_with,
-    target_file,
-)
+from helpers import SMALL, by_distance, forge_compact, run_bitknights, solve_with, target_file
 
 FAR = Board("00000/11000/10101/*1100/11111")  # 39 moves from the classic target
 
@@ -94,11 +85,8 @@ def classic_pair(table_dir, classic_compact):
 
 def every_distance(full, per_distance):
     """Boards drawn uniformly at each distance from the target to the farthest."""
-    return [
-        b
-        for d in range(full.max_distance + 1)
-        for b in full.random_boards(d, min(per_distance, full.layers[d]), seed=d)
-    ]
+    counts = [(d, min(per_distance, n)) for d, n in enumerate(full.layers)]
+    return [b for d, n in counts for b in full.random_boards(d, n, seed=d)]
 
 
 def test_the_compact_table_agrees_with_the_distance_table_at_every_distance(classic_pair):
@@ -137,7 +125,7 @@ def test_the_classic_table_agrees_with_the_distance_table(tmp_path, table_dir, f
     full = bk.table.load_table(cache_dir=table_dir)
     table = compact.build(TARGET, tmp_path)
     rng = random.Random(22)
-    boards = [random_walk(TARGET, rng.randrange(0, 60), rng) for _ in range(300)]
+    boards = [helpers.random_walk(TARGET, rng.randrange(0, 60), rng) for _ in range(300)]
     boards += full.random_boards(39, 20, seed=1) + full.random_boards(36, 20, seed=1)
     for b in boards:
         assert table.walk(b.black, b.blank)[0] == full.distance(b)
@@ -146,7 +134,7 @@ def test_the_classic_table_agrees_with_the_distance_table(tmp_path, table_dir, f
         s.verify()
         assert s.steps == full.distance(b) and s.engine == "compact"
     keys = [b.key for b in boards]
-    got = steps_with("compact", keys, TARGET, 30, cache_dir=tmp_path)
+    got = helpers.steps_with("compact", keys, TARGET, 30, cache_dir=tmp_path)
     assert got == [d if d <= 30 else -1 for d in (full.distance(b) for b in boards)]
 
 
@@ -257,7 +245,7 @@ def test_a_few_boards_are_walked_without_numpy(tmp_path, small):
         "print('numpy' in sys.modules, 'numba' in sys.modules, status)"
     )
     batch = "2\n" + "".join(b.replace("/", "\n") + "\n" for b in boards)
-    r = run_python(code, input=batch, env={"BITKNIGHTS_CACHE_DIR": str(tmp_path)})
+    r = helpers.run_python(code, input=batch, env={"BITKNIGHTS_CACHE_DIR": str(tmp_path)})
     want = [small[0].walk_plain(Board(b).black, Board(b).blank)[0] for b in boards]
     assert r.stdout.split() == [*map(str, want), "False", "False", "0"], r.stderr
 
@@ -283,8 +271,5 @@ def test_random_boards_from_the_compact_table(tmp_path, small_ball, small, monke
                         "json", "--target", target], cache_dir=tmp_path)  # fmt: skip
     assert r.returncode == 0, r.stderr
     for rec in map(json.loads, r.stdout.splitlines()):
-        board = Board(rec["board"])
-        assert small_ball[board.compact] == rec["distance"] == 9 == len(rec["moves"])
-        for move in rec["moves"]:
-            board = board.play(move)
-        assert board == SMALL
+        assert small_ball[Board(rec["board"]).compact] == rec["distance"] == 9 == len(rec["moves"])
+        assert helpers.played(rec["board"], rec["moves"]) == SMALL

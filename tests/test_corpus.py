@@ -2,13 +2,13 @@
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bitknights import cli
 from helpers import cache_env
+from terminal import CLI
 
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
@@ -32,17 +32,14 @@ def test_corpus_case(name, table, capsys, request):
         status = cli.main(["solve", "--workers", "1", str(path)])
     out, err = capsys.readouterr()
     assert status == want["status"]
-    assert (out, err) == (
-        (want["stdout"], "") if status == 0 else ("", want["stderr"].format(file=path))
-    )
+    said = (want["stdout"], "") if status == 0 else ("", want["stderr"].format(file=path))
+    assert (out, err) == said
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED)[::6])
 def test_corpus_case_on_stdin_in_a_process(name):
     data = (CORPUS / name).read_bytes()
-    r = subprocess.run(
-        [sys.executable, "-m", "bitknights", "solve"], input=data, capture_output=True, timeout=120
-    )
+    r = subprocess.run([*CLI, "solve"], input=data, capture_output=True, timeout=120)
     want = EXPECTED[name]
     assert r.returncode == want["status"]
     if r.returncode:

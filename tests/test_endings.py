@@ -10,8 +10,7 @@ import pytest
 import terminal
 from helpers import batch_file, run_bitknights
 
-# 39 moves away (tests/data/distance39.txt): seconds of IDA* even with pattern databases,
-# which a deep search now builds before it starts
+# 39 moves away (tests/data/distance39.txt): seconds of IDA* even with pattern databases
 FAR = "00000\n11000\n10101\n*1100\n11111\n"
 NEAR = "10110/01*11/10111/01001/00000"  # 7 moves
 
@@ -59,8 +58,7 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
 
 
 def test_ctrl_c_while_solutions_stream_to_a_terminal_ends_on_a_line_of_its_own(table_dir):
-    """Ctrl-C while `solutions` streams to its terminal: the message starts a line of its
-    own after the echoed `^C`, status 130."""
+    """Ctrl-C while `solutions` streams: the message on its own line after `^C`, status 130."""
     far = "000*0/10000/01010/11110/11111"  # 39 moves away: 1,944,639 optimal sequences
     pid, fd = terminal.spawn(["solutions", far], env={"BITKNIGHTS_CACHE_DIR": str(table_dir)})
     seen = terminal.read_until(fd, b"\n", seconds=120, count=200)  # well into the listing

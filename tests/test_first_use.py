@@ -1,6 +1,5 @@
-"""The traps a newcomer falls into first (issue 11), closed: standard input on a terminal,
-a batch without its count line, a board on the command line, counting solutions with the
-classic output, and one vocabulary across the commands."""
+"""Issue 11's newcomer traps: standard input on a terminal, a batch without its count line,
+a board argument, counting solutions with the classic output, one vocabulary."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from bitknights import TARGET, Board, InputError, cli, read_batch
 from bitknights.batch import BatchReader
 from bitknights.cli.common import OPTIMAL_MARK
 from bitknights.table import load_table
-from helpers import SAMPLE, run, run_bitknights
+from helpers import SAMPLE, played, run, run_bitknights, target_file
 
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 B2 = "01011\n110*1\n01110\n01010\n00100\n"
@@ -85,10 +84,7 @@ def test_solve_takes_a_board_argument(board):
     r = run(["solve", "--engine", "ida", "--format", "json", "--path", board])
     record = json.loads(r.stdout)
     assert record["board"] == Board(SLASHED).compact and record["steps"] == 7
-    replayed = Board(SLASHED)
-    for move in record["moves"]:
-        replayed = replayed.play(move)
-    assert replayed == TARGET
+    assert played(SLASHED, record["moves"]) == TARGET
 
 
 TYPOS = {  # a board with a typo: standard input gets the same problem
@@ -113,9 +109,8 @@ MISSHAPEN = {
 @pytest.mark.parametrize("command", ["solve", "hint", "play", "check", "solutions"])
 @pytest.mark.parametrize("board", [*TYPOS, *MISSHAPEN])
 def test_a_bad_board_argument_says_what_it_found(board, command):
-    """An argument that looks like a board is a bad board, not a missing file: the same
-    line from every command that takes a board names the bad character, or how many
-    characters and of each knight."""
+    """A bad board argument, not a missing file: every command's one line names the bad
+    character, or how many characters and of each knight."""
     problem = TYPOS.get(board) or MISSHAPEN[board]
     want = f"bitknights: error: {board!r} is neither a file nor a board: {problem}\n"
     r = run([command, board, *(["e5"] if command == "check" else [])])
@@ -138,9 +133,8 @@ def test_a_board_alone_on_standard_input_is_answered(board):
     assert [b.compact for b in read_batch(board)] == [Board(SLASHED).compact]
     r = run(["solve"], stdin=f"{board}\n{board}\n")
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith(
-        "bitknights: error: line 1: expected the number of boards T, got a board on one line"
-    )
+    error = "bitknights: error: line 1: expected the number of boards T, got a board on one line"
+    assert r.stderr.startswith(error)
     assert "a batch is T, then T boards of five rows" in r.stderr
 
 
@@ -148,8 +142,7 @@ def test_hint_takes_a_board_argument_and_a_batch(table_dir, tmp_path):
     classic = load_table(TARGET, cache_dir=table_dir)
     one = run(["hint", SLASHED], table_dir)
     assert one.returncode == 0, one.stderr
-    f = tmp_path / "b1.txt"
-    f.write_text(B1)
+    f = target_file(tmp_path / "b1.txt", B1)
     assert run(["hint", str(f)], table_dir).stdout == one.stdout
     r = run(["hint", str(SAMPLE)], table_dir)
     assert r.returncode == 0, r.stderr
@@ -201,8 +194,7 @@ def subparsers(parser: argparse.ArgumentParser, prefix=()):
 
 
 def test_the_command_list_matches_what_each_module_registers():
-    """cli.COMMANDS lets the command line import only the module a command needs: each
-    command's module registers that command alone."""
+    """Each command's module (cli.COMMANDS) registers that command alone."""
     for name in cli.COMMANDS:
         sub = argparse.ArgumentParser().add_subparsers()
         cli.command_module(name).register(sub)
@@ -286,9 +278,8 @@ def test_a_group_without_its_action_lists_the_actions():
     assert r.returncode == 2 and r.stdout == ""
     for action in ("build", "info", "verify"):
         assert f"\n    {action} " in r.stderr, r.stderr
-    assert r.stderr.endswith(
-        "bitknights table: error: the following arguments are required: ACTION\n"
-    )
+    missing = "bitknights table: error: the following arguments are required: ACTION\n"
+    assert r.stderr.endswith(missing)
 
 
 def test_help_fits_the_terminal_and_keeps_the_list_of_play_commands():
@@ -317,9 +308,7 @@ def test_counts_are_worded_in_the_singular_when_one(table_dir):
         "bitknights: error: asked for 2 boards at distance 0, but only 1 board lies at that distance\n"
     )
     r = run(["random", "--distance", "99", "--count", "1"], table_dir)
-    assert r.stderr.endswith(
-        "asked for 1 board at distance 99, but only 0 boards lie at that distance\n"
-    )
+    assert r.stderr.endswith("for 1 board at distance 99, but only 0 boards lie at that distance\n")
 
 
 # -- messages that answer the next question ---------------------------------------------
@@ -329,8 +318,7 @@ WHY_13 = "never reaches the target: it has 13 black knights, the target 12 (move
 
 
 def test_an_unreachable_board_says_why_on_a_terminal_and_stdout_stays_classic(tmp_path):
-    """`solve` on a board with other knight counts: standard output is the classic `-1`;
-    on a terminal (only) one line on standard error says why."""
+    """Other knight counts: `-1` on standard output; on a terminal one line says why."""
     status, out, seen = terminal.stderr_on_terminal(["solve", THIRTEEN])
     assert (status, out) == (0, b"-1\n")
     assert terminal.kept(seen) == terminal.wrapped(f"bitknights: {THIRTEEN} {WHY_13}"), seen

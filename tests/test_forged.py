@@ -14,36 +14,18 @@ import numpy as np
 import pytest
 
 import bitknights as bk
+import helpers
 from bitknights import TARGET, Board, cache
 from bitknights.coords import rank
 from bitknights.engines import mitm, pdb
 from bitknights.engines.ida import IdaEngine
 from bitknights.errors import BitknightsError
 from bitknights.table import store
-from helpers import (
-    ODD_FILES,
-    SAMPLE,
-    batch_file,
-    cache_env,
-    copy_table,
-    forge,
-    forge_patterns,
-    keys_of,
-    one_line_error,
-    random_walk,
-    rewrite_header,
-    run,
-    run_python,
-    solve_with,
-    steps_with,
-    target_file,
-)
-from terminal import CLI
+from helpers import SAMPLE, batch_file, copy_table, forge_patterns, keys_of, run, steps_with
+from terminal import BOUND, CLI
 
-LIMIT = 300  # seconds; a hang fails the test instead of stalling the suite
 SAMPLE_ANSWER = "7\n-1\n"
-# other targets with the classic knight counts: the blank elsewhere, or in the centre too
-# (then the header's layer counts fit it: only the bytes tell)
+# targets with the classic counts: the blank elsewhere, or in the centre (layers fit too)
 OTHER = Board("10111/01010/0*111/00011/01000")
 OTHER_CENTRE = Board("10111/01110/00*10/00011/01001")
 
@@ -66,7 +48,7 @@ def exact(boards: list[Board], target: Board = TARGET, limit: int | None = None)
 def walks(target: Board, count: int, seed: int, lengths=(4, 14)) -> list[Board]:
     """``count`` random walks from ``target``, of lengths drawn from ``range(*lengths)``."""
     rng = random.Random(seed)
-    return [random_walk(target, rng.randrange(*lengths), rng) for _ in range(count)]
+    return [helpers.random_walk(target, rng.randrange(*lengths), rng) for _ in range(count)]
 
 
 # -- the distance table ---------------------------------------------------------------------
@@ -77,23 +59,22 @@ def test_a_table_built_for_another_target_is_refused_everywhere(target, table_di
                                                                   tmp_path):  # fmt: skip
     """Issue 19, point 3: the classic table with another target in its header."""
     path = copy_table(table_dir, cache_dir, target)
-    rewrite_header(path, 16, "<Q", target.key)
+    helpers.rewrite_header(path, 16, "<Q", target.key)
     with path.open("rb") as f:  # the header alone passes
-        assert (
-            store.ByteTable.parse_header(path, f.read(store._HEAD_MAX), target)[0]["target"]
-            == target
-        )
+        fields = store.ByteTable.parse_header(path, f.read(store._HEAD_MAX), target)[0]
+    assert fields["target"] == target
     with pytest.raises(store.TableError, match="inconsistent.*table build"):
         store.load(target, cache_dir)
     assert not store.available(target, cache_dir)
-    tfile = target_file(tmp_path / "target.txt", target)
+    tfile = helpers.target_file(tmp_path / "target.txt", target)
     for command in ("info", "verify"):
         r = run(["table", command, "--target", tfile], cache_dir)
         assert r.returncode == 1 and "Traceback" not in r.stderr, (r.stdout, r.stderr)
         assert f"{path} is inconsistent" in r.stdout and "bitknights table build" in r.stdout
     boards = walks(target, 100, 1)  # above the batch size whose answers get their paths walked
     batch = batch_file(tmp_path / "boards.txt", boards)
-    err = one_line_error(run(["solve", "--engine", "table", "--target", tfile, batch], cache_dir))
+    r = run(["solve", "--engine", "table", "--target", tfile, batch], cache_dir)
+    err = helpers.one_line_error(r)
     assert str(path) in err and "bitknights table build" in err
     r = run(["solve", "--exact", "--target", tfile, batch], cache_dir)  # auto: by search
     assert r.returncode == 0 and r.stdout.split() == list(map(str, exact(boards, target)))
@@ -122,11 +103,11 @@ def _forge_at_open(name, path, file):
         )
     elif name == "layer counts":
         a, b = file.layers[1:3]
-        rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", a - 1, b + 1)
+        helpers.rewrite_header(path, 16 + store._FIELDS.size + 8, "<QQ", a - 1, b + 1)
     else:  # one board's byte raised by 2
         board = {"target": TARGET, "neighbour": TARGET.play("b5"), "example": file.example()}
         r = rank(board[name].black, board[name].blank)
-        forge(path, r, file[r] + 2)
+        helpers.forge(path, r, file[r] + 2)
 
 
 @pytest.mark.parametrize("name", AT_OPEN)
@@ -137,11 +118,11 @@ def test_a_forgery_is_refused_at_open_everywhere(name, table_dir, cache_dir):
     with pytest.raises(store.TableError, match=f"{path} is inconsistent .*{AT_OPEN[name]}"):
         store.load(TARGET, cache_dir)
     assert run(["table", "info"], cache_dir).returncode == 1
-    err = one_line_error(run(["solve", "--engine", "table", SAMPLE], cache_dir))
+    err = helpers.one_line_error(run(["solve", "--engine", "table", SAMPLE], cache_dir))
     assert "inconsistent" in err and "bitknights table build" in err
     r = run(["solve", "--exact", SAMPLE], cache_dir)  # answered by search
     assert (r.returncode, r.stdout) == (0, "7\n18\n") and str(path) in one_warning(r)
-    with cache_env(cache_dir):
+    with helpers.cache_env(cache_dir):
         assert bk.solve(bk.read_batch(SAMPLE.read_text())[1], max_depth=None).steps == 18
 
 
@@ -180,7 +161,7 @@ def _set(table: np.ndarray, mask: int, value=None, plus=0) -> np.ndarray:
     return t
 
 
-ELEVEN = random_walk(TARGET, 11, random.Random(0))
+ELEVEN = helpers.random_walk(TARGET, 11, random.Random(0))
 
 
 FORGED_PATTERNS = {
@@ -203,7 +184,7 @@ def test_forged_pattern_databases_are_never_used_only_rebuilt(shape, patterns, c
     assert pdb.cached_pattern_tables(TARGET.key) is None  # never read for a bound
     cache._warned.clear()
     for board in (Board(SEVEN), ELEVEN):
-        s = solve_with(IdaEngine(use_pdb=True), board, TARGET, None)
+        s = helpers.solve_with(IdaEngine(use_pdb=True), board, TARGET, None)
         assert s.steps == exact([board])[0]
         s.verify()
     assert "were not exact" in capfd.readouterr().err
@@ -224,9 +205,8 @@ def test_forged_pattern_databases_answer_right_on_the_command_line(patterns, tmp
 
 def test_the_run_time_check_passes_the_genuine_tables(patterns):
     boards = walks(TARGET, 30, 6, (0, 40))
-    assert steps_with(IdaEngine(use_pdb=True), keys_of(boards), TARGET, None).tolist() == exact(
-        boards
-    )
+    got = steps_with(IdaEngine(use_pdb=True), keys_of(boards), TARGET, None)
+    assert got.tolist() == exact(boards)
 
 
 UNTRUSTED = {  # how a file is untrusted: the change that makes it so, the fix said
@@ -282,7 +262,7 @@ def test_untrusted_pattern_databases_are_refused_said_once_and_done_without(surf
     env = {"BITKNIGHTS_CACHE_DIR": str(untrusted[0].parent)}
     if surface == "api":
         code = f"import bitknights as bk; print(bk.solve({SEVEN!r}, engine='ida', max_depth=None).steps)"
-        r = run_python(code, env=env)
+        r = helpers.run_python(code, env=env)
         assert (r.returncode, r.stdout) == (0, "7\n"), r.stderr
     else:
         args, feed, want = SURFACES[surface]()
@@ -428,8 +408,7 @@ def _far_boards() -> tuple[list[Board], list[int]]:
 
 @pytest.fixture
 def installed(tmp_path):
-    """``(ball, solve)``: the shipped ball's path in a copy of the package, and ``solve(*args)``
-    runs ``bitknights solve ARGS`` in a new process importing that copy, no cache."""
+    """``(ball path, solve(*args))`` in a copy of the package, ``bitknights solve`` run on it."""
     site = tmp_path / "site"
     shutil.copytree(Path(bk.__file__).parent, site / "bitknights",
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
@@ -437,7 +416,7 @@ def installed(tmp_path):
 
     def solve(*args) -> subprocess.CompletedProcess:
         return subprocess.run([*CLI, "solve", *map(str, args)], capture_output=True, text=True,
-                              timeout=LIMIT, env=env, cwd=site)  # fmt: skip
+                              timeout=BOUND, env=env, cwd=site)  # fmt: skip
 
     return site / "bitknights" / "data" / "classic-ball.bkb", solve
 
@@ -456,12 +435,12 @@ def test_a_forged_ball_answers_right_through_the_command_line(name, tmp_path, in
         assert f"shipped ball {ball}" in line and FORGED_BALLS[name][1] in line
 
 
-@pytest.mark.parametrize("kind", ODD_FILES)
+@pytest.mark.parametrize("kind", helpers.ODD_FILES)
 def test_odd_files_at_the_ball_path_are_refused_at_once(kind, installed):
     """/dev/zero, a FIFO, a directory, a huge file: refused unread, said once, computed."""
     ball, solve = installed
     ball.unlink()
-    ODD_FILES[kind](ball)
+    helpers.ODD_FILES[kind](ball)
     r = solve(SAMPLE)
     assert (r.returncode, r.stdout) == (0, SAMPLE_ANSWER), r.stderr
     line = one_warning(r)

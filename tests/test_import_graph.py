@@ -1,6 +1,5 @@
-"""No import cycles among bitknights' modules, lazy imports included.  The one accepted
-pattern: a value type's ``_repr_*`` or ``__str__`` method importing the code that draws
-it."""
+"""No import cycles among bitknights' modules, lazy imports included, but a value type's
+``_repr_*`` or ``__str__`` method importing the code that draws it."""
 
 import ast
 from pathlib import Path
@@ -76,8 +75,7 @@ def test_no_import_cycles():
 
 
 def test_the_table_does_not_reach_into_the_engines():
-    """The table sits below the engines: its kernels load through ``bitknights.native`` and
-    run on ``bitknights.threads``, both at the bottom."""
+    """The table sits below the engines (its kernels load through native, run on threads)."""
     mods = _modules()
     for name, path in mods.items():
         if name == "bitknights.table" or name.startswith("bitknights.table."):
@@ -123,18 +121,13 @@ def test_every_module_has_a_layer():
 def test_no_import_climbs_a_layer():
     """Lazy imports and annotation-only ones included.  The one exception: the kernel
     loader (bottom) imports the kernel modules it compiles or loads."""
-    climbing = [
-        (a, b)
-        for a, b in _edges()
-        if _rank(b) > _rank(a) and not (a == KERNEL_LOADER and b.endswith("kernels"))
-    ]
-    assert climbing == []
+    edges = [(a, b) for a, b in _edges() if not (a == KERNEL_LOADER and b.endswith("kernels"))]
+    assert [(a, b) for a, b in edges if _rank(b) > _rank(a)] == []
 
 
 def test_only_the_service_opens_the_door_below():
     """Every surface asks the distance service: none imports an engine or the table's
-    internals, but the heuristic lab, which runs IDA* itself (the service gives it the
-    truth)."""
+    internals, but the heuristic lab, which runs IDA* itself."""
     below = [(a, b) for a, b in _edges() if _rank(a) >= SURFACES and _rank(b) in (1, 2)]
     # the table's functions re-export its error and path helpers, and annotate with its types
     assert below == [("bitknights.lab.core", "bitknights.engines.heuristics"),

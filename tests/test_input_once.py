@@ -22,8 +22,7 @@ def _batch(boards: list[str], pad: int = 0) -> bytes:
 
 
 def _crafted() -> bytes:
-    """8,875 boards laid out so that the bytes after the first 266,240 are themselves a
-    valid one-board batch (the old small-input path lost exactly those bytes)."""
+    """8,875 boards whose bytes after the first 266,240 are a one-board batch (once lost)."""
     rng = random.Random(15)
     boards = [random_walk(TARGET, rng.randrange(1, 7), rng).compact for _ in range(8873)]
     penultimate = "11111" + "0111*" + "00110" + "00010" + "00001"

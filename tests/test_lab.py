@@ -1,5 +1,4 @@
-"""The heuristic lab (bitknights.lab) against the distance table: built-ins searching as
-the engine does, user heuristics, an inadmissible one flagged."""
+"""The heuristic lab against the distance table: built-ins, user heuristics, inadmissible."""
 
 import json
 import sys
@@ -16,7 +15,7 @@ from bitknights.engines.pdb import pattern_bound
 from bitknights.errors import BitknightsError
 from bitknights.render.boards import FRAME
 from bitknights.squares import square_color
-from helpers import copy_table, record_proof, replay, run_python, script, solve_with
+from helpers import batch_file, copy_table, record_proof, replay, run_python, script, solve_with
 
 TARGET_WHITE = TARGET.white
 TARGET_BLACK = TARGET.black
@@ -45,8 +44,7 @@ def three_times_misplaced(white, black, blank):
 
 @pytest.fixture(scope="session")
 def lab_dir(table_dir, classic_patterns, tmp_path_factory):
-    """A copy of the session's table, proved, in a directory of its own (the lab caches
-    pattern databases beside its table; this process holds the run's)."""
+    """A proved copy of the session's table in a directory of its own (for the lab's caches)."""
     d = tmp_path_factory.mktemp("lab-cache")
     copy_table(table_dir, d)
     record_proof(d)
@@ -232,9 +230,7 @@ def test_pictures(classic, lab_dir, tmp_path):
 @pytest.mark.timeout(900)  # the script: up to 600 s
 def test_heuristics_script(classic, lab_dir, tmp_path):
     """The comparison of a batch, a user's heuristic from a file, the pictures."""
-    batch = tmp_path / "b.txt"
-    boards = classic.random_boards(10, 3, 5)
-    batch.write_text(f"{len(boards)}\n" + "".join(f"{b}\n" for b in boards))
+    batch = batch_file(tmp_path / "b.txt", classic.random_boards(10, 3, 5))
     user = tmp_path / "mine.py"
     user.write_text(
         "from numba import njit\n\n@njit\ndef zero(white, black, blank):\n    return 0\n\n"

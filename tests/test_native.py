@@ -11,21 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import helpers
 import terminal
 from bitknights import SAMPLE, TARGET, Board, native
 from bitknights.engines import _ida_kernels, heuristics, ida
 from bitknights.engines.options import StopFlag
 from bitknights.results import STOPPED
-from helpers import (
-    SMALL,
-    brute_counts,
-    checked_by,
-    random_walk,
-    relaxed_neighbours,
-    run_python,
-    solve_with,
-    steps_with,
-)
+from helpers import SMALL, brute_counts, checked_by, random_walk, relaxed_neighbours, run_python
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +57,7 @@ def _search(kernel, board, limit, pdb, flags=None, stop=None):
 
 @pytest.mark.slow
 def test_one_board_agrees_with_jit_node_for_node(natives):
-    """The compiled kernels search as their JIT twins, and the kernel compiled for one
-    bound as the one that reads the bound at run time."""
+    """Compiled kernels search as their JIT twins, and as the one reading its bound at run time."""
     rng = random.Random(5)
     boards = [random_walk(TARGET, n, rng) for n in range(0, 40, 2) for _ in range(3)]
     for board in boards:
@@ -211,9 +202,7 @@ def test_switch_turns_the_extension_off(monkeypatch):
     assert native.load() is None
 
 
-# -- every compiled kernel against its JIT twin and the naive BFS ---------------------------
-# (slow: each compiles its kernels just in time, about 35 s of CPU on a fresh checkout; the
-# default run tests the compiled kernels against the naive BFS and the other engines)
+# -- every compiled kernel against its JIT twin and the naive BFS (slow: ~35 s JIT each) ----
 
 
 def _both(monkeypatch, natives, key, run):
@@ -297,8 +286,8 @@ def test_bidir_kernels_agree_with_jit_and_naive(natives, ball8, monkeypatch):
 
     def run(name, module):
         bidir.clear_cache()
-        steps = steps_with("bidir", keys, TARGET, None, workers=2).tolist()
-        sols = [checked_by(solve_with("bidir", b, TARGET, None), b, engine="bidir")
+        steps = helpers.steps_with("bidir", keys, TARGET, None, workers=2).tolist()
+        sols = [checked_by(helpers.solve_with("bidir", b, TARGET, None), b, engine="bidir")
                 for b in boards[-8:]]  # fmt: skip
         bidir.clear_cache()
         return steps, [(s.steps, s.nodes, [x.key for x in s.boards]) for s in sols]
@@ -364,8 +353,7 @@ def test_fingerprints_cover_what_the_kernels_import_and_nothing_else():
 
 
 def test_the_listed_sources_are_what_a_parse_of_the_kernels_finds():
-    """Each extension lists the kernels' modules and every bitknights module they import
-    at their top level, transitively (indented imports do not reach a kernel)."""
+    """Each extension lists its kernels' modules and what they import at top level, transitively."""
     import ast
 
     root = Path(native.__file__).parent

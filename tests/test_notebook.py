@@ -1,5 +1,4 @@
-"""The tour notebook (docs/tour.ipynb) runs top to bottom in a fresh kernel (nbclient and
-ipykernel come with the ``test`` extra) and shows what it promises."""
+"""The tour notebook (docs/tour.ipynb) runs in a fresh kernel and shows what it promises."""
 
 from __future__ import annotations
 
@@ -35,8 +34,7 @@ def mimes(cell) -> set[str]:
 @pytest.mark.timeout(1800)  # the notebook's cells, each bounded at 600 s
 @pytest.mark.parametrize("with_table", [True, False], ids=["table", "no-table"])
 def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
-    """With the user's table the tour uses it; without, it shows what search shows, says
-    how to build the table, and builds nothing."""
+    """The tour uses the user's table; without, it searches, says how to build it, builds none."""
     import nbclient  # here, not at the top: nbformat's schema checks take seconds to import
     import nbformat
 
@@ -50,13 +48,11 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
     monkeypatch.setenv("BITKNIGHTS_CACHE_DIR", str(cache))
     before = sorted(p.name for p in cache.iterdir())
     nb = nbformat.read(TOUR, as_version=4)
-    client = nbclient.NotebookClient(
-        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
-    )
+    resources = {"metadata": {"path": str(tmp_path)}}
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources=resources)
     client.execute()  # raises CellExecutionError at the first failing cell
     added = sorted(set(p.name for p in cache.iterdir()) - set(before))
-    # no table built or written; the lab's `pdb` heuristic caches its pattern databases
-    # (and their proof record)
+    # no table built; the lab's `pdb` heuristic caches its pattern databases (and proof)
     assert all(name.startswith("patterns-") and name.endswith((".bkp", ".bkp.proof"))
                for name in added), added  # fmt: skip
     if not with_table:
@@ -89,9 +85,8 @@ def test_tour_runs_top_to_bottom(tmp_path, monkeypatch, with_table, table_dir):
 
     setup = outputs(cell("have_table = "))
     hints = outputs(cell("render.hints_html(board, hints)"))
-    badges = re.findall(
-        r'class="hint( optimal)?" data-square="([a-e][1-5])" data-distance="(\d+)"', hints
-    )
+    badge = r'class="hint( optimal)?" data-square="([a-e][1-5])" data-distance="(\d+)"'
+    badges = re.findall(badge, hints)
     assert len(badges) == 6  # six knights stand a jump from the sample board's blank on c4
     sample = read_batch(SAMPLE)[0]
     (best,) = [m for m in sample.moves() if solve(sample.play(m), max_depth=None).steps == 6]

@@ -1,7 +1,5 @@
-"""The widget and the pictures in JupyterLab and Jupyter Notebook 7:
-``scripts/notebook_check.py`` (Chromium through Playwright).  Needs ``jupyterlab`` and
-``notebook``; without them these tests skip (fail under ``CI``).
-"""
+"""The widget and the pictures in JupyterLab and Notebook 7 (``scripts/notebook_check.py``);
+without ``jupyterlab`` and ``notebook`` these tests skip (fail under ``CI``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Issue 19: one answer path.  Every surface asks the distance service, so a guarantee
-made once holds everywhere (mitm's bounds, a timeout covering the builds it waits for,
-``cache_dir`` reaching every build).  No test asserts a time."""
+"""Issue 19: every surface asks the distance service, so a guarantee made once holds
+everywhere (mitm's bounds, timeouts over builds, ``cache_dir``).  No test asserts a time."""
 
 from __future__ import annotations
 

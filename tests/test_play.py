@@ -1,6 +1,5 @@
-"""The game (bitknights.game), the solution checker (bitknights.checker) and the ``play`` /
-``check`` / ``random --format json`` commands, against the naive BFS distances.  The
-terminal game is driven through a pipe and through a pseudo-terminal."""
+"""The game, the solution checker and ``play`` / ``check`` / ``random --format json``
+against the naive BFS, the terminal game through a pipe and a pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from bitknights.cli.play import PROMPT
 from bitknights.game import Game, GameError
 from bitknights.service import DistanceService
 from bitknights.squares import square_name
-from helpers import Ran, one_line_error, random_walk, run_bitknights, still_square
+from helpers import Ran, one_line_error, random_walk, run_bitknights, still_square, target_file
 
 SAMPLE = Board("10110/01*11/10111/01001/00000")
 
@@ -77,10 +76,9 @@ def test_move_undo_redo_and_refusals_leave_the_game_unchanged():
         with pytest.raises(GameError):
             g.move(bad_move)
         assert snapshot(g) == before
-    with pytest.raises(GameError):
-        g.new(-1)
-    with pytest.raises(GameError):
-        g.new(99)
+    for bad_distance in (-1, 99):
+        with pytest.raises(GameError):
+            g.new(bad_distance)
     assert snapshot(g) == before
     assert g.undo() == first and g.board == SAMPLE and g.redo_moves == [first]
     assert g.redo() == first and g.board == SAMPLE.play(first) and g.redo_moves == []
@@ -127,10 +125,8 @@ def test_the_table_oracle_agrees_with_search(table_dir, ball8):
         if board.compact in ball8:
             assert table.distance(board) == ball8[board.compact]
     # a climbing walk with the table gives the board it gives with search
-    assert (
-        Game(distance=9, seed=1, answers=table).board
-        == Game(distance=9, seed=1, answers=search).board
-    )
+    climbed = [Game(distance=9, seed=1, answers=a).board for a in (table, search)]
+    assert climbed[0] == climbed[1]
     far = Game(distance=table.farthest, seed=2, answers=table)  # drawn from the table
     assert far.distance == table.farthest == search.distance(far.board)
 
@@ -213,9 +209,7 @@ def test_play_fresh_boards_and_bad_arguments(tmp_path, ball8):
     shown = p.stdout.splitlines()[OPENING : OPENING + 6]
     assert ball8[drawn(shown).compact] == 5
     assert run("play", "--distance", "5", "--seed", "3", stdin="new 2\n").stdout in p.stdout
-    f = tmp_path / "board.txt"
-    f.write_text("\n".join(SAMPLE.rows()) + "\n")
-    p = run("play", str(f), stdin="")
+    p = run("play", str(target_file(tmp_path / "board.txt", SAMPLE)), stdin="")
     assert p.returncode == 0 and "distance 7" in p.stdout
     for args in (["play", "10110"], ["play", str(tmp_path / "none/x")],
                  ["play", SAMPLE.compact, "--distance", "3"], ["check", "xx", "a1"]):  # fmt: skip
@@ -272,9 +266,8 @@ def _in_digits(board: Board) -> list[str]:
 
 @pytest.mark.parametrize("rounds", [3, pytest.param(30, marks=pytest.mark.slow)])
 def test_sigint_the_moment_the_prompt_shows_ends_play_every_time(rounds):
-    """SIGINT sent the moment the prompt shows (pinned to one CPU with the game: before it
-    waits for a line, where ``input()`` hung), in each of ``rounds`` games: each must end,
-    status 130, within a bound."""
+    """SIGINT the moment the prompt shows (one CPU shared with the game: before ``input()``
+    waits, where it hung), in each of ``rounds`` games: each ends, status 130, in a bound."""
     pin = hasattr(os, "sched_setaffinity")
     if pin:
         mask = os.sched_getaffinity(0)

@@ -11,22 +11,12 @@ import numpy as np
 import pytest
 
 import bitknights as bk
+import helpers
 from bitknights import TARGET, Board, cache
 from bitknights.coords import rank
 from bitknights.squares import KNIGHT_TARGETS
 from bitknights.table import compact, store, verify
-from helpers import (
-    Ran,
-    batch_file,
-    copy_table,
-    forge,
-    forge_compact,
-    forge_patterns,
-    one_line_error,
-    rewrite_header,
-    run,
-    write_compact,
-)
+from helpers import Ran, batch_file, copy_table, forge, forge_compact, forge_patterns, run
 
 
 def _r(board: Board) -> int:
@@ -172,8 +162,7 @@ def test_a_proof_record_for_another_file_proves_nothing(table_dir, tmp_path, mon
 
 def test_the_build_records_its_proof(table_dir):
     path = store.table_path(TARGET, table_dir)
-    st = os.stat(path)
-    assert cache.proof(path, st, store.load(TARGET, table_dir).tag) == cache.EXACT
+    assert cache.proof(path, os.stat(path), store.load(TARGET, table_dir).tag) == cache.EXACT
 
 
 @pytest.mark.slow
@@ -181,7 +170,7 @@ def test_forged_layer_counts_are_refused_by_the_proof(table_dir, tmp_path):
     """The header's counts say what ``stats`` and ``random`` print: they are proved too."""
     path = copy_table(table_dir, tmp_path / "cache")
     a, b = store.load(TARGET, table_dir).layers[20:22]  # moved between them: the sum still fits
-    rewrite_header(path, 16 + store._FIELDS.size + 8 * 20, "<QQ", a + 5, b - 5)
+    helpers.rewrite_header(path, 16 + store._FIELDS.size + 8 * 20, "<QQ", a + 5, b - 5)
     with pytest.raises(store.TableError, match="layer counts do not match"):
         store.load(TARGET, path.parent)
 
@@ -215,7 +204,7 @@ def test_optimal_solutions_are_all_there_with_a_forged_next_board(genuine, table
     board, edits = next_raised(genuine)
     cache_dir = tmp_path / "cache"
     forge(copy_table(table_dir, cache_dir), edits)
-    write_compact(classic_compact, cache_dir)  # as the first count (or far board) leaves it
+    helpers.write_compact(classic_compact, cache_dir)  # as the first count leaves it
     want = list(bk.optimal_solutions(board, cache_dir=table_dir))
     assert len(want) >= 2
     got = list(bk.optimal_solutions(board, cache_dir=cache_dir))  # by search, said once
@@ -229,7 +218,7 @@ def _answered_or_refused(r: Ran, check_answer) -> None:
     """Exit 0 with the true answer, or exit 2 with one error line; never a traceback."""
     assert "Traceback" not in r.stderr, r.stderr
     if r.returncode == 2:
-        assert "is not exact" in one_line_error(r), r.args
+        assert "is not exact" in helpers.one_line_error(r), r.args
         return
     assert r.returncode == 0, (r.args, r.returncode, r.stdout, r.stderr)
     assert "is not exact" in r.stderr, (r.args, r.stderr)

@@ -39,15 +39,13 @@ def steady(text: str, cache: Path) -> str:
 
 
 def run_readme(tmp_path: Path, table_dir: Path | None, compact=None) -> None:
-    """Run the README's commands; ``table_dir``, ``compact``: tables copied in place of
-    building them (``None``: built as shown)."""
+    """Run the README's commands; ``table_dir``, ``compact``: tables copied (``None``: built)."""
     cache = tmp_path / "cache"
     cache.mkdir()
     if compact is not None:
         write_compact(compact, cache)
     env = {**os.environ, "BITKNIGHTS_CACHE_DIR": str(cache), "PY": sys.executable}
-    # `bitknights` as pasted, run by this interpreter from the checkout (as the other
-    # tests run `python -m bitknights`)
+    # `bitknights` as pasted, run by this interpreter from the checkout
     shim = 'bitknights() { "$PY" -m bitknights "$@"; }\n'
     commands = console_commands(README.read_text())
     assert any(command.startswith(BUILD) for command, _ in commands)

@@ -1,7 +1,6 @@
 """A hostile environment (issue 20, point 8): thread limits, a library that cannot load,
-too few file handles, a full disk, a closed standard error, lines of every length, a file
-that changes between its two reads.  Each ends in one line ``bitknights: error: ...`` with
-its :class:`bitknights.cli.ExitStatus`, never a traceback."""
+few file handles, a full disk, a closed stderr, lines of every length, a file changed
+between its reads.  Each ends in one error line with its ExitStatus, never a traceback."""
 
 from __future__ import annotations
 
@@ -17,9 +16,8 @@ from bitknights.batch import MAX_LINE, BatchReader
 from bitknights.cli import streams
 from bitknights.cli.common import UsageError
 from helpers import SAMPLE, SMALL, batch_file, one_line_error, run_bitknights, shell, target_file
-from terminal import CLI
+from terminal import BOUND, CLI
 
-LIMIT = 120
 B1 = "10110\n01*11\n10111\n01001\n00000\n"
 
 
@@ -40,10 +38,8 @@ def test_a_thread_limit_ends_in_one_line(tmp_path):
     try:
         (group / "pids.max").write_text("1")
         env = {"BITKNIGHTS_CACHE_DIR": str(tmp_path)}
-        for args in (
-            f"solve --engine ida --workers 2 {SAMPLE}",
-            f"solve --format json --workers 2 {SAMPLE}",
-        ):
+        for way in ("--engine ida", "--format json"):
+            args = f"solve {way} --workers 2 {SAMPLE}"
             r = shell(f"echo $$ > {group}/cgroup.procs && exec $BK {args}", env=env)
             assert "cannot start a thread" in one_line_error(r, 3), args
     finally:
@@ -78,7 +74,7 @@ def test_a_library_that_cannot_load_is_named_in_one_line(library, args, detail, 
     (tmp_path / library).mkdir()
     (tmp_path / library / "__init__.py").write_text(BROKEN[library] + "\n")
     env = {"PYTHONPATH": str(tmp_path), "BITKNIGHTS_NATIVE": "0"}
-    r = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=LIMIT,
+    r = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=BOUND,
                        env={**os.environ, **env}, cwd=tmp_path)  # fmt: skip
     err = one_line_error(r, 3)
     assert err.startswith(f"bitknights: error: cannot load {library}: {detail} (short of"), err
@@ -123,8 +119,7 @@ def test_too_few_file_handles_end_in_one_line(tmp_path):
 def test_a_full_temporary_directory_while_spooling_standard_input(tmp_path):
     """Standard input's temporary copy past ``ulimit -f`` (a full TMPDIR alike): said as
     such, status 3, nothing answered."""
-    batch = tmp_path / "batch.txt"
-    batch.write_text("5000\n" + B1 * 5000)  # 150 KB
+    batch = batch_file(tmp_path / "batch.txt", [B1] * 5000)  # 150 KB
     r = shell(f"ulimit -f 64; cat {batch} | $BK solve", env={"TMPDIR": str(tmp_path)})
     err = one_line_error(r, 3, "File too large; set TMPDIR")
     assert err.startswith(f"bitknights: error: cannot keep a copy of standard input in {tmp_path}")
@@ -179,12 +174,11 @@ BLOCK_SIZES = (3, 64, MAX_LINE - 1, MAX_LINE, MAX_LINE + 1, MAX_LINE + 7, 1 << 2
 def test_a_line_over_the_limit_is_refused_wherever_it_falls(data, line):
     """Whatever the block size (the line at a block's start, inside one, across a
     boundary, at the end of the input), the same error on the same line."""
+    want = f"line {line}: a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)"
     for block_size in BLOCK_SIZES:
         with pytest.raises(InputError) as e:
             _read(data, block_size)
-        assert str(e.value) == (
-            f"line {line}: a line longer than {MAX_LINE:,} bytes (a board row has 5 characters)"
-        ), block_size
+        assert str(e.value) == want, block_size
 
 
 @pytest.mark.parametrize(
@@ -240,8 +234,7 @@ def test_a_file_changed_while_answered_is_said_after_what_was_printed(path):
 def test_the_command_line_names_the_changed_file(tmp_path, monkeypatch):
     """Through the command line, with the input read twice and rewritten between the
     check and the answers: one line, naming the file, status 2."""
-    path = tmp_path / "batch.txt"
-    batch_file(path, [B1] * 3)
+    path = batch_file(tmp_path / "batch.txt", [B1] * 3)
     real = streams.checked_chunks
 
     def changed(*args, **kwargs):
@@ -251,8 +244,7 @@ def test_the_command_line_names_the_changed_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(streams, "KEEP_BOARDS", 1)
     monkeypatch.setattr(streams, "checked_chunks", changed)
-    r = run_bitknights(["solve", "--format", "json", path])
-    err = one_line_error(r, 2)
+    err = one_line_error(run_bitknights(["solve", "--format", "json", path]), 2)
     assert err.startswith(f"bitknights: error: {path} changed while it was read"), err
 
 

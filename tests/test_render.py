@@ -1,9 +1,6 @@
 """Pictures: SVG/HTML boards, solutions, the animation, hints, the distribution, text views.
-
-Positions are checked through the markup's own geometry (every piece stands at its
-square's corner in the document's grid), and square names come from
-``bitknights.square_name``/``parse_square`` whatever convention they follow.
-"""
+Positions are checked through the markup's own geometry, square names through
+``bitknights.square_name``/``parse_square``."""
 
 from __future__ import annotations
 
@@ -159,12 +156,11 @@ def self_contained(markup: str) -> ET.Element:
 # -- one board ------------------------------------------------------------------------------
 
 
-def more_boards() -> list[Board]:
-    rng = random.Random(5)
-    return [random_board(rng, black) for black in (0, 3, 7, 12, 12, 17, 24)]
+_rng = random.Random(5)
+MORE_BOARDS = [random_board(_rng, black) for black in (0, 3, 7, 12, 12, 17, 24)]
 
 
-@pytest.mark.parametrize("board", BOARDS + more_boards(), ids=str)
+@pytest.mark.parametrize("board", BOARDS + MORE_BOARDS, ids=str)
 def test_board_svg_has_every_square_and_knight_in_place(board):
     svg = render.board_svg(board, size=222)
     root = parse(svg)
@@ -181,12 +177,11 @@ def test_board_svg_has_every_square_and_knight_in_place(board):
 def test_edge_labels_and_square_names_follow_square_name():
     root = parse(render.board_svg(TARGET))
     corner = check_board(root, TARGET)
-    # square 0 is the top-left corner, square 24 the bottom-right one, 4 the top-right
+    # square 0 top left, 24 bottom right, 4 top right
     assert corner[name(0)] == min(corner.values())
     assert corner[name(24)] == max(corner.values())
     assert corner[name(4)][0] > corner[name(0)][0] and corner[name(4)][1] == corner[name(0)][1]
-    # the label over each column is the letter part of its squares' names, the label left
-    # of each row the digit part
+    # over each column the letter part of its squares' names, left of each row the digits
     files = sorted(find(root, "file"), key=lambda t: float(t.get("x")))
     ranks = sorted(find(root, "rank"), key=lambda t: float(t.get("y")))
     assert [t.text for t in files] == [name(c).rstrip("0123456789") for c in range(5)]
@@ -265,8 +260,7 @@ def test_board_html_wraps_the_svg():
 
 @pytest.fixture(scope="module")
 def solved(ball11) -> list[Solution]:
-    """Solutions of the classic sample, the target itself and random boards up to 11 moves
-    out (checked against the naive BFS)."""
+    """Solutions of the sample, the target and random boards up to 11 moves out (naive BFS)."""
     rng = random.Random(11)
     starts = [BOARDS[1], TARGET, random_walk(TARGET, 3, rng)]
     for d in (9, 10, 11):
@@ -344,8 +338,7 @@ def test_unsolved_solution_shows_start_and_reason():
 
 
 def long_solution(moves: int, seed: int) -> Solution:
-    """A ``moves``-move path that ends on the target and never repeats a board (a random
-    walk back from the target; the pictures do not care whether it is optimal)."""
+    """A ``moves``-move path to the target that never repeats a board (optimal or not)."""
     rng = random.Random(seed)
     while True:
         path = [TARGET]
@@ -362,9 +355,8 @@ def long_solution(moves: int, seed: int) -> Solution:
 
 
 def stored_size(obj) -> int:
-    """The bytes a notebook file spends on ``obj``'s output: every MIME type IPython
-    makes of it, written as nbformat writes an output (sorted JSON, indent 1, each text
-    split into its lines; nbformat itself takes seconds to import)."""
+    """The bytes a notebook file spends on ``obj``'s output: every MIME type IPython makes,
+    as nbformat writes them (sorted JSON, indent 1, texts split into lines)."""
     from IPython.core.formatters import DisplayFormatter
 
     data, metadata = DisplayFormatter().format(obj)
@@ -456,8 +448,7 @@ def test_animation_steps_through_the_path(solved):
         (group,) = find(root, "board")
         assert group.get("data-board") == s.start.compact
         corner = check_board(group, s.start, root)  # what a viewer without animation shows
-        # every value holds (discrete) or moves (linear) between two key times: the middle
-        # of each stretch between consecutive key times shows what the whole stretch does
+        # between key times a value holds or moves linearly: each middle shows its stretch
         keys = sorted({t for a in anims for t in _times(a)[0]} | {0.0, 1.0})
         seen = []
         for f in ((a + b) / 2 for a, b in zip(keys, keys[1:])):
@@ -478,8 +469,7 @@ def test_animation_steps_through_the_path(solved):
 @pytest.mark.parametrize("walk", [0, 4, 7])
 def test_hints_mark_every_move_with_its_distance(walk, ball8):
     board = random_walk(TARGET, walk, random.Random(walk))
-    # every legal move, its board and exact distance (naive BFS), optimal when one closer, as
-    # the table's hints (their own type) and as render's
+    # every move's board and naive distance, as the table's hints and as render's
     d = {c: ball8[c.compact] for _, c in board.children()}
     records = [TableHint(m, c, d[c], d[c] == ball8[board.compact] - 1) for m, c in board.children()]
     by_hand = [render.Hint(r.move, r.board, r.distance, r.optimal) for r in records]
@@ -501,9 +491,8 @@ def test_hints_mark_every_move_with_its_distance(walk, ball8):
     html = render.hints_html(board, records)
     root = self_contained(html)
     rows = [["".join(td.itertext()) for td in tr.iter("td")] for tr in root.iter("tr")][1:]
-    assert sorted(rows) == sorted(
-        [str(r.move), str(r.distance)] + (["optimal"] if r.optimal else []) for r in records
-    )
+    want = [[str(r.move), str(r.distance)] + (["optimal"] if r.optimal else []) for r in records]
+    assert sorted(rows) == sorted(want)
     assert [int(r[1]) for r in rows] == sorted(int(r[1]) for r in rows)
 
 
@@ -530,8 +519,8 @@ def test_hints_must_be_legal_moves():
 
 
 def test_render_imports_only_the_value_types():
-    """Render sits above board, solution, squares and errors (and the record helper) and imports nothing else of
-    bitknights (not even lazily): hints and counts come in as data."""
+    """Render imports nothing of bitknights but board, solution, squares, errors and
+    _records (not even lazily): hints and counts come in as data."""
     allowed = {"board", "solution", "squares", "errors", "_records"}
     package = Path(render.__file__).parent
     for path in package.glob("*.py"):
@@ -565,9 +554,8 @@ def test_distribution_text(layers):
         bar = len(fields[2]) if len(fields) > 2 else 0
         assert bar == max(1, round(40 * count / max(layers)))
     assert lines[-1] == f"total {sum(layers):,} boards, largest distance 8"
-    logbars = [
-        len(ln.split()[2]) for ln in render.distribution_text(layers, log=True).splitlines()[1:-1]
-    ]
+    logged = render.distribution_text(layers, log=True).splitlines()[1:-1]
+    logbars = [len(ln.split()[2]) for ln in logged]
     assert logbars == sorted(logbars) and logbars[-1] == 50
     assert render.distribution_text({0: 1, 2: 5}).splitlines()[2].split() == ["1", "0"]
 
@@ -591,9 +579,8 @@ def test_distribution_plot(layers, plot):
 
 
 def test_plots_sit_on_a_frame_that_reads_on_any_theme(plot):
-    """A PNG cannot follow the notebook's theme, and no one text colour reads on both a
-    white and a near-black page: the plot carries its own, dark ink on paper in the
-    board's wooden frame (the lab's plots too, tests/test_lab.py)."""
+    """A PNG cannot follow the notebook's theme: the plot carries its own colours, dark ink
+    on paper in the board's wooden frame (the lab's plots too, tests/test_lab.py)."""
     import pixels
     from bitknights.render.boards import FRAME
 
@@ -654,9 +641,8 @@ def test_path_text_plain_and_unicode(solved):
     for s in solved:
         plain = path_text(s)
         assert plain == path_text(s, unicode=False) and plain.isascii()
-        assert plain.splitlines()[0] == f"moves ({s.steps}): " + (
-            " ".join(str(m) for m in s.moves) or "none"
-        )
+        moves = " ".join(str(m) for m in s.moves) or "none"
+        assert plain.splitlines()[0] == f"moves ({s.steps}): {moves}"
         assert panels(plain, False) == [b.rows() for b in s.boards]
         uni = path_text(s, unicode=True)
         assert not uni.isascii()
@@ -683,9 +669,8 @@ def test_path_text_unsolved():
 
 
 def test_every_text_has_its_own_colour_on_its_own_backdrop():
-    """No text takes the page's colour (an <img> would draw it black on a dark theme):
-    edge letters and captions are LABEL on the frame, square names INK haloed in their
-    square's colour, badge numbers white on their disc."""
+    """No text takes the page's colour (black in an <img> on a dark theme): edge letters
+    and captions LABEL on the frame, square names INK, badge numbers white on their disc."""
     from bitknights.render.boards import FRAME, INK, LABEL
 
     b = BOARDS[1]
@@ -719,8 +704,7 @@ def test_every_text_has_its_own_colour_on_its_own_backdrop():
 
 
 def test_a_badge_leaves_the_arrow_head_clear():
-    """With hints on, the knight that just moved carries a badge; it sits in the corner of
-    its square away from where the move's arrow comes in."""
+    """The badge of the knight that just moved sits away from where the arrow comes in."""
     for board in BOARDS[1:3]:
         for move in board.moves():
             after = board.play(move)

@@ -16,8 +16,7 @@ BK = f"{sys.executable} -m bitknights solve --engine bidir"
 
 @pytest.mark.parametrize("name", sorted(p.name for p in SCRIPTS.glob("*.py")))
 def test_help(name, monkeypatch, capsys):
-    """``--help`` run as ``python SCRIPT --help`` runs it, in this process (the scripts run
-    in processes of their own below)."""
+    """``python SCRIPT --help``, run in this process."""
     monkeypatch.setattr(sys, "argv", [str(SCRIPTS / name), "--help"])
     monkeypatch.syspath_prepend(str(SCRIPTS))
     with pytest.raises(SystemExit) as done:

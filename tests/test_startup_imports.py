@@ -1,17 +1,14 @@
-"""The classic small-input path imports only what it uses (issue 14): ``bitknights solve``
-on the sample in a fresh interpreter imports bitknights' modules pinned by name, the
-standard library's by the entry points the path uses, and nothing else.
-"""
+"""Issue 14: ``bitknights solve`` on the sample imports bitknights' modules pinned by name,
+the standard library's by the entry points the path uses, and nothing else."""
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from bitknights import SAMPLE, cli
-from helpers import run_python
+from helpers import run_python, script
 
 CHILD = """
 import sys
@@ -23,26 +20,13 @@ sys.stderr.write("MODULES " + " ".join(sorted(set(sys.modules) - before)))
 """
 
 # bitknights modules the classic path may import, without and with the distance table
+# (estimates: four constants a missing table's message says; system: how files are read)
 OWN = {
-    "bitknights",
-    "bitknights._records",
-    "bitknights.batch",
-    "bitknights.board",
-    "bitknights.cache",
-    "bitknights.cli",
-    "bitknights.cli.common",
-    "bitknights.cli.solve",
-    "bitknights.cli.streams",
-    "bitknights.coords",
-    "bitknights.engines",
-    "bitknights.engines.options",
-    "bitknights.errors",
-    "bitknights.estimates",  # (four constants: what a missing table's message says)
-    "bitknights.progress",
-    "bitknights.service",
-    "bitknights.squares",
-    "bitknights.system",  # (how this system opens and reads files: the ball, the table)
-    "bitknights.table",
+    *("bitknights", "bitknights._records", "bitknights.batch", "bitknights.board"),
+    *("bitknights.cache", "bitknights.cli", "bitknights.cli.common", "bitknights.cli.solve"),
+    *("bitknights.cli.streams", "bitknights.coords", "bitknights.engines", "bitknights.errors"),
+    *("bitknights.engines.options", "bitknights.estimates", "bitknights.progress"),
+    *("bitknights.service", "bitknights.squares", "bitknights.system", "bitknights.table"),
     "bitknights.table.store",
 }
 # the engines are asked what they can do (their modules load none of their work), and mitm
@@ -114,8 +98,7 @@ def _check(modules: set[str], own: set[str], uses: list[str], never: list[str]) 
 
 
 def test_first_run_no_table_nothing_cached(tmp_path):
-    """A new user's `bitknights solve FILE`: no table, no cache, the default cache
-    directory found without platformdirs."""
+    """A new user's `bitknights solve FILE`: no table or cache; no platformdirs import."""
     out, modules = _imports(tmp_path, _user_env(tmp_path, None))
     assert out == "7\n-1\n"
     _check(modules, OWN_NO_TABLE, USES, NEVER)
@@ -145,12 +128,9 @@ def test_options_bring_the_parser_only(tmp_path):
 
 
 def test_startup_script_runs_and_checks_answers():
-    script = Path(__file__).parent.parent / "scripts" / "startup.py"
-    r = subprocess.run([sys.executable, str(script), "--runs", "1", "--boards", "3"],
-                       capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert r.returncode == 0, r.stderr
-    assert "sample (2): 1 interleaved runs" in r.stdout and "answers: 7 -1)" in r.stdout
-    assert "random (3)" in r.stdout and "no table, nothing cached" in r.stdout
+    out = script("startup.py", "--runs", "1", "--boards", "3")
+    assert "sample (2): 1 interleaved runs" in out and "answers: 7 -1)" in out
+    assert "random (3)" in out and "no table, nothing cached" in out
 
 
 def _outcome(parser, argv, capsys):
@@ -169,9 +149,8 @@ def _outcome(parser, argv, capsys):
 def test_parser_built_for_one_command_acts_as_the_whole_one(argv, capsys):
     """The start-up shortcut (only the command being run builds its parsers) changes
     nothing a user sees: help, errors and parsed values."""
-    assert _outcome(cli.build_parser(argv), argv, capsys) == _outcome(
-        cli.build_parser(), argv, capsys
-    )
+    whole = _outcome(cli.build_parser(), argv, capsys)
+    assert _outcome(cli.build_parser(argv), argv, capsys) == whole
 
 
 @pytest.mark.parametrize("columns", [None, "123", "0", "junk"])
@@ -193,8 +172,7 @@ OTHERS = [["solve", "-h"], ["solve", "a", "b"], ["solve", "--exact"], ["table", 
 
 @pytest.mark.parametrize("argv", CLASSIC + OTHERS)
 def test_plain_solve_arguments_equal_the_parsers(argv):
-    """``bitknights solve [FILE]`` gets the parser's values without it; anything else goes
-    through the parser."""
+    """``bitknights solve [FILE]`` gets the parser's values without it; the rest, with it."""
     fast = cli.command_module("solve").classic_args(argv)
     if argv in CLASSIC:
         assert vars(fast) == vars(cli.build_parser(argv).parse_args(argv))

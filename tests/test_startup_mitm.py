@@ -8,20 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import helpers
 from bitknights import SAMPLE, TARGET, Board
 from bitknights.engines import mitm
 from bitknights.engines.mitm import AUTO_BOARDS as MITM_AUTO_BOARDS
 from bitknights.service import DistanceService
-from helpers import (
-    by_distance,
-    checked_by,
-    choose_engine,
-    random_board,
-    random_walk,
-    run_python,
-    solve_with,
-    steps_with,
-)
+from helpers import by_distance, checked_by, choose_engine, random_walk, solve_with, steps_with
 
 checked = partial(checked_by, engine="mitm")
 
@@ -97,7 +89,7 @@ def test_agrees_with_ida_and_bidir_up_to_the_classic_limit(seed):
 
 def test_unreachable_and_invalid_keys():
     rng = random.Random(3)
-    other = random_board(rng, black=11)
+    other = helpers.random_board(rng, black=11)
     answers = DistanceService(engine="mitm")  # it answers them before mitm runs
     assert checked(answers.solve(other), other).status == "unreachable"
     bad_blank = TARGET.black | 25 << 25
@@ -126,7 +118,7 @@ def test_command_line_without_table(tmp_path):
 
     def run(*args):
         code = "import sys; from bitknights.cli import main; sys.exit(main(sys.argv[1:]))"
-        return run_python(code, "solve", *map(str, args), env=env)
+        return helpers.run_python(code, "solve", *map(str, args), env=env)
 
     r = run(sample)
     assert r.returncode == 0 and r.stdout == "7\n-1\n", r.stderr

@@ -29,8 +29,7 @@ B2 = "01011\n110*1\n01110\n01010\n00100\n"
     ],
 )
 def test_import_stays_light(code):
-    """``import bitknights`` and what needs no search import neither numba nor numpy (nor
-    anywidget)."""
+    """``import bitknights`` and what needs no search import no numba, numpy or anywidget."""
     light = "print(sorted(m for m in ('numba', 'numpy', 'anywidget') if m in sys.modules))"
     assert run_python(f"import sys, bitknights\n{code}\n{light}", check=True).stdout == "[]\n"
 
@@ -51,8 +50,7 @@ def test_second_process_loads_kernels_from_cache(tmp_path):
 
 @pytest.mark.parametrize("stdin", [True, False])
 def test_long_input_is_read_twice_not_kept(monkeypatch, capsys, tmp_path, stdin):
-    """Beyond KEEP_BOARDS the checking pass keeps nothing and the input is read again
-    (standard input from a spooled copy); answers stay in order."""
+    """Beyond KEEP_BOARDS the input is read again (stdin from a spooled copy), in order."""
     n = 300
     text = f"{2 * n}\n" + (B1 + B2) * n
     monkeypatch.setattr(cli_streams, "KEEP_BOARDS", 50)

@@ -19,22 +19,7 @@ from bitknights.engines.options import SolveOptions
 from bitknights.squares import square_color
 from bitknights.table import build, ensure, load_table, probe, store
 from bitknights.table.compact import unrank as unrank_many
-from helpers import (
-    SMALL,
-    brute_counts,
-    cache_env,
-    choose_engine,
-    copy_table,
-    forge,
-    keys_of,
-    one_line_error,
-    random_board,
-    random_walk,
-    rewrite_header,
-    run_bitknights,
-    solve_with,
-    steps_with,
-)
+from helpers import SMALL, cache_env, choose_engine, copy_table, keys_of, random_board, solve_with
 
 STATES = 25 * math.comb(24, 12)
 
@@ -87,7 +72,7 @@ def test_bipartite_parity_and_reachability(classic):
 def test_agrees_with_search_on_random_boards(classic, engine):
     rnd = random.Random(4 if engine == "ida" else 8)
     if engine == "ida":  # IDA* takes up to seconds beyond 24 moves: boards it solves quickly
-        walks = (random_walk(TARGET, rnd.randrange(10, 40), rnd) for _ in range(200))
+        walks = (helpers.random_walk(TARGET, rnd.randrange(10, 40), rnd) for _ in range(200))
         boards = [b for b in walks if classic.distance(b) <= 20][:20]
         boards += [b for b in map(random_board, [rnd] * 60) if classic.distance(b) <= 20][:8]
     else:
@@ -129,7 +114,7 @@ def test_contradictions_in_the_table_are_reported(tmp_path, small_ball):
     pristine = path.read_bytes()
     for board, value in ((SMALL, 7), (two, 0)):
         path.write_bytes(pristine)
-        forge(path, rank(board.black, board.blank), value)
+        helpers.forge(path, rank(board.black, board.blank), value)
         with pytest.raises(BitknightsError, match="inconsistent|not exact"):
             load_table(SMALL, cache_dir=tmp_path).path(one if value == 7 else two)
 
@@ -172,14 +157,14 @@ def test_hints_agree_with_naive_and_ida(classic, ball11):
             assert h.optimal == (h.distance == ball11[text] - 1)
         assert any(h.optimal for h in hints)
     for _ in range(5):
-        b = random_walk(TARGET, 21, rnd)
+        b = helpers.random_walk(TARGET, 21, rnd)
         for h in classic.hints(b):
             assert h.distance == solve_with("ida", h.board, TARGET, None).steps
     assert not any(h.optimal for h in classic.hints(TARGET))
 
 
 def test_count_solutions_against_brute_force(classic, ball11):
-    paths = brute_counts(ball11)
+    paths = helpers.brute_counts(ball11)
     rnd = random.Random(9)
     sample = rnd.sample(sorted(ball11), 300) + [t for t, d in ball11.items() if d == 11][:50]
     for text in sample:
@@ -191,7 +176,7 @@ def test_count_solutions_overflow_path(classic, ball11, monkeypatch):
     """With the int64 guard forced low, the Python-int path gives the same counts."""
     from bitknights.table import compact
 
-    paths = brute_counts(ball11)
+    paths = helpers.brute_counts(ball11)
     far = [t for t, d in ball11.items() if d == 11][:20]
     monkeypatch.setattr(compact, "_INT64_SAFE", 1)
     for text in far:
@@ -247,7 +232,7 @@ def test_table_engine(table_dir, ball11):
             if d > 0:
                 over = solve_with("table", b, TARGET, d - 1)
                 assert over.steps is None and over.status == "over_limit" and over.boards == []
-        far = random_walk(TARGET, 40, rnd)
+        far = helpers.random_walk(TARGET, 40, rnd)
         s = solve_with("table", far, TARGET, None)
         assert s.steps == solve_with("ida", far, TARGET, None).steps
         s.verify()
@@ -255,9 +240,9 @@ def test_table_engine(table_dir, ball11):
         assert other.status == "unreachable" and other.steps is None
         keys = keys_of(rnd.sample(sorted(ball11), 500))
         want = [ball11[Board.from_key(int(k)).compact] for k in keys]
-        many = steps_with("table", keys, TARGET, None)
+        many = helpers.steps_with("table", keys, TARGET, None)
         assert many.tolist() == want
-        many = steps_with("table", keys, TARGET, 9, workers=1)
+        many = helpers.steps_with("table", keys, TARGET, 9, workers=1)
         assert many.tolist() == [x if x <= 9 else -1 for x in want]
 
 
@@ -381,9 +366,9 @@ CORRUPTIONS = {
     "header bit flip": (_flip(60), "corrupt header"),
     "target field flip": (_flip(17), "corrupt header"),
     "magic": (_flip(0), "bad magic"),
-    "wrong version": (lambda p: rewrite_header(p, 8, "<I", 99), "format version 99"),
+    "wrong version": (lambda p: helpers.rewrite_header(p, 8, "<I", 99), "format version 99"),
     "older format": (
-        lambda p: rewrite_header(p, 8, "<I", store.FORMAT_VERSION - 1),
+        lambda p: helpers.rewrite_header(p, 8, "<I", store.FORMAT_VERSION - 1),
         f"format version {store.FORMAT_VERSION - 1}",
     ),
 }
@@ -408,7 +393,8 @@ def test_corrupt_files_are_never_used(name, table_dir, tmp_path, capsys):
         assert choose_engine("auto", 15) == "ida"
         with pytest.raises(store.TableError):
             get_engine("table").solve(TARGET, TARGET, SolveOptions())
-    r = run_bitknights(["solve"], SAMPLE, cache_dir=tmp_path)  # answered by search, said once
+    # answered by search, said once
+    r = helpers.run_bitknights(["solve"], SAMPLE, cache_dir=tmp_path)
     assert r.returncode == 0 and r.stdout == "7\n-1\n"
     (line,) = r.stderr.splitlines()
     assert message in line and "table build" in line
@@ -441,9 +427,9 @@ def test_a_flipped_payload_byte_is_reported_never_answered(offset, table_dir, tm
     with pytest.raises(store.TableError, match="payload checksum mismatch"):
         load_table(TARGET, cache_dir=tmp_path).distance(board)
     batch = "1\n" + str(board) + "\n"
-    done = run_bitknights(["solve", "--cache-dir", tmp_path], batch)
-    assert "payload checksum mismatch" in one_line_error(done)
-    info = run_bitknights(["table", "info", "--cache-dir", tmp_path])
+    done = helpers.run_bitknights(["solve", "--cache-dir", tmp_path], batch)
+    assert "payload checksum mismatch" in helpers.one_line_error(done)
+    info = helpers.run_bitknights(["table", "info", "--cache-dir", tmp_path])
     assert info.returncode == 1 and "payload checksum mismatch" in info.stdout
 
 
@@ -454,7 +440,7 @@ REFUSED = {SMALL: "built for target 11111/01111/00", TARGET: "inconsistent"}
 def test_a_foreign_or_stale_table_is_refused(table_dir, tmp_path, target):
     path = copy_table(table_dir, tmp_path, target)
     if target == TARGET:  # a stale state count
-        rewrite_header(path, 32, "<Q", STATES + 1)
+        helpers.rewrite_header(path, 32, "<Q", STATES + 1)
     with pytest.raises(store.TableError, match=REFUSED[target]):
         store.load(target, tmp_path)
     assert not store.available(target, tmp_path)
@@ -577,9 +563,8 @@ def test_solve_many_counts_solutions(classic, table_dir):
     with cache_env(table_dir):
         sols = bitknights.solve_many(boards, max_depth=None, count_solutions=True)
         assert [s.engine for s in sols] == ["table", "table"]
-        assert [s.optimal_solutions for s in sols] == [
-            classic.count_solutions(Board(b)) for b in boards
-        ]
+        counts = [classic.count_solutions(Board(b)) for b in boards]
+        assert [s.optimal_solutions for s in sols] == counts
         assert all(s.optimal_solutions >= 1 for s in sols)
         assert bitknights.solve(boards[0], engine="table").optimal_solutions is None
         assert "optimal_solutions" not in bitknights.solve(boards[0]).to_dict()

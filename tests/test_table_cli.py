@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import helpers
 from bitknights import TARGET, Board, read_batch
 from bitknights.table import build, load_table, store
 from helpers import cache_env, one_line_error, random_board, run_bitknights, run_python, target_file
@@ -64,10 +65,9 @@ def test_random(classic, table_dir):
 
 
 def test_random_errors(table_dir):
-    r = run(["random", "--distance", "1", "--count", "9"], table_dir)
-    one_line_error(r, 2, "only 8 boards")
-    r = run(["random", "--distance", "200", "--count", "1"], table_dir)
-    one_line_error(r, 2, "only 0 boards")
+    for distance, count, only in (("1", "9", "only 8 boards"), ("200", "1", "only 0 boards")):
+        r = run(["random", "--distance", distance, "--count", count], table_dir)
+        one_line_error(r, 2, only)
     for bad in (["--distance", "-1", "--count", "1"], ["--distance", "3", "--count", "0"],
                 ["--distance", "3", "--count", "1", "--seed", "-2"]):  # fmt: skip
         r = run(["random", *bad], table_dir)
@@ -85,8 +85,7 @@ def test_hint(classic, table_dir, tmp_path):
         assert m["move"] == str(h.move) and m["board"] == h.board.compact
         assert m["distance"] == classic.distance(Board(m["board"]))
         assert m["optimal"] == (m["distance"] == 6)
-    f = tmp_path / "board.txt"
-    f.write_text(B1)
+    f = target_file(tmp_path / "board.txt", B1)
     r = run(["hint", str(f)], table_dir)
     assert r.returncode == 0
     lines = r.stdout.splitlines()
@@ -110,9 +109,8 @@ def test_solve_with_table(table_dir, tmp_path):
     assert [x["steps"] for x in recs] == [7, 18]
     assert len(recs[1]["moves"]) == 18
     r = run(["solve", "--exact", "--format", "json", "--count-solutions"], table_dir, stdin=SAMPLE)
-    assert [json.loads(x)["optimal_solutions"] for x in r.stdout.splitlines()] == [
-        load_table(TARGET, cache_dir=table_dir).count_solutions(Board(b)) for b in (B1, B2)
-    ]
+    counts = [load_table(TARGET, cache_dir=table_dir).count_solutions(Board(b)) for b in (B1, B2)]
+    assert [json.loads(x)["optimal_solutions"] for x in r.stdout.splitlines()] == counts
     # --cache-dir on the command line, no environment variable
     r = run(["solve", "--format", "json", "--cache-dir", str(table_dir)], None, stdin=SAMPLE)
     assert json.loads(r.stdout.splitlines()[0])["engine"] == "table"
@@ -174,8 +172,7 @@ def test_build_other_target_and_corruption(tmp_path):
     raw = bytearray(good)
     raw[-10] ^= 1
     path.write_bytes(bytes(raw))
-    r = run(["stats", "--target", str(target)], cache)
-    one_line_error(r, 2, "corrupt", "table build")
+    one_line_error(run(["stats", "--target", str(target)], cache), 2, "corrupt", "table build")
     r = run(["table", "info", "--target", str(target)], cache)
     assert r.returncode == 1 and "corrupt" in r.stdout
     r = run(["table", "build", "--quiet", "--target", str(target)], cache)
@@ -200,9 +197,8 @@ def test_small_batches_are_answered_without_numpy(table_dir, tmp_path, engine, f
     text = f"{len(boards)}\n" + "".join(f"{b}\n" for b in boards)
     args = ["solve", "--engine", engine, "--max-depth", "20"]
     if from_file:
-        path = tmp_path / "batch.txt"
-        path.write_text(text)
-        args.append(str(path))
+        (tmp_path / "batch.txt").write_text(text)
+        args.append(str(tmp_path / "batch.txt"))
     r = run_python(_NO_NUMPY_PROBE, *args, input="" if from_file else text,
                    env={store.CACHE_ENV: str(table_dir)})  # fmt: skip
     assert r.returncode == 0, r.stderr
@@ -246,7 +242,4 @@ def test_paths_and_json_from_the_table_need_no_numba(table_dir):
     assert [x["steps"] for x in records] == [7, 18]
     assert all(x["engine"] == "table" and len(x["moves"]) == x["steps"] for x in records)
     for x in records:  # replay the moves
-        board = Board(x["board"])
-        for move in x["moves"]:
-            board = board.play(move.split("-")[0])
-        assert board == TARGET
+        assert helpers.played(x["board"], [m.split("-")[0] for m in x["moves"]]) == TARGET

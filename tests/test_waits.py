@@ -1,6 +1,6 @@
-"""No silent second, and a clean screen: on a terminal every step that can make a person
-wait shows what it does and how far it got, from the start, bars sharing one line; once
-done the screen keeps the answers and at most one line.  Through a pipe, nothing."""
+"""No silent second, a clean screen: on a terminal every step that can make a person wait
+shows what it does and how far it got, bars sharing a line; the screen keeps the answers
+and at most one line.  Through a pipe, nothing."""
 
 from __future__ import annotations
 
@@ -25,14 +25,12 @@ def on_terminal(args, cache, **env):
 
 
 def drawn(seen: str) -> list[str]:
-    """Each state a line was drawn in, in order (what a carriage return or a line feed
-    ends), blanks left out."""
+    """Each state a line was drawn in (ended by a carriage return or line feed), no blanks."""
     return [s.strip() for s in re.split(r"[\r\n]", seen) if s.strip()]
 
 
 def runs(states: list[str], *marks: str) -> list[str]:
-    """Which of ``marks`` each drawn state shows, consecutive repeats merged: the order in
-    which things had the line."""
+    """Which of ``marks`` each drawn state shows, repeats merged: who had the line, in order."""
     out: list[str] = []
     for s in states:
         mark = next((m for m in marks if m in s), None)
@@ -42,8 +40,7 @@ def runs(states: list[str], *marks: str) -> list[str]:
 
 
 def test_bars_appear_soon():
-    """A bar of a step that may be quick appears after half a second (a build's at once:
-    below), well within the second a person notices."""
+    """A bar of a step that may be quick appears within the second a person notices."""
     os.environ.pop(progress.DELAY_ENV, None)
     assert progress._delay() <= 1
 
@@ -74,8 +71,7 @@ def test_table_build_leaves_the_answer_alone(small_target, tmp_path):
 
 
 def test_table_build_verbose_explains_its_log(small_target, tmp_path):
-    """``--verbose`` keeps the search's log: the legend first (what each word means), a
-    line per distance in those words, the search's summary, then the result."""
+    """``--verbose`` keeps the search's log: legend, a line per distance, summary, result."""
     args = ["table", "build", "--verbose", "--target", str(small_target)]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen
@@ -105,8 +101,7 @@ def small_table(small_target, tmp_path):
 
 @pytest.mark.parametrize("delay", [None, "0"])
 def test_random_shows_its_draw_and_leaves_the_batch(small_table, small_target, delay):
-    """``random`` on a terminal: its bars come before the batch, never in it; the screen
-    keeps the batch alone, as a pipe gets it (with delay 0 too)."""
+    """``random`` on a terminal: bars before the batch, never in it; the screen keeps the batch."""
     args = ["random", "--distance", "5", "--count", "12", "--seed", "3", "--target",
             str(small_target)]  # fmt: skip
     env = {} if delay is None else {progress.DELAY_ENV: delay}
@@ -144,8 +139,7 @@ print("done")
 
 
 def test_a_build_inside_a_batch_has_the_line_then_gives_it_back():
-    """Two bars share one line: the inner one (a build in a batch) takes it over, the outer
-    takes it back when it closes; answers go above; nothing stays but them."""
+    """Two bars share a line: a build's takes it from the batch's, gives it back; answers stay."""
     status, seen = terminal.on_terminal([], command=[sys.executable, "-c", NESTED])
     assert status == 0, seen
     order = runs(drawn(seen), "the batch", "a build", "during the build", "39", "done")
@@ -156,8 +150,7 @@ def test_a_build_inside_a_batch_has_the_line_then_gives_it_back():
 
 @pytest.mark.slow
 def test_first_far_board_shows_the_compact_build_then_the_batch(tmp_path):
-    """The first ``solve --exact`` of far boards builds the compact table: its notice, its
-    bar, then the batch's; the screen keeps the notice and the answers."""
+    """The first ``solve --exact`` of far boards: the compact build's notice and bar first."""
     args = ["solve", "--exact", str(DATA / "distance39.txt")]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen
@@ -182,8 +175,7 @@ def screen_lines(seen):
 
 @pytest.mark.slow
 def test_bar_moves_and_never_mixes_with_answers(tmp_path):
-    """Three exact searches at distance 39: the target side's growth is announced, the bar
-    advances board by board, and every answer line holds the answer alone."""
+    """Three searches at distance 39: the growth said, the bar moving, the answers alone."""
     args = ["solve", "--exact", "--engine", "bidir", "--workers", "1", str(DATA / "distance39.txt")]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen
@@ -201,8 +193,7 @@ def test_bar_moves_and_never_mixes_with_answers(tmp_path):
 
 @pytest.mark.slow
 def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
-    """A deep IDA* batch builds its pattern databases first, saying so with a bar; the
-    screen keeps the notice and the answers."""
+    """A deep IDA* batch builds its pattern databases first, with a notice and a bar."""
     args = ["solve", "--exact", "--engine", "ida", str(DATA / "distance32.txt")]
     status, seen = on_terminal(args, tmp_path / "cache")
     assert status == 0, seen
@@ -217,16 +208,13 @@ def test_pattern_databases_are_built_up_front_and_announced(tmp_path):
 
 @pytest.mark.parametrize("delay", [None, "0", "100"])
 @pytest.mark.parametrize(
-    "args",
-    [
-        ["solve", "--path", str(SAMPLE)],
-        ["solve", "--format", "json", str(SAMPLE)],
-        ["solve", "--engine", "ida", "--exact", str(SAMPLE)],
-    ],
+    "options",
+    [["--path"], ["--format", "json"], ["--engine", "ida", "--exact"]],
     ids=["path", "json", "ida-exact"],
 )
-def test_short_runs_leave_no_bar_on_the_terminal(args, delay, tmp_path):
+def test_short_runs_leave_no_bar_on_the_terminal(options, delay, tmp_path):
     """A short run leaves on the terminal exactly what it writes through a pipe."""
+    args = ["solve", *options, str(SAMPLE)]
     env = {} if delay is None else {progress.DELAY_ENV: delay}
     status, seen = on_terminal(args, tmp_path / "cache", **env)
     assert status == 0, seen

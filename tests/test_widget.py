@@ -1,10 +1,6 @@
-"""The play widget's Python side (bitknights.widget): traits that refuse bad values, every
-request a page can send answered on the message line (never an exception), the busy flag
-and the answer to each request, stale clicks refused, the solve animation stopped where the
-page shows it, the end of a game, and the static picture a saved notebook keeps.
-
-Distances are checked against the naive BFS; the page itself is in test_widget_browser.py.
-"""
+"""The play widget's Python side: traits refuse bad values, every request answered on the
+message line (never raised), busy and done, stale clicks refused, the solve stopped where
+the page shows, the end of a game, the static picture (the page: test_widget_browser.py)."""
 
 from __future__ import annotations
 
@@ -89,9 +85,8 @@ def test_writable_traits_take_good_values(widget, ball8):
     assert w.board == board and w.game.start == Board(board) and w.history == []
     assert w.distance == 5
     w.show_hints = True
-    assert {h["square"] for h in w.hints} == {
-        square_name(m.from_square) for m in Board(board).moves()
-    }
+    jumps = {square_name(m.from_square) for m in Board(board).moves()}
+    assert {h["square"] for h in w.hints} == jumps
     for h in w.hints:
         child = Board(board).play(h["move"])
         assert h["distance"] == ball8[child.compact] and h["optimal"] == (h["distance"] == 4)
@@ -197,8 +192,8 @@ def test_whole_number():
 
 
 def test_a_request_says_it_is_busy_until_it_is_answered(widget, ball8):
-    """While a request runs, ``busy`` says what it does (the view shows it and takes no
-    clicks); it is cleared, and the page answered, when the request ends, refused or not."""
+    """While a request runs, ``busy`` says what it does; cleared, and the page answered,
+    when the request ends, refused or not."""
     w = widget.w
     widget.page({"op": "new", "distance": 7, "id": 9, "board": w.board})
     names = [name for name, _ in widget.changes]
@@ -215,8 +210,7 @@ def test_a_request_says_it_is_busy_until_it_is_answered(widget, ball8):
 
 
 def test_a_click_made_for_an_older_board_is_refused(widget):
-    """A click queued while a new board was dealt carries the board the person saw: it
-    must not run on the new board."""
+    """A click queued while a new board was dealt (its board the old one) does not run."""
     w = widget.w
     old = w.board
     widget.page({"op": "new", "distance": 3, "board": old})
@@ -241,9 +235,8 @@ def test_an_error_inside_an_operation_is_a_message_too(widget, monkeypatch):
 
 @pytest.mark.slow
 def test_a_board_24_moves_away_without_a_table(monkeypatch, tmp_path, table_dir):
-    """The widget's promise: new boards up to 24 moves without a table, every time; the
-    page is told the widget is busy before the (slow) deal starts.  The board's distance is
-    checked in the distance table (built elsewhere; the widget does not see it)."""
+    """New boards up to 24 moves without a table, busy said before the slow deal; each
+    board's distance checked in the distance table (which the widget does not see)."""
     from bitknights.table import load_table
 
     table = load_table(TARGET, cache_dir=table_dir)
@@ -280,9 +273,8 @@ def test_solve_then_stop_where_the_page_shows(widget, ball8):
 
 
 def test_only_stop_stops_the_solve_and_it_does_nothing_else(widget, ball8):
-    """The page turns any click during the animation into ``stop`` (and nothing else). A
-    move or Undo that still arrives for a board the animation showed is a stale request:
-    refused, nothing changes, and a ``stop`` afterwards still stops where the page shows."""
+    """A move or Undo for a board the animation showed is stale: refused, nothing changes,
+    and a ``stop`` afterwards still stops where the page shows."""
     w = widget.w
     n = ball8[SAMPLE.compact]
     w.solve()
@@ -321,9 +313,8 @@ def test_a_won_game_is_over(widget):
 
 
 def test_the_output_keeps_a_static_picture_up_to_date(widget, monkeypatch, ball8):
-    """Displayed, the widget shows its live view and, in an output of its own, the board's
-    picture (which a notebook reopened without its kernel still shows; the live view hides
-    it by its id); each move updates that picture."""
+    """Displayed: the live view and, in an output of its own (kept by a saved notebook,
+    hidden by the live view by its id), the board's picture, updated by each move."""
     import IPython.display
 
     shown, updated = [], []

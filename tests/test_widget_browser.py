@@ -1,9 +1,7 @@
-"""The play widget's front end and the pictures in Chromium (Playwright): the page runs
-``static/widget.js`` on a model bridged to the real Python widget; clicks and keys must
-reach Python and its answers show.  Every label must read (4.5:1, ``pixels.py``) on
-JupyterLab's light and dark themes, inline and as an ``<img>``.  Without Chromium or
-Playwright these tests skip (fail under ``CI``); ``$BITKNIGHTS_SCREENSHOTS`` keeps shots.
-"""
+"""The widget's front end (``static/widget.js`` on a model bridged to the Python widget) and
+the pictures in Chromium: clicks and keys reach Python, its answers show, every label reads
+(4.5:1) on JupyterLab's light and dark themes, inline and as an ``<img>``.  Without Chromium
+or Playwright: skipped (failed under ``CI``); ``$BITKNIGHTS_SCREENSHOTS`` keeps shots."""
 
 from __future__ import annotations
 
@@ -19,7 +17,7 @@ import pytest
 import pixels
 from bitknights import TARGET, Board, render, solve
 from bitknights.squares import square_name
-from helpers import still_square
+from helpers import played, still_square
 
 pytestmark = pytest.mark.browser
 
@@ -87,17 +85,13 @@ def browser():
     except ImportError:
         _unavailable("the playwright package is missing")
     with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
+        flags = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=flags)
         yield b
         b.close()
 
 
-# The page and the widget's files by path: the browser itself answers the page's requests
-# with them (``open_widget``), no server runs.
+# The page and the widget's files by path, served by the browser itself (no server runs)
 FILES = {
     "/": (PAGE.encode(), "text/html"),
     "/widget.js": ((STATIC / "widget.js").read_bytes(), "text/javascript"),
@@ -166,9 +160,8 @@ def moves_in_page(page) -> list[str]:
 
 
 def wait_board(page, board: str) -> None:
-    page.wait_for_function(
-        f"document.querySelector('.bk-board g.board').dataset.board === '{board}'", timeout=10_000
-    )
+    shown = f"document.querySelector('.bk-board g.board').dataset.board === '{board}'"
+    page.wait_for_function(shown, timeout=10_000)
 
 
 def open_widget(browser, w):
@@ -301,10 +294,7 @@ def test_code_changes_show_and_a_solve_animates_to_the_end(session, ball8):
     page.wait_for_function("document.querySelector('.bk-status').textContent.startsWith('Solved')")
     assert w.board == TARGET.compact and board_in_page(page) == TARGET.compact
     assert moves_in_page(page) == w.history and len(w.history) == n
-    moved = SAMPLE
-    for m in w.history:  # the moves Python holds replay to the target
-        moved = moved.play(m)
-    assert moved == TARGET
+    assert played(SAMPLE, w.history) == TARGET  # the moves Python holds
     # the end of the game: a banner, no glowing knight, Solve and Hints off, New board lit
     assert status(page) == f"Solved in {n} moves: optimal!"
     assert page.is_visible(".bk-banner") and "Solved!" in page.text_content(".bk-banner")
@@ -320,8 +310,7 @@ def test_code_changes_show_and_a_solve_animates_to_the_end(session, ball8):
 
 
 def pace(bridge, seconds: float) -> None:
-    """The widget's solve animations shown at ``seconds`` a move (the view takes the pace
-    from Python's message), so that a test can act while a chosen frame shows."""
+    """The widget's solve animations paced ``seconds`` a move (in Python's message)."""
     send = bridge.w.send
 
     def paced(content, buffers=None):
@@ -380,10 +369,8 @@ def test_a_click_anywhere_or_escape_stops_the_solve_and_does_nothing_else(sessio
         assert bridge.ops() == ["solve", "stop"], what
         assert bridge.received[-1]["board"] == w.board == board_in_page(page), what
         assert 1 <= len(w.history) < n and w.distance == n - len(w.history), what
-        moved = SAMPLE
-        for m in w.history + w.redo_moves:  # the rest is there to redo, and still optimal
-            moved = moved.play(m)
-        assert moved == TARGET and len(w.history) + len(w.redo_moves) == n, what
+        rest = w.history + w.redo_moves  # the rest is there to redo, and still optimal
+        assert played(SAMPLE, rest) == TARGET and len(rest) == n, what
         assert status(page) == f"distance {ball8[w.board]}", what
         assert moves_in_page(page) == w.history and page.text_content(".bk-message") == "", what
         assert page.locator('button[data-op="redo"]').is_enabled(), what
@@ -406,8 +393,7 @@ HOVER_CASES = {
 
 @pytest.mark.parametrize("theme_name", ["light", "dark"])
 def test_hovered_and_pressed_buttons_stay_readable(session, theme_name):
-    """Each kind of button (plain, pressed, New board), hovered: the hover shows and its
-    label keeps 4.5:1 with the button under the mouse."""
+    """Each kind of button hovered (plain, pressed, New board): it shows, its label 4.5:1."""
     w, page, bridge = session
     theme(page, theme_name)
     pace(bridge, 30.0)  # the animation stays on its first frames while Stop is measured
@@ -441,8 +427,7 @@ def test_hovered_and_pressed_buttons_stay_readable(session, theme_name):
 
 
 def test_busy_while_dealing_clicks_are_refused(session, monkeypatch, ball8):
-    """A slow deal: the view says at once what it does, takes no click until Python
-    answers, then shows the new board."""
+    """A slow deal: the view says so at once and takes no click until Python answers."""
     w, page, bridge = session
     deal = w.game.new
 
@@ -506,8 +491,7 @@ FAR = {
 
 @pytest.mark.parametrize("far", sorted(FAR))
 def test_long_move_lists_are_fully_visible(browser, table_dir, far):
-    """36 and 39 moves (the farthest boards) all show at once: no column cut off, no
-    move clipped, nothing to scroll."""
+    """36 and 39 moves all show at once: no column cut off, no move clipped, no scrolling."""
     from bitknights.widget import play
 
     board = FAR[far]
@@ -549,11 +533,8 @@ def test_a_keyboard_only_game(session, ball8):
     keyboard stays on the knight that moved, a screen reader hears each move."""
     w, page, bridge = session
     page.focus("body")
-    names = page.eval_on_selector_all(
-        ".knight.bk-legal",
-        "ks => ks.map(k => [k.getAttribute('role'), k.getAttribute('tabindex'), "
-        "k.getAttribute('aria-label')])",
-    )
+    attributes = "ks => ks.map(k => ['role', 'tabindex', 'aria-label'].map(a => k.getAttribute(a)))"
+    names = page.eval_on_selector_all(".knight.bk-legal", attributes)
     assert names and all(r == "button" and t == "0" for r, t, _ in names)
     blank = square_name(SAMPLE.blank)
     assert all(label.endswith(f": jump to {blank}") for _, _, label in names)
@@ -600,9 +581,8 @@ def test_a_keyboard_only_game(session, ball8):
 
 
 def check_labels(found, theme_name: str, where: str, least: int, *, on_page: int = 0):
-    """Every label found has contrast 4.5:1 or more, and there are at least ``least``; on
-    a dark theme the labels standing on the page's own background are light (at least
-    ``on_page`` of them: the widget's text takes the theme's colour)."""
+    """At least ``least`` labels, each 4.5:1 or more; on a dark theme the labels on the
+    page's own background are light (at least ``on_page`` of them)."""
     assert len(found) >= least, (where, theme_name, len(found))
     poor = [lb for lb in found if lb.contrast < 4.5]
     assert not poor, (where, theme_name, poor)
@@ -624,11 +604,9 @@ def test_every_label_of_the_widget_is_readable(session, theme_name):
     page.wait_for_selector("g.hint")
     shot(page, f"12-widget-{theme_name}")
     least = 10 + len(w.hints) + 12
-    found = pixels.page_labels(
-        page, clip=page.locator(".bitknights-play").bounding_box(), least=least
-    )
-    # 10 edge labels, the badges, status, cue, message, 7 buttons and their box, the move;
-    # on the page's background: status, cue, message, "at distance", the moves
+    box = page.locator(".bitknights-play").bounding_box()
+    found = pixels.page_labels(page, clip=box, least=least)
+    # edges, badges, status, cue, message, buttons, the move; 5 on the page's background
     check_labels(found, theme_name, "widget", least, on_page=5)
     # and the solved state: the banner's words
     w.solve()
@@ -643,9 +621,8 @@ def test_every_label_of_the_widget_is_readable(session, theme_name):
 def on_page(page, body: str, theme_name: str) -> None:
     """``body`` alone on a page in the theme's background and text colours."""
     colours = THEMES[theme_name]
-    style = (
-        f"margin:0;background:{colours['background']};color:{colours['--jp-content-font-color1']}"
-    )
+    back, ink = colours["background"], colours["--jp-content-font-color1"]
+    style = f"margin:0;background:{back};color:{ink}"
     page.set_content(f"<html><body style='{style}'>{body}</body></html>")
 
 
@@ -678,8 +655,7 @@ def picture_cases(ball11) -> dict[str, str]:
 
 @pytest.mark.parametrize("theme_name", ["light", "dark"])
 def test_every_picture_is_readable_inline_and_as_an_image(browser, theme_name, ball11):
-    """The pictures as a notebook shows them: an SVG output becomes an <img> (where
-    currentColor is black whatever the theme), an HTML output stays inline."""
+    """The pictures as a notebook shows them: SVG as an <img>, HTML inline."""
     page = browser.new_page(viewport={"width": 1000, "height": 800})
     for name, svg in picture_cases(ball11).items():
         inline_and_img(page, svg, theme_name)

@@ -1,8 +1,5 @@
-"""The Windows-like mode: bitknights under a standard library as Windows has it
-(``tests/winlike/sitecustomize.py``: no Unix-only modules, ``os`` functions, constants or
-signals; ``select`` and ``signal.set_wakeup_fd`` refuse pipes; text-mode ``os.open``
-refused; no replacing a file a process holds open) gives every command's and the Python
-API's Linux output and exit status, without a traceback."""
+"""The Windows-like mode (``tests/winlike/sitecustomize.py``): under a standard library as
+Windows has it, every command and the Python API give the Linux output and exit status."""
 
 from __future__ import annotations
 
@@ -17,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import copy_table, record_proof, write_compact
+from helpers import copy_table, record_proof, run_python, write_compact
 
 HERE = Path(__file__).parent
 WINLIKE = {"PYTHONPATH": str(HERE / "winlike")}
@@ -29,8 +26,7 @@ FAR = "00001/10000/10101/101*1/11101"  # 30 moves
 SEVENTH = "00000/10000/11*00/11110/11111"
 MOVES = ["e5", "d3", "b2", "c4", "a3", "b5", "c3"]
 
-# every command, every engine, every way in: run in one process a mode (as a subprocess
-# with pipes would run them), the files they read and write on the real system
+# every command, engine and way in, run in one process a mode, files on the real system
 COMMANDS = [
     (["solve", "sample.txt"], ""),
     (["solve", "-"], f"1\n{ROWS}"),
@@ -97,9 +93,8 @@ def _masked(text: str, cache: Path) -> str:
 
 
 def _python(code: str, mode: dict, cache: Path, *args: str, stdin: str = "") -> str:
-    env = {**os.environ, **mode, "BITKNIGHTS_CACHE_DIR": str(cache)}
-    r = subprocess.run([sys.executable, "-c", code, *args], input=stdin, capture_output=True,
-                       text=True, env=env, cwd=ROOT, timeout=300)  # fmt: skip
+    env = {**mode, "BITKNIGHTS_CACHE_DIR": str(cache)}
+    r = run_python(code, *args, env=env, input=stdin, cwd=ROOT)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     return _masked(r.stdout, cache)
 
@@ -192,8 +187,7 @@ print(open(path, "rb").read())
 
 
 def test_a_reader_gone_as_windows_says_it_ends_quietly():
-    """Windows reports a pipe whose reader went away as ``EINVAL``, not ``EPIPE``: the
-    output ends quietly, status 0, as with a broken pipe."""
+    """A closed pipe's ``EINVAL`` (Windows' ``EPIPE``) ends the output quietly, status 0."""
     from bitknights import cli
 
     class Gone(io.StringIO):

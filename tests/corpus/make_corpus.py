@@ -1,9 +1,6 @@
-"""Regenerate the malformed-input corpus: ``python tests/corpus/make_corpus.py``.
-
-Each case is a file ``NN_name.txt``; ``expected.json`` maps it to the exit status and
-the exact standard error (or standard output) of ``bitknights solve FILE``.  The expected
-texts were written by hand from the input format rules, then checked against the tool.
-"""
+"""Regenerate the malformed-input corpus: ``python tests/corpus/make_corpus.py``.  Each
+case is ``NN_name.txt``; ``expected.json`` holds the exit status and exact standard error
+(or output) of ``bitknights solve FILE``, written by hand from the format rules."""
 
 import json
 from pathlib import Path

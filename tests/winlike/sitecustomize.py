@@ -1,15 +1,9 @@
-"""A standard library as Windows has it, for bitknights, on a Linux Python (the suite's
-Windows-like mode: ``PYTHONPATH`` names this folder).
-
-To bitknights' own modules (and to them alone: numpy, numba and the standard library
-choose their code by ``sys.platform``, which stays ``linux``), what Python's documentation
-marks *Availability: Unix* is gone: the Unix-only modules, every ``os`` function and
-constant that Windows' ``os`` lacks, the signals and signal functions Windows has not;
-``select.select`` and ``signal.set_wakeup_fd`` refuse anything but a socket, as on Windows;
-``os.open`` of a file without ``os.O_BINARY`` fails, since Windows would open it in text
-mode; and a file that any process holds open cannot be renamed, replaced or deleted
-(``PermissionError`` with Windows' ``winerror`` 32).  What no simulation shows is listed in
-``docs/reliability.md``."""
+"""A standard library as Windows has it, for bitknights alone, on a Linux Python (the
+suite's Windows-like mode: ``PYTHONPATH`` names this folder).  What the documentation marks
+*Availability: Unix* is gone (modules, ``os`` functions and constants, signals);
+``select.select`` and ``signal.set_wakeup_fd`` refuse all but sockets; ``os.open`` without
+``os.O_BINARY`` fails; a file a process holds open cannot be renamed, replaced or deleted
+(``winerror`` 32).  What no simulation shows: ``docs/reliability.md``."""
 
 import builtins
 import os
@@ -45,23 +39,9 @@ supports_dir_fd supports_effective_ids supports_fd supports_follow_symlinks
 if sys.version_info >= (3, 12):  # Windows' os has these from 3.12 on (for pipes)
     WINDOWS_OS |= {"get_blocking", "set_blocking"}
 WINDOWS_SIGNAL = {
-    "SIGABRT",
-    "SIGFPE",
-    "SIGILL",
-    "SIGINT",
-    "SIGSEGV",
-    "SIGTERM",
-    "SIG_DFL",
-    "SIG_IGN",
-    "Signals",
-    "Handlers",
-    "default_int_handler",
-    "getsignal",
-    "raise_signal",
-    "set_wakeup_fd",
-    "signal",
-    "strsignal",
-    "valid_signals",
+    *("SIGABRT", "SIGFPE", "SIGILL", "SIGINT", "SIGSEGV", "SIGTERM", "SIG_DFL", "SIG_IGN"),
+    *("Signals", "Handlers", "default_int_handler", "getsignal", "raise_signal"),
+    *("set_wakeup_fd", "signal", "strsignal", "valid_signals"),
 }
 WINDOWS_SELECT = {"select", "error"}
 O_BINARY = 0o100000  # Windows' _O_BINARY is 0x8000; Linux reads this bit as O_LARGEFILE
