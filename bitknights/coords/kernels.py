@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._export import export, i8, ro_mat, ro_vec, vec, void
 from ..squares import FULL_MASK, NUM_SQUARES
 from . import KEY_SHIFT
 
@@ -114,7 +115,9 @@ def state_unrank(r, k, ncomb, binom):
     return unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank), blank
 
 
+@export(void(ro_vec, i8, i8, ro_mat, vec, vec))
 @njit(cache=True, nogil=True)
-def _unrank_many(ranks, k, ncomb, binom, blacks, blanks):
+def unrank_many(ranks, k, ncomb, binom, blacks, blanks):
+    """``(blacks[i], blanks[i])``: the board of rank ``ranks[i]``."""
     for i in range(ranks.shape[0]):
         blacks[i], blanks[i] = state_unrank(ranks[i], k, ncomb, binom)

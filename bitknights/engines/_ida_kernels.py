@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._export import export, i1mat, i8, mat, ro_buf, ro_cube, ro_mat, ro_vec, vec
 from ..coords.kernels import pattern_rank, state_rank
 from ..results import OVER_BUDGET, OVER_LIMIT, STOPPED
 from ..squares import FULL_MASK
@@ -273,11 +274,17 @@ def _boards(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr
     return code
 
 
-def _compiled(bound):
-    """:func:`_boards` compiled for the bound ``bound`` (a constant: numba folds the
-    other parts away, and the ``flags`` argument is unread), or with ``bound`` -1 for the
-    bound ``flags`` says, read at run time."""
+_TABLES = (ro_mat, ro_vec, ro_vec, ro_mat, ro_buf, ro_buf, ro_cube, ro_vec, ro_buf, i8)
+_BOARDS = i8(i8, vec, vec, i8, i8, i8, i8, i8, *_TABLES, vec, mat, mat, i1mat, vec, vec, vec)
+"""The exported kernels' signature (``_TABLES``: ``nbr`` .. ``ncomb``)."""
 
+
+def _compiled(name, bound):
+    """:func:`_boards` exported as ``name``, compiled for the bound ``bound`` (a constant:
+    numba folds the other parts away, and the ``flags`` argument is unread), or with
+    ``bound`` -1 for the bound ``flags`` says, read at run time."""
+
+    @export(_BOARDS, name)
     @njit(cache=True, nogil=True)
     def kernel(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr, cnt,
                color, add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack, iters,
@@ -290,6 +297,6 @@ def _compiled(bound):
     return kernel
 
 
-ida_any = _compiled(-1)
-ida_nearest = _compiled(K.NEAREST)
-ida_patterns = _compiled(K.PATTERNS)
+ida_any = _compiled("ida_any", -1)
+ida_nearest = _compiled("ida_nearest", K.NEAREST)
+ida_patterns = _compiled("ida_patterns", K.PATTERNS)

@@ -23,6 +23,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._export import (
+    Tuple,
+    b1,
+    buf,
+    export,
+    i8,
+    mat,
+    ro_buf,
+    ro_cube,
+    ro_i1mat,
+    ro_i1vec,
+    ro_mat,
+    ro_u1mat,
+    ro_vec,
+    vec,
+)
 from ..coords.kernels import (
     comb_unrank,
     moved_black,
@@ -40,6 +56,9 @@ from .layout import BLOCK, LOST
 
 # a Gosper step per skipped rank beats a fresh unrank (~24 steps) up to about this gap
 _GOSPER_GAP = 24
+# what the kernels that rank and unrank boards take after their own arguments
+# (:func:`~bitknights.table.layout.kernel_args`): ncomb, k, nbr, cnt, binom, rank_byte, popcount8
+_RANKING = (i8, i8, ro_mat, ro_vec, ro_mat, ro_cube, ro_vec)
 
 
 @njit(cache=True, inline="always")
@@ -59,6 +78,7 @@ def _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8):
     return state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)
 
 
+@export(i8(buf, i8, ro_vec, *_RANKING, b1, i8, i8))
 @njit(cache=True, nogil=True)
 def sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pull, j0, j1):
     """One layer of the build over jobs ``j0 .. j1 - 1`` of the blanks ``blanks``: push
@@ -103,6 +123,7 @@ def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pul
     return total
 
 
+@export(vec(buf, i8, ro_vec, *_RANKING))
 @njit(cache=True, nogil=True)
 def push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """A push from a frontier list of ranks (one thread); returns the next frontier."""
@@ -122,6 +143,7 @@ def push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     return out[:m].copy()
 
 
+@export(i8(ro_buf, i8, ro_vec, i8, i8, i8))
 @njit(cache=True, nogil=True)
 def count(dist, value, blanks, ncomb, j0, j1):
     """How many boards of jobs ``j0 .. j1 - 1`` have ``dist == value``."""
@@ -136,6 +158,7 @@ def count(dist, value, blanks, ncomb, j0, j1):
     return total
 
 
+@export(i8(ro_buf, i8, i8, i8, i8, *_RANKING))
 @njit(cache=True, nogil=True)
 def consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """The first rank in ``blank``'s ranks ``lo..hi-1`` that breaks a rule of
@@ -175,6 +198,7 @@ def code_of(payload, r):
     return (np.int64(payload[r >> 2]) >> ((r & 3) << 1)) & 3
 
 
+@export(i8(ro_buf, i8, i8, i8, i8, i8, i8, i8, ro_mat, ro_vec, ro_cube, ro_vec, vec))
 @njit(cache=True, nogil=True)
 def walk(payload, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte, popcount8,
          path):  # fmt: skip
@@ -206,6 +230,7 @@ def walk(payload, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_
     return steps
 
 
+@export(i8(ro_buf, b1, ro_vec, i8, i8, i8, i8, i8, i8, ro_mat, ro_vec, ro_cube, ro_vec, vec))
 @njit(cache=True, nogil=True)
 def distances(payload, compact, keys, k, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte,
               popcount8, out):  # fmt: skip
@@ -232,6 +257,7 @@ def distances(payload, compact, keys, k, cap, far, tblack, tblank, ncomb, nbr, c
     return -1
 
 
+@export(Tuple((vec, vec))(ro_buf, b1, ro_vec, i8, *_RANKING), "graph_edges")
 @njit(cache=True, nogil=True)
 def nearer_edges(payload, compact, ranks, want, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """For boards ``ranks``, ``want + 1`` moves away, every neighbour ``want`` moves away:
@@ -254,6 +280,7 @@ def nearer_edges(payload, compact, ranks, want, ncomb, k, nbr, cnt, binom, rank_
 # -- every optimal solution -------------------------------------------------------
 
 
+@export(Tuple((vec, vec, vec, buf, buf))(ro_vec, ro_vec, ro_i1vec))
 @njit(cache=True, nogil=True)
 def branch_graph(first, succ, blanks):
     """A :class:`~bitknights.table.solutions.PathGraph` with every run of boards that have
@@ -316,6 +343,7 @@ def branch_graph(first, succ, blanks):
     return bfirst, bend, label_at, labels, bblank
 
 
+@export(buf(ro_vec, ro_vec, ro_buf, ro_buf, ro_u1mat))
 @njit(cache=True, nogil=True)
 def label_text(bfirst, label_at, labels, bblank, cells):
     """The moves of every edge of a folded graph as text: edge ``e``'s cells
@@ -377,6 +405,7 @@ def _emit(out, pos, path, line, depth, width, form, index):
     return _put(out, pos + digits, K.JSON_END)
 
 
+@export(i8(ro_vec, ro_vec, ro_vec, ro_buf, ro_buf, i8, i8, i8, i8, i8, vec, mat, buf, buf, buf))
 @njit(cache=True, nogil=True)
 def optimal_lines(bfirst, bend, label_at, labels, text, root, depth, width, form, most, state,
                   stack, path, line, out):  # fmt: skip
@@ -439,6 +468,7 @@ def optimal_lines(bfirst, bend, label_at, labels, text, root, depth, width, form
     return K.CHUNK if level >= 0 else K.DONE
 
 
+@export(i8(ro_i1mat, ro_u1mat, i8, i8, buf, buf))
 @njit(cache=True, nogil=True)
 def format_paths(paths, cells, form, first, line, out):
     """Write the move sequences of ``paths`` (rows of blank squares) into ``out`` in
