@@ -11,7 +11,6 @@ runs and a terminal is told why.  ``BITKNIGHTS_NATIVE=0`` turns every extension 
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -152,16 +151,10 @@ def load_from(path: str | os.PathLike[str], which: str | Extension = "ida") -> M
     try:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-    except ImportError:
-        return None
-    return module if _current(module, ext) else None
-
-
-def _current(module: ModuleType, ext: Extension) -> bool:
-    try:
-        return module.fingerprint() == source_fingerprint(ext)
+        current = module.fingerprint() == source_fingerprint(ext)
     except Exception:  # a foreign or broken module
-        return False
+        return None
+    return module if current else None
 
 
 @cache
@@ -172,26 +165,24 @@ def load(which: str = "ida") -> ModuleType | None:
     if os.environ.get(ENV, "1") == "0":
         return None
     ext = _ext(which)
-    with contextlib.suppress(ImportError):
-        module = importlib.import_module(ext.dotted)
-        if _current(module, ext):
+    for folder in _folders(ext):
+        path = _extension_file(folder, ext)
+        if path is not None and (module := load_from(path, ext)) is not None:
             return module
-    for path in _other_copies(ext):
-        if (copy := load_from(path, ext)) is not None:
-            return copy
     return None
 
 
-def _other_copies(ext: Extension) -> Iterator[Path]:
-    """The files of ``ext`` in the other copies of bitknights on ``sys.path``."""
+def _folders(ext: Extension) -> Iterator[Path]:
+    """The folders of ``ext`` in this copy of bitknights, then in the others on ``sys.path``."""
     here = _ROOT / ext.package
+    yield here
     for entry in sys.path:
         try:
             folder = (Path(entry or os.curdir) / "bitknights" / ext.package).resolve()
         except (OSError, RuntimeError, ValueError):
             continue
-        if folder != here and (path := _extension_file(folder, ext)) is not None:
-            yield path
+        if folder != here:
+            yield folder
 
 
 def _extension_file(folder: Path, ext: Extension) -> Path | None:
