@@ -53,10 +53,6 @@ class Extension:
         return f"_{self.key}_native"
 
     @property
-    def dotted(self) -> str:
-        return f"bitknights.{self.package}.{self.name}"
-
-    @property
     def sources(self) -> tuple[str, ...]:
         """The files (relative to the package, sorted) that can change what compiles."""
         own = (f"{module.replace('.', '/')}.py" for module in self.modules)
@@ -260,21 +256,17 @@ def is_native(module: ModuleType) -> bool:
     return name.rsplit(".", 1)[-1] in {e.name for e in EXTENSIONS.values()}
 
 
-def missing() -> list[str]:
-    """The extensions that are not installed and current (``[]`` after a full build)."""
-    return [k for k in EXTENSIONS if load(k) is None]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m bitknights.native [DIR]``: compile every extension into DIR (default:
     beside the sources).  ``--check``: exit status 1, naming them, when some extension is
     missing or stale."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args == ["--check"]:
-        gone = missing()
-        for key in gone:
-            print(f"bitknights: the {key} kernels are not compiled ahead of time "
-                  f"({EXTENSIONS[key].dotted} is missing or stale)", file=sys.stderr)  # fmt: skip
+        gone = [ext for ext in EXTENSIONS.values() if load(ext.key) is None]
+        for ext in gone:
+            dotted = f"bitknights.{ext.package}.{ext.name}"
+            print(f"bitknights: the {ext.key} kernels are not compiled ahead of time "
+                  f"({dotted} is missing or stale)", file=sys.stderr)  # fmt: skip
         return 1 if gone else 0
     for ext in EXTENSIONS.values():
         out = Path(args[0]) / ext.package if args else _ROOT / ext.package
