@@ -76,7 +76,8 @@ def state_rank(black, blank, ncomb, rank_byte, popcount8):
 
 @njit(cache=True, nogil=True)
 def colex_unrank(r, k, top, binom):
-    """The mask with ``k`` bits, all below bit ``top``, whose colex rank is ``r``."""
+    """The mask with ``k`` bits, all below bit ``top``, whose colex rank is ``r``: a
+    pattern's with ``top`` 25, a board's black knights with the blank squeezed out with 24."""
     comb = np.int64(0)
     p = top - 1
     for i in range(k, 0, -1):
@@ -86,18 +87,6 @@ def colex_unrank(r, k, top, binom):
         r -= binom[p, i]
         p -= 1
     return comb
-
-
-@njit(cache=True, nogil=True)
-def comb_unrank(r, k, binom):
-    """The 24-bit mask with ``k`` bits whose colex rank is ``r`` (``0 <= r < C(24, k)``)."""
-    return colex_unrank(r, k, NUM_SQUARES - 1, binom)
-
-
-@njit(cache=True, nogil=True)
-def pattern_unrank(r, k, binom):
-    """The 25-bit mask with ``k`` bits whose colex rank is ``r`` (``0 <= r < C(25, k)``)."""
-    return colex_unrank(r, k, NUM_SQUARES, binom)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -112,7 +101,7 @@ def next_comb(comb):
 def state_unrank(r, k, ncomb, binom):
     """``(black, blank)`` of rank ``r``."""
     blank = r // ncomb
-    return unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank), blank
+    return unsqueeze(colex_unrank(r - blank * ncomb, k, NUM_SQUARES - 1, binom), blank), blank
 
 
 @export(void(ro_vec, i8, i8, ro_mat, vec, vec))

@@ -40,7 +40,7 @@ from .._export import (
     vec,
 )
 from ..coords.kernels import (
-    comb_unrank,
+    colex_unrank,
     moved_black,
     next_comb,
     popcount,
@@ -109,7 +109,7 @@ def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pul
                     comb = next_comb(comb)
                     at += 1
             else:
-                comb, at = comb_unrank(i, k, binom), i
+                comb, at = colex_unrank(i, k, NUM_SQUARES - 1, binom), i
             black = unsqueeze(comb, blank)
             for j in range(cnt[blank]):
                 r = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
@@ -133,7 +133,7 @@ def push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     for i in range(frontier.shape[0]):
         r = frontier[i]
         blank = r // ncomb
-        black = unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank)
+        black = unsqueeze(colex_unrank(r - blank * ncomb, k, NUM_SQUARES - 1, binom), blank)
         for j in range(cnt[blank]):
             nr = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
             if dist[nr] == UNSEEN:
@@ -164,7 +164,7 @@ def consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank_
     """The first rank in ``blank``'s ranks ``lo..hi-1`` that breaks a rule of
     :mod:`.verify`, or -1."""
     base = blank * ncomb
-    comb = comb_unrank(lo, k, binom)
+    comb = colex_unrank(lo, k, NUM_SQUARES - 1, binom)
     for i in range(lo, hi):
         if i > lo:
             comb = next_comb(comb)
