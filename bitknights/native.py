@@ -60,8 +60,7 @@ class Extension:
 
 
 _SHARED = ("_export.py", "coords/__init__.py", "results.py", "squares.py")
-"""What every kernel module imports: the declaration of its exports, the board encoding,
-the result codes, knight moves."""
+"""What every kernel module imports: its export types, squares, board encoding, result codes."""
 
 _ALL = (
     Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5,

@@ -256,10 +256,9 @@ _BOARDS = i8(i8, vec, vec, i8, i8, i8, i8, i8, *_TABLES, vec, mat, mat, i1mat, v
 
 
 def _compiled(name, bound):
-    """The kernel exported as ``name``: :func:`_search` under the bound ``bound`` (a
-    constant: numba folds the other parts away, and ``flags`` is unread), or with ``bound``
-    -1 under the bound ``flags`` says, of each board (one that can reach the target: the
-    distance service checks).  ``steps[i]``: its distance (``state[STEPS]`` when
+    """The kernel exported as ``name``: :func:`_search` of each board (one that can reach
+    the target: the distance service checks) under the bound ``bound``, or the one
+    ``flags`` says with ``bound`` -1.  ``steps[i]``: its distance (``state[STEPS]`` when
     ``FOUND``) or the code it ended with, ``nodes[i]`` its nodes.  The first board starts
     from ``state`` as the caller gives it (fresh, or paused by the call before), each later
     one afresh; a board that ends ``STOPPED`` or ``CHUNK`` ends the batch.  Returns the

@@ -1,21 +1,20 @@
 """The table's numba kernels: the breadth-first build (:mod:`.builder`), batch queries
 (:mod:`.distance_table`), the proof (:mod:`.verify`), walks down either table, and the
-listing of every optimal solution (:mod:`.solutions`).  Every kernel takes its tables as
-arguments and releases the GIL (:mod:`bitknights.native`), run on Python threads over
-*jobs*: blocks of ``BLOCK`` consecutive ranks of one blank square (:func:`_job`).
-``dist[rank]``: a board's distance byte, :data:`UNSEEN` where not reached.
+listing of every optimal solution (:mod:`.solutions`).  Each takes its tables as
+arguments and releases the GIL, run on Python threads over *jobs*: blocks of ``BLOCK``
+consecutive ranks of one blank square (:func:`_job`).  ``dist[rank]``: a board's distance
+byte, :data:`UNSEEN` where not reached.
 
-:func:`walk` reads the compact table's codes (the distance modulo 3, :data:`LOST` for a
-board that never reaches the target), :func:`nearer_edges` and :func:`distances` either
-table (``compact``): the neighbours one nearer than a board at ``d`` are those at
-``d - 1``, or of code ``(d - 1) % 3``.  A walk steps to the first of them in the knight
-tables' order; one that finds none, or passes the farthest distance, is
+The neighbours one nearer than a board at ``d`` are those at ``d - 1`` in the distance
+table, or of code ``(d - 1) % 3`` in the compact one (the distance modulo 3, :data:`LOST`
+for a board that never reaches the target).  A walk steps to the first of them in the
+knight tables' order; one that finds none, or passes the farthest distance, is
 :data:`~bitknights.results.INCONSISTENT`.
 
-Most boards of a far board's shortest-path graph have a single next board:
-:func:`branch_graph` folds each such run into the edge that leads to it, so the listing
-(:func:`optimal_lines`) steps only where paths branch, keeping one branch per level on an
-explicit stack and the current path's line in a buffer.
+:func:`branch_graph` folds each run of boards with a single next board (most of a far
+board's shortest-path graph) into the edge that leads to it, so the listing
+(:func:`optimal_lines`) steps only where paths branch, one branch per level on an explicit
+stack, the current path's line in a buffer.
 """
 
 from __future__ import annotations
@@ -56,9 +55,7 @@ from .layout import BLOCK, LOST
 
 # a Gosper step per skipped rank beats a fresh unrank (~24 steps) up to about this gap
 _GOSPER_GAP = 24
-# what the kernels that rank and unrank boards take after their own arguments
-# (:func:`~bitknights.table.layout.kernel_args`): ncomb, k, nbr, cnt, binom, rank_byte, popcount8
-_RANKING = (i8, i8, ro_mat, ro_vec, ro_mat, ro_cube, ro_vec)
+_RANKING = (i8, i8, ro_mat, ro_vec, ro_mat, ro_cube, ro_vec)  # layout.kernel_args(k)
 
 
 @njit(cache=True, inline="always")
@@ -131,9 +128,7 @@ def push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     m = 0
     nd = np.uint8(d + 1)
     for i in range(frontier.shape[0]):
-        r = frontier[i]
-        blank = r // ncomb
-        black = unsqueeze(colex_unrank(r - blank * ncomb, k, NUM_SQUARES - 1, binom), blank)
+        black, blank = state_unrank(frontier[i], k, ncomb, binom)
         for j in range(cnt[blank]):
             nr = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
             if dist[nr] == UNSEEN:
@@ -268,8 +263,7 @@ def nearer_edges(payload, compact, ranks, want, ncomb, k, nbr, cnt, binom, rank_
     for i in range(ranks.shape[0]):
         black, blank = state_unrank(ranks[i], k, ncomb, binom)
         for j in range(cnt[blank]):
-            n = nbr[blank, j]
-            r = state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)
+            r = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
             if (code_of(payload, r) == want % 3) if compact else np.int64(payload[r]) == want:
                 src[m] = i
                 dst[m] = r
