@@ -33,7 +33,7 @@ _ROOT = Path(__file__).resolve().parent  # the bitknights package
 class Extension:
     """One ahead-of-time module, ``bitknights/<package>/_<key>_native``, compiled from the
     kernel ``modules`` (the first stands in for it just in time) and exporting the kernels
-    :func:`_signatures` lists for ``key``; ``what`` and ``jit_seconds`` tell a user what
+    they declare (:func:`_signatures`); ``what`` and ``jit_seconds`` tell a user what
     compiles just in time, and for how long; ``imports``: the other files of the package
     that ``modules`` import at their top level, transitively, beyond :data:`_SHARED` (a
     test holds them to a parse)."""
