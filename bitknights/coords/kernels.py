@@ -76,8 +76,8 @@ def state_rank(black, blank, ncomb, rank_byte, popcount8):
 
 @njit(cache=True, nogil=True)
 def colex_unrank(r, k, top, binom):
-    """The mask with ``k`` bits, all below bit ``top``, whose colex rank is ``r``: a
-    pattern's with ``top`` 25, a board's black knights with the blank squeezed out with 24."""
+    """The mask with ``k`` bits, all below bit ``top``, whose colex rank is ``r`` (``top``:
+    25 for a pattern, 24 for a board's black knights with its blank squeezed out)."""
     comb = np.int64(0)
     p = top - 1
     for i in range(k, 0, -1):
