@@ -11,7 +11,6 @@ runs and a terminal is told why.  ``BITKNIGHTS_NATIVE=0`` turns every extension 
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -34,7 +33,7 @@ _ROOT = Path(__file__).resolve().parent  # the bitknights package
 class Extension:
     """One ahead-of-time module, ``bitknights/<package>/_<key>_native``, compiled from the
     kernel ``modules`` (the first stands in for it just in time) and exporting the kernels
-    :func:`_signatures` lists for ``key``; ``what`` and ``jit_seconds`` tell a user what
+    they declare (:func:`_signatures`); ``what`` and ``jit_seconds`` tell a user what
     compiles just in time, and for how long; ``imports``: the other files of the package
     that ``modules`` import at their top level, transitively, beyond :data:`_SHARED` (a
     test holds them to a parse)."""
@@ -54,18 +53,14 @@ class Extension:
         return f"_{self.key}_native"
 
     @property
-    def dotted(self) -> str:
-        return f"bitknights.{self.package}.{self.name}"
-
-    @property
     def sources(self) -> tuple[str, ...]:
         """The files (relative to the package, sorted) that can change what compiles."""
         own = (f"{module.replace('.', '/')}.py" for module in self.modules)
         return tuple(sorted({*own, *_SHARED, *self.imports}))
 
 
-_SHARED = ("coords/__init__.py", "results.py", "squares.py")
-"""What every kernel module imports: the board encoding, the result codes, knight moves."""
+_SHARED = ("_export.py", "coords/__init__.py", "results.py", "squares.py")
+"""What every kernel module imports: its export types, squares, board encoding, result codes."""
 
 _ALL = (
     Extension("ida", ("engines._ida_kernels", "engines._pdb_kernels"), "IDA*", 5,
@@ -95,77 +90,14 @@ def source_fingerprint(which: str | Extension = "ida") -> int:
 
 
 def _signatures(which: str | Extension = "ida") -> dict[str, tuple[Callable, object]]:
-    """What each extension exports: name -> (JIT kernel, signature)."""
-    from numba import types as t
+    """What an extension exports, as its modules declare it beside each kernel
+    (:func:`bitknights._export.export`): name -> (JIT kernel, signature)."""
+    from ._export import EXPORTS
 
-    i8, u8, u32, b1 = t.int64, t.uint8, t.uint32, t.boolean
-    vec = t.Array(i8, 1, "C")
-    ro_vec = t.Array(i8, 1, "C", readonly=True)
-    ro_bytes = t.Array(u8, 1, "C", readonly=True)
-    nbr = t.Array(i8, 2, "C", readonly=True)
-    mat = t.Array(i8, 2, "C", readonly=True)
-    part = t.Array(i8, 3, "C", readonly=True)
-    key = _ext(which).key
-    if key == "ida":
-        from .engines import _ida_kernels as ida
-        from .engines import _pdb_kernels as pdb
-
-        moves = (nbr, ro_vec, ro_vec)  # nbr, cnt, color
-        rows = t.Array(i8, 2, "C")
-        paths = t.Array(t.int8, 2, "C")
-        search = i8(i8, vec, vec, i8, i8, i8, i8, i8, *moves, mat, ro_bytes, ro_bytes, part,
-                    ro_vec, ro_bytes, i8, vec, rows, rows, paths, vec, vec, vec)  # fmt: skip
-        dist = t.Array(u8, 1, "C")
-        return {
-            **{name: (getattr(ida, name), search)
-               for name in ("ida_nearest", "ida_patterns", "ida_any")},
-            "pdb_layer": (pdb.layer,
-                          i8(dist, u8, i8, b1, nbr, ro_vec, part, ro_vec, mat, i8, i8, i8)),
-        }  # fmt: skip
-    if key == "bidir":
-        from .engines import _bidir_kernels as bd
-
-        table = t.Array(u32, 1, "C")
-        side = t.Tuple((table, i8, vec, i8))
-        ball = (table, i8, vec, i8)
-        return {
-            "fresh_side": (bd.fresh_side, side(i8)),
-            "grow_target": (bd.grow_target, side(*ball, i8, nbr, ro_vec)),
-            "search": (bd.search, t.Tuple((i8, i8, table, i8, vec, i8))(
-                i8, i8, i8, i8, *ball, *ball, i8, i8, b1, nbr, ro_vec, vec, vec)),
-            "search_many": (bd.search_many, i8(
-                ro_vec, i8, i8, i8, *ball, i8, i8, nbr, ro_vec, ro_vec, vec, vec, vec)),
-        }  # fmt: skip
-    from .coords import kernels as rank
-    from .table import kernels as tk
-
-    dist = t.Array(u8, 1, "C")
-    ro_dist = t.Array(u8, 1, "C", readonly=True)
-    ro_i8 = t.Array(t.int8, 1, "C", readonly=True)
-    ro_cells = t.Array(u8, 2, "C", readonly=True)
-    ranking = (mat, part, ro_vec)  # binom, rank_byte, popcount8
-    walk = (i8, i8, nbr, ro_vec, *ranking)  # ncomb, k, nbr, cnt, binom, rank_byte, popcount8
-    return {
-        "sweep": (tk.sweep, i8(dist, i8, ro_vec, *walk, b1, i8, i8)),
-        "push_list": (tk.push_list, vec(dist, i8, ro_vec, *walk)),
-        "count": (tk.count, i8(ro_dist, i8, ro_vec, i8, i8, i8)),
-        "consistent_block": (tk.consistent_block,
-                             i8(ro_dist, i8, i8, i8, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
-        "unrank_many": (rank._unrank_many, t.void(ro_vec, i8, i8, mat, vec, vec)),
-        "walk": (tk.walk, i8(ro_dist, i8, i8, i8, i8, i8, i8, i8, nbr, ro_vec, part, ro_vec, vec)),
-        "distances": (tk.distances, i8(ro_dist, b1, ro_vec, i8, i8, i8, i8, i8, i8, nbr, ro_vec,
-                                       part, ro_vec, vec)),
-        "graph_edges": (tk.nearer_edges, t.Tuple((vec, vec))(
-            ro_dist, b1, ro_vec, i8, i8, i8, nbr, ro_vec, mat, part, ro_vec)),
-        "branch_graph": (tk.branch_graph, t.Tuple((vec, vec, vec, dist, dist))(
-            ro_vec, ro_vec, ro_i8)),
-        "label_text": (tk.label_text, dist(ro_vec, ro_vec, ro_dist, ro_dist, ro_cells)),
-        "optimal_lines": (tk.optimal_lines, i8(ro_vec, ro_vec, ro_vec, ro_dist, ro_dist, i8, i8,
-                                                i8, i8, i8, vec, t.Array(i8, 2, "C"), dist, dist,
-                                                dist)),
-        "format_paths": (tk.format_paths, i8(t.Array(t.int8, 2, "C", readonly=True), ro_cells,
-                                              i8, i8, dist, dist)),
-    }  # fmt: skip
+    modules = [f"bitknights.{module}" for module in _ext(which).modules]
+    for module in modules:
+        importlib.import_module(module)
+    return {name: entry for module in modules for name, entry in EXPORTS[module].items()}
 
 
 def build(output_dir: str | os.PathLike[str], which: str | Extension = "ida") -> Path:
@@ -214,16 +146,10 @@ def load_from(path: str | os.PathLike[str], which: str | Extension = "ida") -> M
     try:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-    except ImportError:
-        return None
-    return module if _current(module, ext) else None
-
-
-def _current(module: ModuleType, ext: Extension) -> bool:
-    try:
-        return module.fingerprint() == source_fingerprint(ext)
+        current = module.fingerprint() == source_fingerprint(ext)
     except Exception:  # a foreign or broken module
-        return False
+        return None
+    return module if current else None
 
 
 @cache
@@ -234,26 +160,24 @@ def load(which: str = "ida") -> ModuleType | None:
     if os.environ.get(ENV, "1") == "0":
         return None
     ext = _ext(which)
-    with contextlib.suppress(ImportError):
-        module = importlib.import_module(ext.dotted)
-        if _current(module, ext):
+    for folder in _folders(ext):
+        path = _extension_file(folder, ext)
+        if path is not None and (module := load_from(path, ext)) is not None:
             return module
-    for path in _other_copies(ext):
-        if (copy := load_from(path, ext)) is not None:
-            return copy
     return None
 
 
-def _other_copies(ext: Extension) -> Iterator[Path]:
-    """The files of ``ext`` in the other copies of bitknights on ``sys.path``."""
+def _folders(ext: Extension) -> Iterator[Path]:
+    """The folders of ``ext`` in this copy of bitknights, then in the others on ``sys.path``."""
     here = _ROOT / ext.package
+    yield here
     for entry in sys.path:
         try:
             folder = (Path(entry or os.curdir) / "bitknights" / ext.package).resolve()
         except (OSError, RuntimeError, ValueError):
             continue
-        if folder != here and (path := _extension_file(folder, ext)) is not None:
-            yield path
+        if folder != here:
+            yield folder
 
 
 def _extension_file(folder: Path, ext: Extension) -> Path | None:
@@ -331,21 +255,17 @@ def is_native(module: ModuleType) -> bool:
     return name.rsplit(".", 1)[-1] in {e.name for e in EXTENSIONS.values()}
 
 
-def missing() -> list[str]:
-    """The extensions that are not installed and current (``[]`` after a full build)."""
-    return [k for k in EXTENSIONS if load(k) is None]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m bitknights.native [DIR]``: compile every extension into DIR (default:
     beside the sources).  ``--check``: exit status 1, naming them, when some extension is
     missing or stale."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args == ["--check"]:
-        gone = missing()
-        for key in gone:
-            print(f"bitknights: the {key} kernels are not compiled ahead of time "
-                  f"({EXTENSIONS[key].dotted} is missing or stale)", file=sys.stderr)  # fmt: skip
+        gone = [ext for ext in EXTENSIONS.values() if load(ext.key) is None]
+        for ext in gone:
+            dotted = f"bitknights.{ext.package}.{ext.name}"
+            print(f"bitknights: the {ext.key} kernels are not compiled ahead of time "
+                  f"({dotted} is missing or stale)", file=sys.stderr)  # fmt: skip
         return 1 if gone else 0
     for ext in EXTENSIONS.values():
         out = Path(args[0]) / ext.package if args else _ROOT / ext.package

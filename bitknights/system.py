@@ -75,12 +75,15 @@ def read_at(fd: int, size: int, offset: int) -> bytes:
     return b"".join(parts)
 
 
+_PREADV = hasattr(os, "preadv")
+
+
 def read_into(fd: int, into: memoryview, offset: int) -> int:
     """Fill ``into`` with the bytes at ``offset``; how many there were (fewer than
     ``len(into)`` only at the end of the file)."""
     done = 0
     while done < len(into):
-        if hasattr(os, "preadv"):
+        if _PREADV:
             n = os.preadv(fd, [into[done:]], offset + done)
         else:
             chunk = _pread(fd, len(into) - done, offset + done)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._export import export, i8, ro_mat, ro_vec, vec, void
 from ..squares import FULL_MASK, NUM_SQUARES
 from . import KEY_SHIFT
 
@@ -75,7 +76,8 @@ def state_rank(black, blank, ncomb, rank_byte, popcount8):
 
 @njit(cache=True, nogil=True)
 def colex_unrank(r, k, top, binom):
-    """The mask with ``k`` bits, all below bit ``top``, whose colex rank is ``r``."""
+    """The mask with ``k`` bits, all below bit ``top``, whose colex rank is ``r`` (``top``:
+    25 for a pattern, 24 for a board's black knights with its blank squeezed out)."""
     comb = np.int64(0)
     p = top - 1
     for i in range(k, 0, -1):
@@ -85,18 +87,6 @@ def colex_unrank(r, k, top, binom):
         r -= binom[p, i]
         p -= 1
     return comb
-
-
-@njit(cache=True, nogil=True)
-def comb_unrank(r, k, binom):
-    """The 24-bit mask with ``k`` bits whose colex rank is ``r`` (``0 <= r < C(24, k)``)."""
-    return colex_unrank(r, k, NUM_SQUARES - 1, binom)
-
-
-@njit(cache=True, nogil=True)
-def pattern_unrank(r, k, binom):
-    """The 25-bit mask with ``k`` bits whose colex rank is ``r`` (``0 <= r < C(25, k)``)."""
-    return colex_unrank(r, k, NUM_SQUARES, binom)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -111,10 +101,12 @@ def next_comb(comb):
 def state_unrank(r, k, ncomb, binom):
     """``(black, blank)`` of rank ``r``."""
     blank = r // ncomb
-    return unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank), blank
+    return unsqueeze(colex_unrank(r - blank * ncomb, k, NUM_SQUARES - 1, binom), blank), blank
 
 
+@export(void(ro_vec, i8, i8, ro_mat, vec, vec))
 @njit(cache=True, nogil=True)
-def _unrank_many(ranks, k, ncomb, binom, blacks, blanks):
+def unrank_many(ranks, k, ncomb, binom, blacks, blanks):
+    """``(blacks[i], blanks[i])``: the board of rank ``ranks[i]``."""
     for i in range(ranks.shape[0]):
         blacks[i], blanks[i] = state_unrank(ranks[i], k, ncomb, binom)

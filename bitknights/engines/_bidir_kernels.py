@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._export import Tuple, b1, export, i8, ro_mat, ro_vec, u4vec, vec
 from ..coords import KEY_SHIFT as _BLANK_SHIFT
 from ..results import GROW, OVER_LIMIT, STOPPED, UNREACHABLE
 from ..squares import FULL_MASK
@@ -13,6 +14,8 @@ from . import DEPTH_CAP
 from . import hashset as hs
 
 POLL = 1 << 14  # expansions between looks at the stop flag
+
+_SIDE = (u4vec, i8, vec, i8)  # a side: its table, count, frontier and depth
 
 
 @njit(cache=True, nogil=True)
@@ -93,6 +96,7 @@ def _expand(table, count, front, depth, other, oroot, check, full, nbr, cnt, scr
     return table, count, nxt[:n], best, meet, expanded
 
 
+@export(Tuple(_SIDE)(*_SIDE, i8, ro_mat, ro_vec))
 @njit(cache=True, nogil=True)
 def grow_target(ttable, tcount, tfront, tdepth, radius, nbr, cnt):
     """Extend the target's ball to ``radius`` (or until it holds every reachable board)."""
@@ -107,6 +111,9 @@ def grow_target(ttable, tcount, tfront, tdepth, radius, nbr, cnt):
     return ttable, tcount, tfront, tdepth
 
 
+@export(
+    Tuple((i8, i8, *_SIDE))(i8, i8, i8, i8, *_SIDE, *_SIDE, i8, i8, b1, ro_mat, ro_vec, vec, vec)
+)
 @njit(cache=True, nogil=True)
 def search(
     skey, tkey, par, limit, stable, scount, sfront, sdepth,
@@ -158,6 +165,7 @@ def search(
     return best, nodes, stable, scount, sfront, sdepth
 
 
+@export(Tuple(_SIDE)(i8))
 @njit(cache=True, nogil=True)
 def fresh_side(key):
     """A new side (a search's start side, or a ball): only ``key``, at depth 0."""
@@ -166,6 +174,7 @@ def fresh_side(key):
     return table, np.int64(1), np.full(1, key, np.int64), np.int64(0)
 
 
+@export(i8(ro_vec, i8, i8, i8, *_SIDE, i8, i8, ro_mat, ro_vec, ro_vec, vec, vec, vec))
 @njit(cache=True, nogil=True)
 def search_many(
     keys, first, tkey, limit, ttable, tcount, tfront, tdepth, tmax, bias,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._export import export, i1mat, i8, mat, ro_buf, ro_cube, ro_mat, ro_vec, vec
 from ..coords.kernels import pattern_rank, state_rank
 from ..results import OVER_BUDGET, OVER_LIMIT, STOPPED
 from ..squares import FULL_MASK
@@ -249,47 +250,42 @@ def _record(state, iters, bound, nodes):
         state[K.ITERS] = k + 1
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _boards(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr, cnt, color,
-            add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack, iters, out, steps,
-            nodes, stop):  # fmt: skip
-    """:func:`_search` of each board (one that can reach the target: the distance service
-    checks): ``steps[i]`` its distance (``state[STEPS]`` when ``FOUND``) or the code it
-    ended with, ``nodes[i]`` its nodes.  The first board starts from ``state`` as the
-    caller gives it (fresh, or paused by the call before), each later one afresh; a board
-    that ends ``STOPPED`` or ``CHUNK`` ends the batch.  Returns the last board's code."""
-    code = np.int64(OVER_LIMIT)
-    for i in range(len(blacks)):
-        if i > 0:
-            state[:] = 0
-            state[K.WORST_KEY] = -1
-        code = _search(flags, blacks[i], blanks[i], tblack, tblank, max_depth, every, budget,
-                       nbr, cnt, color, add, pw, pb, rank_byte, popcount8, payload, ncomb,
-                       state, stack, iters, out, stop)  # fmt: skip
-        steps[i] = state[K.STEPS] if code == K.FOUND else code
-        nodes[i] = state[K.NODES]
-        if code == STOPPED or code == K.CHUNK:
-            break
-    return code
+_TABLES = (ro_mat, ro_vec, ro_vec, ro_mat, ro_buf, ro_buf, ro_cube, ro_vec, ro_buf, i8)
+_BOARDS = i8(i8, vec, vec, i8, i8, i8, i8, i8, *_TABLES, vec, mat, mat, i1mat, vec, vec, vec)
+"""The exported kernels' signature (``_TABLES``: ``nbr`` .. ``ncomb``)."""
 
 
-def _compiled(bound):
-    """:func:`_boards` compiled for the bound ``bound`` (a constant: numba folds the
-    other parts away, and the ``flags`` argument is unread), or with ``bound`` -1 for the
-    bound ``flags`` says, read at run time."""
+def _compiled(name, bound):
+    """The kernel exported as ``name``: :func:`_search` of each board (one that can reach
+    the target: the distance service checks) under the bound ``bound``, or the one
+    ``flags`` says with ``bound`` -1.  ``steps[i]``: its distance (``state[STEPS]`` when
+    ``FOUND``) or the code it ended with, ``nodes[i]`` its nodes.  The first board starts
+    from ``state`` as the caller gives it (fresh, or paused by the call before), each later
+    one afresh; a board that ends ``STOPPED`` or ``CHUNK`` ends the batch.  Returns the
+    last board's code."""
 
+    @export(_BOARDS, name)
     @njit(cache=True, nogil=True)
     def kernel(flags, blacks, blanks, tblack, tblank, max_depth, every, budget, nbr, cnt,
                color, add, pw, pb, rank_byte, popcount8, payload, ncomb, state, stack, iters,
                out, steps, nodes, stop):  # fmt: skip
-        return _boards(flags if bound < 0 else bound, blacks, blanks, tblack, tblank,
-                       max_depth, every, budget, nbr, cnt, color, add, pw, pb, rank_byte,
-                       popcount8, payload, ncomb, state, stack, iters, out, steps, nodes,
-                       stop)  # fmt: skip
+        code = np.int64(OVER_LIMIT)
+        for i in range(len(blacks)):
+            if i > 0:
+                state[:] = 0
+                state[K.WORST_KEY] = -1
+            code = _search(flags if bound < 0 else bound, blacks[i], blanks[i], tblack, tblank,
+                           max_depth, every, budget, nbr, cnt, color, add, pw, pb, rank_byte,
+                           popcount8, payload, ncomb, state, stack, iters, out, stop)  # fmt: skip
+            steps[i] = state[K.STEPS] if code == K.FOUND else code
+            nodes[i] = state[K.NODES]
+            if code == STOPPED or code == K.CHUNK:
+                break
+        return code
 
     return kernel
 
 
-ida_any = _compiled(-1)
-ida_nearest = _compiled(K.NEAREST)
-ida_patterns = _compiled(K.PATTERNS)
+ida_any = _compiled("ida_any", -1)
+ida_nearest = _compiled("ida_nearest", K.NEAREST)
+ida_patterns = _compiled("ida_patterns", K.PATTERNS)

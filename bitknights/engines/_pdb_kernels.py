@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._export import b1, buf, export, i8, ro_cube, ro_mat, ro_vec, u1
+from ..coords.kernels import colex_unrank
 from ..coords.kernels import pattern_rank as mask_rank
-from ..coords.kernels import pattern_unrank as _unrank
 from ..results import UNSEEN
 from ..squares import NUM_SQUARES
 
 
+@export(i8(buf, u1, i8, b1, ro_mat, ro_vec, ro_cube, ro_vec, ro_mat, i8, i8, i8), "pdb_layer")
 @njit(cache=True, nogil=True)
 def layer(dist, d, k, bottom_up, nbr, cnt, part, pc, binom, nblocks, b0, b1):
     """One breadth-first layer over blocks ``b0 .. b1 - 1`` of the ``nblocks`` blocks of
@@ -26,7 +28,7 @@ def layer(dist, d, k, bottom_up, nbr, cnt, part, pc, binom, nblocks, b0, b1):
         hi = min(size, lo + block)
         if lo >= hi:
             continue
-        m = _unrank(lo, k, binom)
+        m = colex_unrank(lo, k, NUM_SQUARES, binom)
         for r in range(lo, hi):
             want = UNSEEN if bottom_up else d
             if dist[r] == want:

@@ -117,7 +117,7 @@ def user_kernel(fn: object, name: str = "") -> Callable:
         copy = types.FunctionType(f.__code__, space, f.__name__, f.__defaults__, f.__closure__)
         return njit(nogil=True, inline="always" if inline else "never")(copy)
 
-    for helper in ("_bound", "_search", "_boards"):
+    for helper in ("_bound", "_search"):
         space[helper] = rebuild(getattr(_ida_kernels, helper))
     kernel: Callable = rebuild(_ida_kernels.ida_any, inline=False)  # type: ignore[assignment]
     try:  # compiled now, by a run: numba's reason when it cannot; it must return a number

@@ -1,21 +1,20 @@
 """The table's numba kernels: the breadth-first build (:mod:`.builder`), batch queries
 (:mod:`.distance_table`), the proof (:mod:`.verify`), walks down either table, and the
-listing of every optimal solution (:mod:`.solutions`).  Every kernel takes its tables as
-arguments and releases the GIL (:mod:`bitknights.native`), run on Python threads over
-*jobs*: blocks of ``BLOCK`` consecutive ranks of one blank square (:func:`_job`).
-``dist[rank]``: a board's distance byte, :data:`UNSEEN` where not reached.
+listing of every optimal solution (:mod:`.solutions`).  Each takes its tables as
+arguments and releases the GIL, run on Python threads over *jobs*: blocks of ``BLOCK``
+consecutive ranks of one blank square (:func:`_job`).  ``dist[rank]``: a board's distance
+byte, :data:`UNSEEN` where not reached.
 
-:func:`walk` reads the compact table's codes (the distance modulo 3, :data:`LOST` for a
-board that never reaches the target), :func:`nearer_edges` and :func:`distances` either
-table (``compact``): the neighbours one nearer than a board at ``d`` are those at
-``d - 1``, or of code ``(d - 1) % 3``.  A walk steps to the first of them in the knight
-tables' order; one that finds none, or passes the farthest distance, is
+The neighbours one nearer than a board at ``d`` are those at ``d - 1`` in the distance
+table, or of code ``(d - 1) % 3`` in the compact one (the distance modulo 3, :data:`LOST`
+for a board that never reaches the target).  A walk steps to the first of them in the
+knight tables' order; one that finds none, or passes the farthest distance, is
 :data:`~bitknights.results.INCONSISTENT`.
 
-Most boards of a far board's shortest-path graph have a single next board:
-:func:`branch_graph` folds each such run into the edge that leads to it, so the listing
-(:func:`optimal_lines`) steps only where paths branch, keeping one branch per level on an
-explicit stack and the current path's line in a buffer.
+:func:`branch_graph` folds each run of boards with a single next board (most of a far
+board's shortest-path graph) into the edge that leads to it, so the listing
+(:func:`optimal_lines`) steps only where paths branch, one branch per level on an explicit
+stack, the current path's line in a buffer.
 """
 
 from __future__ import annotations
@@ -23,8 +22,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._export import (
+    Tuple,
+    b1,
+    buf,
+    export,
+    i8,
+    mat,
+    ro_buf,
+    ro_cube,
+    ro_i1mat,
+    ro_i1vec,
+    ro_mat,
+    ro_u1mat,
+    ro_vec,
+    vec,
+)
 from ..coords.kernels import (
-    comb_unrank,
+    colex_unrank,
     moved_black,
     next_comb,
     popcount,
@@ -40,6 +55,7 @@ from .layout import BLOCK, LOST
 
 # a Gosper step per skipped rank beats a fresh unrank (~24 steps) up to about this gap
 _GOSPER_GAP = 24
+_RANKING = (i8, i8, ro_mat, ro_vec, ro_mat, ro_cube, ro_vec)  # layout.kernel_args(k)
 
 
 @njit(cache=True, inline="always")
@@ -59,6 +75,7 @@ def _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8):
     return state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)
 
 
+@export(i8(buf, i8, ro_vec, *_RANKING, b1, i8, i8))
 @njit(cache=True, nogil=True)
 def sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pull, j0, j1):
     """One layer of the build over jobs ``j0 .. j1 - 1`` of the blanks ``blanks``: push
@@ -89,7 +106,7 @@ def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pul
                     comb = next_comb(comb)
                     at += 1
             else:
-                comb, at = comb_unrank(i, k, binom), i
+                comb, at = colex_unrank(i, k, NUM_SQUARES - 1, binom), i
             black = unsqueeze(comb, blank)
             for j in range(cnt[blank]):
                 r = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
@@ -103,6 +120,7 @@ def _sweep(dist, d, blanks, ncomb, k, nbr, cnt, binom, rank_byte, popcount8, pul
     return total
 
 
+@export(vec(buf, i8, ro_vec, *_RANKING))
 @njit(cache=True, nogil=True)
 def push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """A push from a frontier list of ranks (one thread); returns the next frontier."""
@@ -110,9 +128,7 @@ def push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     m = 0
     nd = np.uint8(d + 1)
     for i in range(frontier.shape[0]):
-        r = frontier[i]
-        blank = r // ncomb
-        black = unsqueeze(comb_unrank(r - blank * ncomb, k, binom), blank)
+        black, blank = state_unrank(frontier[i], k, ncomb, binom)
         for j in range(cnt[blank]):
             nr = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
             if dist[nr] == UNSEEN:
@@ -122,6 +138,7 @@ def push_list(dist, d, frontier, ncomb, k, nbr, cnt, binom, rank_byte, popcount8
     return out[:m].copy()
 
 
+@export(i8(ro_buf, i8, ro_vec, i8, i8, i8))
 @njit(cache=True, nogil=True)
 def count(dist, value, blanks, ncomb, j0, j1):
     """How many boards of jobs ``j0 .. j1 - 1`` have ``dist == value``."""
@@ -136,12 +153,13 @@ def count(dist, value, blanks, ncomb, j0, j1):
     return total
 
 
+@export(i8(ro_buf, i8, i8, i8, i8, *_RANKING))
 @njit(cache=True, nogil=True)
 def consistent_block(dist, goal, blank, lo, hi, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """The first rank in ``blank``'s ranks ``lo..hi-1`` that breaks a rule of
     :mod:`.verify`, or -1."""
     base = blank * ncomb
-    comb = comb_unrank(lo, k, binom)
+    comb = colex_unrank(lo, k, NUM_SQUARES - 1, binom)
     for i in range(lo, hi):
         if i > lo:
             comb = next_comb(comb)
@@ -175,6 +193,7 @@ def code_of(payload, r):
     return (np.int64(payload[r >> 2]) >> ((r & 3) << 1)) & 3
 
 
+@export(i8(ro_buf, i8, i8, i8, i8, i8, i8, i8, ro_mat, ro_vec, ro_cube, ro_vec, vec))
 @njit(cache=True, nogil=True)
 def walk(payload, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte, popcount8,
          path):  # fmt: skip
@@ -206,6 +225,7 @@ def walk(payload, black, blank, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_
     return steps
 
 
+@export(i8(ro_buf, b1, ro_vec, i8, i8, i8, i8, i8, i8, ro_mat, ro_vec, ro_cube, ro_vec, vec))
 @njit(cache=True, nogil=True)
 def distances(payload, compact, keys, k, cap, far, tblack, tblank, ncomb, nbr, cnt, rank_byte,
               popcount8, out):  # fmt: skip
@@ -232,6 +252,7 @@ def distances(payload, compact, keys, k, cap, far, tblack, tblank, ncomb, nbr, c
     return -1
 
 
+@export(Tuple((vec, vec))(ro_buf, b1, ro_vec, i8, *_RANKING), "graph_edges")
 @njit(cache=True, nogil=True)
 def nearer_edges(payload, compact, ranks, want, ncomb, k, nbr, cnt, binom, rank_byte, popcount8):
     """For boards ``ranks``, ``want + 1`` moves away, every neighbour ``want`` moves away:
@@ -242,8 +263,7 @@ def nearer_edges(payload, compact, ranks, want, ncomb, k, nbr, cnt, binom, rank_
     for i in range(ranks.shape[0]):
         black, blank = state_unrank(ranks[i], k, ncomb, binom)
         for j in range(cnt[blank]):
-            n = nbr[blank, j]
-            r = state_rank(moved_black(black, blank, n), n, ncomb, rank_byte, popcount8)
+            r = _neighbour(black, blank, j, nbr, ncomb, rank_byte, popcount8)
             if (code_of(payload, r) == want % 3) if compact else np.int64(payload[r]) == want:
                 src[m] = i
                 dst[m] = r
@@ -254,6 +274,7 @@ def nearer_edges(payload, compact, ranks, want, ncomb, k, nbr, cnt, binom, rank_
 # -- every optimal solution -------------------------------------------------------
 
 
+@export(Tuple((vec, vec, vec, buf, buf))(ro_vec, ro_vec, ro_i1vec))
 @njit(cache=True, nogil=True)
 def branch_graph(first, succ, blanks):
     """A :class:`~bitknights.table.solutions.PathGraph` with every run of boards that have
@@ -316,6 +337,7 @@ def branch_graph(first, succ, blanks):
     return bfirst, bend, label_at, labels, bblank
 
 
+@export(buf(ro_vec, ro_vec, ro_buf, ro_buf, ro_u1mat))
 @njit(cache=True, nogil=True)
 def label_text(bfirst, label_at, labels, bblank, cells):
     """The moves of every edge of a folded graph as text: edge ``e``'s cells
@@ -377,6 +399,7 @@ def _emit(out, pos, path, line, depth, width, form, index):
     return _put(out, pos + digits, K.JSON_END)
 
 
+@export(i8(ro_vec, ro_vec, ro_vec, ro_buf, ro_buf, i8, i8, i8, i8, i8, vec, mat, buf, buf, buf))
 @njit(cache=True, nogil=True)
 def optimal_lines(bfirst, bend, label_at, labels, text, root, depth, width, form, most, state,
                   stack, path, line, out):  # fmt: skip
@@ -439,6 +462,7 @@ def optimal_lines(bfirst, bend, label_at, labels, text, root, depth, width, form
     return K.CHUNK if level >= 0 else K.DONE
 
 
+@export(i8(ro_i1mat, ro_u1mat, i8, i8, buf, buf))
 @njit(cache=True, nogil=True)
 def format_paths(paths, cells, form, first, line, out):
     """Write the move sequences of ``paths`` (rows of blank squares) into ``out`` in
