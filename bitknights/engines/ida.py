@@ -347,11 +347,12 @@ def search_paths(
     limit: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> Iterator[np.ndarray]:
-    """Chunks of every optimal path of ``board`` (at most ``limit``) found by search,
-    without a table: ``int8`` arrays, one row of the blank's squares per path (the start's
+    """Chunks of every optimal path of ``board`` (at most ``limit``; it must reach
+    ``target``: :meth:`~bitknights.service.DistanceService.solution_paths` checks) found
+    by search: ``int8`` arrays, one row of the blank's squares per path (the start's
     first), the same paths in the same order as the table's (lexicographic in the squares
-    the knights jump from).  The bound is the engine's (:func:`use_patterns`); both are
-    admissible.  Memory stays bounded: one board per depth and one chunk."""
+    the knights jump from), under the engine's bound (:func:`use_patterns`).  Memory stays
+    bounded: one board per depth and one chunk."""
     from functools import partial
 
     import numpy as np
@@ -363,8 +364,6 @@ def search_paths(
     from . import depth_limit
     from .heuristics import NEAREST, PATTERNS
 
-    if never_reaches(board, target):
-        return
     depth = depth_limit(None)
     flag = StopFlag()
     use = use_patterns([board.key], target, depth, cache_dir, flag)
