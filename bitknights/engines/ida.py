@@ -166,10 +166,11 @@ class _Job:
     """A kernel with every argument before the boards and after them, and the arrays it
     reports in (``state``, ``iters``, ``out``, ``steps``, ``nodes``)."""
 
-    __slots__ = ("kernel", "head", "tail")
+    __slots__ = ("kernel", "head", "tail", "state", "iters", "out", "steps")
 
-    def __init__(self, kernel: Callable, head: tuple, tail: tuple) -> None:
+    def __init__(self, kernel: Callable, head: tuple, *tail: np.ndarray) -> None:
         self.kernel, self.head, self.tail = kernel, head, tail
+        self.state, _, self.iters, self.out, self.steps, _ = tail
 
     def __call__(
         self,
@@ -181,18 +182,6 @@ class _Job:
         """The kernel's code for these boards (``out``: the paths' rows, else ``self.out``)."""
         tail = self.tail if out is None else (*self.tail[:3], out, *self.tail[4:])
         return int(self.kernel(self.head[0], blacks, blanks, *self.head[1:], *tail, stop))
-
-    @property
-    def state(self) -> np.ndarray:
-        return self.tail[-6]  # type: ignore[no-any-return]
-
-    @property
-    def iters(self) -> np.ndarray:
-        return self.tail[-4]  # type: ignore[no-any-return]
-
-    @property
-    def out(self) -> np.ndarray:
-        return self.tail[-3]  # type: ignore[no-any-return]
 
 
 def _job(
@@ -226,7 +215,7 @@ def _job(
             np.zeros((max(limit, 0) + 2, 2), dtype=np.int64),
             np.zeros((1, max(limit, 0) + 1), dtype=np.int8),
             np.full(boards, STOPPED, dtype=np.int64), np.zeros(boards, dtype=np.int64))  # fmt: skip
-    return _Job(kernel, head, tail)
+    return _Job(kernel, head, *tail)
 
 
 def _tables_of(
@@ -486,7 +475,7 @@ class IdaEngine(Engine):
             if flag[0] == 0:
                 job = _job(kernel, bound, target, limit, boards=hi - lo, tables=tables)
                 job(blacks[lo:hi], blanks[lo:hi], flag)
-                steps[lo:hi] = job.tail[-2]
+                steps[lo:hi] = job.steps
 
         parallel_chunks(run, len(keys), options.workers, stop=stop)
         return steps
