@@ -6,7 +6,8 @@ its distance; for the classic target it ships as ``data/classic-ball.bkb``
 (:func:`read_ball`; a file that fails a check is said once and the ball computed
 instead).  A **forward search** from each board grows breadth-first layers, at most
 ``limit - radius`` of them, until a board of one lies in the ball (:func:`_search`).
-Limits above :data:`MAX_DEPTH` are refused (the forward search grows 2.5x a move).
+Limits above :data:`MAX_DEPTH` are refused, by the distance service before the engine
+runs (the forward search grows 2.5x a move).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ..board import TARGET, Board
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES, square_color
 from . import Engine, depth_limit
-from .options import SolveOptions, StopFlag, check_limit
+from .options import SolveOptions, StopFlag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -259,7 +260,6 @@ class MitmEngine(Engine):
         self, keys: Iterable[int], target: Board, options: SolveOptions,
         stop: StopFlag | None = None,
     ) -> list[int]:  # fmt: skip
-        check_limit(self.name, self.max_limit, options.max_depth)
         ball, limit = ball_of(target), depth_limit(options.max_depth)
         out = []
         try:
@@ -276,7 +276,6 @@ class MitmEngine(Engine):
     ) -> Found:
         from ..results import STOPPED
 
-        check_limit(self.name, self.max_limit, options.max_depth)
         ball = ball_of(target)
         try:
             steps, meet, nodes, parents = _search(start.key, ball, limit, stop)
