@@ -550,6 +550,16 @@ def _next_piece(piece: int, done: int, seconds: float) -> int:
     return max(1, min(want, 2 * done, PIECE_MAX))
 
 
+def solution_lines(
+    chunks: Iterable[np.ndarray], *, json: bool = False
+) -> Iterator[tuple[bytes | memoryview, int, int]]:
+    """Paths from :meth:`DistanceService.solution_paths` as lines of moves or JSON:
+    ``(bytes, paths, moves a path)`` a reused buffer at a time."""
+    from .table.solutions import LineWriter
+
+    return LineWriter(json=json).write_all(chunks)
+
+
 _SAID_SEARCHING: set[int] = set()
 
 _services: dict[tuple[int, str, str], DistanceService] = {}

@@ -35,14 +35,14 @@ def _cmd_solutions(args: argparse.Namespace, env: Environment) -> int:
     t0 = time.perf_counter()
     written, steps, source = 0, None, "--limit 0"
     if args.limit != 0:
-        from ..table.solutions import LineWriter
+        from ..service import solution_lines
 
         source, chunks = answers.solution_paths(board, limit=args.limit, quiet=args.quiet)
         # on a terminal: sequences so far, of how many once a table has counted them
         binary = getattr(out, "buffer", None)
         bar = progress.bar(None, " sequences", "listing")
         try:
-            for data, rows, moves in LineWriter(json=args.format == "json").write_all(chunks):
+            for data, rows, moves in solution_lines(chunks, json=args.format == "json"):
                 with progress.writing(out):  # ASCII bytes, to the binary buffer when there is one
                     if binary is None:
                         out.write(bytes(data).decode("ascii"))
