@@ -23,13 +23,13 @@ from ..board import TARGET, Board
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES, square_color
 from . import Engine, depth_limit
-from .options import SolveOptions, StopFlag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from . import Found
+    from .options import SolveOptions, StopFlag
 
 RADIUS = 10
 """Radius of the balls this engine computes and of the one it ships."""
