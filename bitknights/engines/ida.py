@@ -60,12 +60,9 @@ def _kernels() -> ModuleType | SimpleNamespace:
 
 def backend() -> str:
     """``'native'`` when IDA* runs the ahead-of-time compiled kernels, else ``'jit'``."""
-    from types import ModuleType
+    from ..native import load
 
-    from ..native import is_native
-
-    kernels = _kernels()
-    return "native" if isinstance(kernels, ModuleType) and is_native(kernels) else "jit"
+    return "jit" if load("ida") is None else "native"
 
 
 _USER_KERNELS: dict[int, tuple[object, Callable]] = {}
@@ -128,7 +125,7 @@ def user_kernel(fn: object, name: str = "") -> Callable:
                 f"heuristic {name!r} returns {returns}, not a number: a heuristic is a "
                 "function h(white, black, blank) -> int"
             )
-        _bound_value(kernel, Bound(name, K.USER), TARGET, TARGET, None)
+        bound_at(TARGET, Bound(name, K.USER), TARGET, kernel=kernel)
     except NumbaError as e:
         lines = [x.strip() for x in str(e).splitlines()]
         reasons = [x for x in lines if x and not x.startswith(("Failed in", "During", "File"))]
@@ -303,28 +300,27 @@ def search(
 
 
 def bound_at(
-    board: Board, bound: Bound, target: Board, cache_dir: str | os.PathLike[str] | None = None
+    board: Board,
+    bound: Bound,
+    target: Board,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    kernel: Callable | None = None,
 ) -> int:
-    """The value of ``bound`` at ``board``, as the search computes it.
+    """The value of ``bound`` at ``board``, as the search computes it (with ``kernel``:
+    that one, else :func:`kernel_for`'s).
 
     >>> from bitknights import TARGET
     >>> from bitknights.engines.heuristics import NEAREST
     >>> bound_at(TARGET, NEAREST, TARGET), bound_at(TARGET.play("b5"), NEAREST, TARGET)
     (0, 1)
     """
-    tables = _tables_of(bound, target, cache_dir, StopFlag())
-    return _bound_value(kernel_for(bound), bound, board, target, tables)
-
-
-def _bound_value(
-    kernel: Callable, bound: Bound, board: Board, target: Board,
-    tables: tuple[np.ndarray, np.ndarray] | None,
-) -> int:  # fmt: skip
     import numpy as np
 
     from . import _ida_layout as K
 
-    job = _job(kernel, bound, target, -1, tables=tables)
+    tables = _tables_of(bound, target, cache_dir, StopFlag())
+    job = _job(kernel or kernel_for(bound), bound, target, -1, tables=tables)
     job(np.array([board.black]), np.array([board.blank]), np.zeros(1, dtype=np.int64))
     return int(job.state[K.H0])
 
