@@ -171,8 +171,11 @@ def _ticking_class() -> type:
         def refresh(self, nolock: bool = False, lock_args: Any = None) -> None:
             if self.disable or not self._due():
                 return
-            if not nolock and not self.get_lock().acquire(*(lock_args or ())):
-                return
+            if not nolock:
+                if lock_args and not self.get_lock().acquire(*lock_args):
+                    return
+                if not lock_args:
+                    self.get_lock().acquire()
             try:
                 # by identity: tqdm compares bars by their position, the same for all here
                 at = next((i for i, bar in enumerate(opened) if bar is self), len(opened))
