@@ -2,12 +2,10 @@
 one kernel (:mod:`._ida_kernels`) for every bound (:class:`~.heuristics.Bound`), each
 run's record a :class:`~.heuristics.Trial`.
 
-The engine's bound is the sum over knights of the jump distance to the nearest square the
-target gives its colour, or for deep searches the pattern databases (:mod:`.pdb`), by one
-policy (:func:`use_patterns`); the lab's may be any maximum of the built-ins and a user's
-function, which is compiled into a copy of the kernel just in time, once per function and
-process (announced on a terminal).  The built-ins' kernels load through
-:mod:`bitknights.native`; importing this module imports neither numpy nor numba.
+The engine's bound is the nearest-square sum (:func:`~.common.nearest_bounds`) or the
+pattern databases (:mod:`.pdb`), by one policy (:func:`use_patterns`); the lab's may be
+any maximum of the built-ins and a user's function (:func:`user_kernel`).  Importing this
+module imports neither numpy nor numba.
 """
 
 from __future__ import annotations

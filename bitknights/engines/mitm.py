@@ -2,12 +2,10 @@
 
 No numpy nor numba (importing numpy takes longer than a judge's test file takes to
 answer).  The **ball** holds every board within :data:`RADIUS` moves of the target with
-its distance; for the classic target it ships as ``data/classic-ball.bkb``
-(:func:`read_ball`; a file that fails a check is said once and the ball computed
-instead).  A **forward search** from each board grows breadth-first layers, at most
-``limit - radius`` of them, until a board of one lies in the ball (:func:`_search`).
-Limits above :data:`MAX_DEPTH` are refused, by the distance service before the engine
-runs (the forward search grows 2.5x a move).
+its distance (:func:`ball_of`; shipped for the classic target).  A **forward search**
+from each board grows breadth-first layers, at most ``limit - radius`` of them, until a
+board of one lies in the ball (:func:`_search`).  Limits above :data:`MAX_DEPTH` are
+refused, by the distance service before the engine runs (the search grows 2.5x a move).
 """
 
 from __future__ import annotations
