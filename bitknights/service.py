@@ -145,7 +145,7 @@ class DistanceService:
         chosen, deep = self._engines(name, options)
 
         def ask(keys: list[int] | np.ndarray, stop: StopFlag | None) -> list[int] | np.ndarray:
-            engine = self._route(chosen, deep, lambda: _any_far(keys, self.target))
+            engine = self._route(chosen, deep, lambda: far(keys, self.target))
             if isinstance(keys, list) and not plain(engine.name):
                 import numpy as np
 
@@ -361,6 +361,8 @@ class DistanceService:
             )
         from .engines.ida import search_paths
 
+        if not reaching([board.key], self.target)[0]:  # checked here, before IDA* runs
+            return "search", iter(())
         return "search", search_paths(board, self.target, limit=limit, cache_dir=self.cache_dir)
 
     def optimal_solutions(
@@ -517,21 +519,17 @@ def reaching(keys: list[int] | np.ndarray, target: Board) -> list[bool] | np.nda
     return valid_keys(keys, k)
 
 
-def far(board: Board, target: Board) -> bool:
-    """Whether ``board`` is far from ``target``.
+def far(boards: Board | list[int] | np.ndarray, target: Board) -> bool:
+    """Whether a board (or any of the packed keys) is far from ``target``.
 
     >>> far(Board("01011/110*1/01110/01010/00100"), TARGET)  # 18 moves
     False
     >>> far(Board("00000/11000/10101/*1100/11111"), TARGET)  # 39 moves
     True
     """
-    return _any_far([board.key], target)
-
-
-def _any_far(keys: list[int] | np.ndarray, target: Board) -> bool:
-    """Whether any of the boards (packed keys) is far."""
     from .engines.common import nearest_bounds
 
+    keys = [boards.key] if isinstance(boards, Board) else boards
     return bool(len(keys)) and bool((nearest_bounds(keys, target) >= FAR_BOUND).any())
 
 

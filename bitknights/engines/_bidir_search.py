@@ -214,8 +214,7 @@ def steps_many(
     workers: int,
     stop: StopFlag,
 ) -> np.ndarray:
-    """The distance of each board (packed keys) to ``target``, ``-1`` beyond ``limit`` or
-    unreachable, ``-2`` for boards left when ``stop`` was raised: one search a board on
+    """:meth:`~bitknights.engines.Engine.steps` within ``limit``: one search a board on
     ``workers`` threads, all sharing the target's ball."""
     k = _kernels()
     steps = np.full(len(keys), STOPPED, dtype=np.int64)
@@ -324,9 +323,8 @@ def _steps_piece(keys: np.ndarray, target: Board, limit: int, radius: int) -> np
 def numpy_steps(
     keys: np.ndarray, target: Board, limit: int, radius: int, stop: StopFlag
 ) -> np.ndarray:
-    """The distance of each board (packed keys) to ``target``, ``-1`` beyond ``limit`` (at
-    most ``radius`` plus a few layers, or it grows slow) or unreachable, in pieces of
-    :data:`PIECE` boards; boards left when ``stop`` is raised stay ``-2``."""
+    """:meth:`~bitknights.engines.Engine.steps` within ``limit`` (at most ``radius`` plus
+    a few layers, or it grows slow), in pieces of :data:`PIECE` boards."""
     out = np.full(len(keys), STOPPED, dtype=np.int64)
     for lo in range(0, len(keys), PIECE):
         if stop.raised:

@@ -12,9 +12,8 @@ moves: exactly ``d``, and the first may stop the search.  Layers of the wrong pa
 the look-ups.
 
 The target's side (:mod:`._bidir_search`) is one ball per target, grown a layer when its
-frontier is the smaller (weighted).  Batches under a small limit skip numba: a numpy
-ball of radius :data:`NUMPY_RADIUS` as sorted arrays, every board's side grown at once.
-This module imports neither numpy nor numba.
+frontier is the smaller (weighted); batches under a small limit take numpy's path instead
+(:data:`NUMPY_RADIUS`).  This module imports neither numpy nor numba.
 """
 
 from __future__ import annotations
@@ -30,8 +29,8 @@ if TYPE_CHECKING:
     from . import Found
 
 NUMPY_RADIUS = 12
-"""The numpy ball's radius; batches under a limit up to ``NUMPY_RADIUS + NUMPY_LAYERS``
-take that path, larger limits the numba search."""
+"""The radius of numpy's ball (sorted arrays; every board's side grown at once): batches
+under a limit up to ``NUMPY_RADIUS + NUMPY_LAYERS`` take that path, larger limits numba's."""
 NUMPY_LAYERS = 5
 
 

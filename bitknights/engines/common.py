@@ -1,8 +1,5 @@
 """What the search engines share: per-target heuristic tables, the parity rule and the
-nearest-square bound.
-
-numpy only; the numba kernels take these arrays as arguments.
-"""
+nearest-square bound (numpy only; the numba kernels take these arrays as arguments)."""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
+
 from .._records import Record
 from ..errors import BitknightsError, plural
 from ..results import Status
@@ -44,15 +47,13 @@ def builtin(name: str) -> Bound:
     """
     text = name.replace(" ", "")
     parts = text[4:-1].split(",") if text.startswith("max(") and text.endswith(")") else [text]
-    flags = 0
     for part in parts:
         if part not in BUILTINS:
             known = ", ".join(BUILTINS)
             raise BitknightsError(
                 f"unknown heuristic {part!r}: the built-ins are {known}, and max(a,b,...) of them"
             )
-        flags |= BUILTINS[part]
-    return Bound(text, flags)
+    return Bound(text, reduce(or_, (BUILTINS[part] for part in parts)))
 
 
 def heuristic(spec: object, name: str | None = None) -> Bound:
@@ -81,11 +82,8 @@ def maximum(*parts: object, name: str | None = None) -> Bound:
     users = [b.user for b in bounds if b.user is not None]
     if len(users) > 1:
         raise BitknightsError("maximum() takes at most one user function")
-    flags = 0
-    for b in bounds:
-        flags |= b.flags
     label = name or f"max({','.join(b.name for b in bounds)})"
-    return Bound(label, flags, users[0] if users else None)
+    return Bound(label, reduce(or_, (b.flags for b in bounds), 0), users[0] if users else None)
 
 
 class Trial(Record):

@@ -2,12 +2,10 @@
 one kernel (:mod:`._ida_kernels`) for every bound (:class:`~.heuristics.Bound`), each
 run's record a :class:`~.heuristics.Trial`.
 
-The engine's bound is the sum over knights of the jump distance to the nearest square the
-target gives its colour, or for deep searches the pattern databases (:mod:`.pdb`), by one
-policy (:func:`use_patterns`); the lab's may be any maximum of the built-ins and a user's
-function, which is compiled into a copy of the kernel just in time, once per function and
-process (announced on a terminal).  The built-ins' kernels load through
-:mod:`bitknights.native`; importing this module imports neither numpy nor numba.
+The engine's bound is the nearest-square sum (:func:`~.common.nearest_bounds`) or the
+pattern databases (:mod:`.pdb`), by one policy (:func:`use_patterns`); the lab's may be
+any maximum of the built-ins and a user's function (:func:`user_kernel`).  Importing this
+module imports neither numpy nor numba.
 """
 
 from __future__ import annotations
@@ -60,12 +58,9 @@ def _kernels() -> ModuleType | SimpleNamespace:
 
 def backend() -> str:
     """``'native'`` when IDA* runs the ahead-of-time compiled kernels, else ``'jit'``."""
-    from types import ModuleType
+    from ..native import load
 
-    from ..native import is_native
-
-    kernels = _kernels()
-    return "native" if isinstance(kernels, ModuleType) and is_native(kernels) else "jit"
+    return "jit" if load("ida") is None else "native"
 
 
 _USER_KERNELS: dict[int, tuple[object, Callable]] = {}
@@ -128,7 +123,7 @@ def user_kernel(fn: object, name: str = "") -> Callable:
                 f"heuristic {name!r} returns {returns}, not a number: a heuristic is a "
                 "function h(white, black, blank) -> int"
             )
-        _bound_value(kernel, Bound(name, K.USER), TARGET, TARGET, None)
+        bound_at(TARGET, Bound(name, K.USER), TARGET, kernel=kernel)
     except NumbaError as e:
         lines = [x.strip() for x in str(e).splitlines()]
         reasons = [x for x in lines if x and not x.startswith(("Failed in", "During", "File"))]
@@ -166,10 +161,11 @@ class _Job:
     """A kernel with every argument before the boards and after them, and the arrays it
     reports in (``state``, ``iters``, ``out``, ``steps``, ``nodes``)."""
 
-    __slots__ = ("kernel", "head", "tail")
+    __slots__ = ("kernel", "head", "tail", "state", "iters", "out", "steps")
 
-    def __init__(self, kernel: Callable, head: tuple, tail: tuple) -> None:
+    def __init__(self, kernel: Callable, head: tuple, *tail: np.ndarray) -> None:
         self.kernel, self.head, self.tail = kernel, head, tail
+        self.state, _, self.iters, self.out, self.steps, _ = tail
 
     def __call__(
         self,
@@ -181,18 +177,6 @@ class _Job:
         """The kernel's code for these boards (``out``: the paths' rows, else ``self.out``)."""
         tail = self.tail if out is None else (*self.tail[:3], out, *self.tail[4:])
         return int(self.kernel(self.head[0], blacks, blanks, *self.head[1:], *tail, stop))
-
-    @property
-    def state(self) -> np.ndarray:
-        return self.tail[-6]  # type: ignore[no-any-return]
-
-    @property
-    def iters(self) -> np.ndarray:
-        return self.tail[-4]  # type: ignore[no-any-return]
-
-    @property
-    def out(self) -> np.ndarray:
-        return self.tail[-3]  # type: ignore[no-any-return]
 
 
 def _job(
@@ -226,7 +210,7 @@ def _job(
             np.zeros((max(limit, 0) + 2, 2), dtype=np.int64),
             np.zeros((1, max(limit, 0) + 1), dtype=np.int8),
             np.full(boards, STOPPED, dtype=np.int64), np.zeros(boards, dtype=np.int64))  # fmt: skip
-    return _Job(kernel, head, tail)
+    return _Job(kernel, head, *tail)
 
 
 def _tables_of(
@@ -314,28 +298,27 @@ def search(
 
 
 def bound_at(
-    board: Board, bound: Bound, target: Board, cache_dir: str | os.PathLike[str] | None = None
+    board: Board,
+    bound: Bound,
+    target: Board,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    kernel: Callable | None = None,
 ) -> int:
-    """The value of ``bound`` at ``board``, as the search computes it.
+    """The value of ``bound`` at ``board``, as the search computes it (with ``kernel``:
+    that one, else :func:`kernel_for`'s).
 
     >>> from bitknights import TARGET
     >>> from bitknights.engines.heuristics import NEAREST
     >>> bound_at(TARGET, NEAREST, TARGET), bound_at(TARGET.play("b5"), NEAREST, TARGET)
     (0, 1)
     """
-    tables = _tables_of(bound, target, cache_dir, StopFlag())
-    return _bound_value(kernel_for(bound), bound, board, target, tables)
-
-
-def _bound_value(
-    kernel: Callable, bound: Bound, board: Board, target: Board,
-    tables: tuple[np.ndarray, np.ndarray] | None,
-) -> int:  # fmt: skip
     import numpy as np
 
     from . import _ida_layout as K
 
-    job = _job(kernel, bound, target, -1, tables=tables)
+    tables = _tables_of(bound, target, cache_dir, StopFlag())
+    job = _job(kernel or kernel_for(bound), bound, target, -1, tables=tables)
     job(np.array([board.black]), np.array([board.blank]), np.zeros(1, dtype=np.int64))
     return int(job.state[K.H0])
 
@@ -347,11 +330,12 @@ def search_paths(
     limit: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> Iterator[np.ndarray]:
-    """Chunks of every optimal path of ``board`` (at most ``limit``) found by search,
-    without a table: ``int8`` arrays, one row of the blank's squares per path (the start's
+    """Chunks of every optimal path of ``board`` (at most ``limit``; it must reach
+    ``target``: :meth:`~bitknights.service.DistanceService.solution_paths` checks) found
+    by search: ``int8`` arrays, one row of the blank's squares per path (the start's
     first), the same paths in the same order as the table's (lexicographic in the squares
-    the knights jump from).  The bound is the engine's (:func:`use_patterns`); both are
-    admissible.  Memory stays bounded: one board per depth and one chunk."""
+    the knights jump from), under the engine's bound (:func:`use_patterns`).  Memory stays
+    bounded: one board per depth and one chunk."""
     from functools import partial
 
     import numpy as np
@@ -363,8 +347,6 @@ def search_paths(
     from . import depth_limit
     from .heuristics import NEAREST, PATTERNS
 
-    if never_reaches(board, target):
-        return
     depth = depth_limit(None)
     flag = StopFlag()
     use = use_patterns([board.key], target, depth, cache_dir, flag)
@@ -487,7 +469,7 @@ class IdaEngine(Engine):
             if flag[0] == 0:
                 job = _job(kernel, bound, target, limit, boards=hi - lo, tables=tables)
                 job(blacks[lo:hi], blanks[lo:hi], flag)
-                steps[lo:hi] = job.tail[-2]
+                steps[lo:hi] = job.steps
 
         parallel_chunks(run, len(keys), options.workers, stop=stop)
         return steps

@@ -2,11 +2,10 @@
 
 No numpy nor numba (importing numpy takes longer than a judge's test file takes to
 answer).  The **ball** holds every board within :data:`RADIUS` moves of the target with
-its distance; for the classic target it ships as ``data/classic-ball.bkb``
-(:func:`read_ball`; a file that fails a check is said once and the ball computed
-instead).  A **forward search** from each board grows breadth-first layers, at most
-``limit - radius`` of them, until a board of one lies in the ball (:func:`_search`).
-Limits above :data:`MAX_DEPTH` are refused (the forward search grows 2.5x a move).
+its distance (:func:`ball_of`; shipped for the classic target).  A **forward search**
+from each board grows breadth-first layers, at most ``limit - radius`` of them, until a
+board of one lies in the ball (:func:`_search`).  Limits above :data:`MAX_DEPTH` are
+refused, by the distance service before the engine runs (the search grows 2.5x a move).
 """
 
 from __future__ import annotations
@@ -22,13 +21,13 @@ from ..board import TARGET, Board
 from ..errors import BitknightsError
 from ..squares import FULL_MASK, KNIGHT_TARGETS, NUM_SQUARES, square_color
 from . import Engine, depth_limit
-from .options import SolveOptions, StopFlag, check_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from . import Found
+    from .options import SolveOptions, StopFlag
 
 RADIUS = 10
 """Radius of the balls this engine computes and of the one it ships."""
@@ -259,7 +258,6 @@ class MitmEngine(Engine):
         self, keys: Iterable[int], target: Board, options: SolveOptions,
         stop: StopFlag | None = None,
     ) -> list[int]:  # fmt: skip
-        check_limit(self.name, self.max_limit, options.max_depth)
         ball, limit = ball_of(target), depth_limit(options.max_depth)
         out = []
         try:
@@ -276,7 +274,6 @@ class MitmEngine(Engine):
     ) -> Found:
         from ..results import STOPPED
 
-        check_limit(self.name, self.max_limit, options.max_depth)
         ball = ball_of(target)
         try:
             steps, meet, nodes, parents = _search(start.key, ball, limit, stop)

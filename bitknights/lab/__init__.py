@@ -15,26 +15,7 @@ trial is :attr:`~Trial.flagged`.
 
 from __future__ import annotations
 
-from .core import (
-    BUILTINS,
-    NO_TABLE_NOTE,
-    Trial,
-    compare,
-    evaluate,
-    heuristic,
-    maximum,
-    nodes_plot,
-    values_plot,
-)
+from . import core
+from .core import *  # noqa: F403 - the names core.__all__ lists
 
-__all__ = [
-    "BUILTINS",
-    "NO_TABLE_NOTE",
-    "Trial",
-    "compare",
-    "evaluate",
-    "heuristic",
-    "maximum",
-    "nodes_plot",
-    "values_plot",
-]
+__all__ = core.__all__
