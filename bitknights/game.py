@@ -161,8 +161,7 @@ class Game:
         """Play one optimal move; returns it."""
         if self.solved:
             raise GameError("the board is already the target")
-        (first, *_) = self.solution()
-        return self.move(first)
+        return self.move(self.solution()[0])
 
     def new(self, distance: int | None = None, *, seed: int | None = None) -> Board:
         """Start again on a fresh board exactly ``distance`` moves from the target (default

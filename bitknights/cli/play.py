@@ -50,9 +50,6 @@ commands:
   quit, q, exit   leave (so does the end of the input: Ctrl-D)"""
 
 
-# -- play -----------------------------------------------------------------------------------
-
-
 def _cmd_play(args: argparse.Namespace, env: Environment) -> int:
     from ..game import Game
 
@@ -134,7 +131,9 @@ class Session:
                 if rest and name not in ("board", "help"):
                     raise BitknightsError(f"{name} takes no argument")
                 self._commands[name]()
-            elif len(words) == 1 and _looks_like_move(name):
+            elif (
+                len(words) == 1 and len(name) in (2, 5) and name[0].isalpha() and name[1].isdigit()
+            ):
                 self._move(self.game.move(name))
             else:
                 raise BitknightsError(f"unknown command {shown(line)}; 'help' lists commands")
@@ -237,13 +236,7 @@ def _dealing(env: Environment | None) -> Iterator[None]:
             env.say("\r\033[K")  # type: ignore[union-attr]
 
 
-def _looks_like_move(word: str) -> bool:
-    return len(word) in (2, 5) and word[0].isalpha() and word[1].isdigit()
-
-
 CHUNK = 1 << 16
-
-
 POLL = 0.1  # seconds between looks for Ctrl-C while waiting for a command
 
 

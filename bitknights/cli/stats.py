@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from .. import estimates
 from ..batch import json_line
-from ..service import service
-from .common import Environment, command, read_target, slashed
+from .common import Environment, command, read_answers, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,7 +16,7 @@ def _cmd_stats(args: argparse.Namespace, env: Environment) -> int:
 
     out = env.out
     # the header has it all (no numba), but a damaged file is reported, not summarised
-    record = service(read_target(args, env), cache_dir=args.cache_dir).table_stats()
+    record = read_answers(args, env).table_stats()
     if args.format == "json":
         out.write(json_line(record))
         return 0

@@ -8,9 +8,8 @@ import time
 from .. import estimates, progress
 from ..batch import json_line
 from ..errors import BitknightsError
-from ..service import service
 from ..table import TableError, table_path
-from .common import Environment, ResourceError, arg, command, read_target, refused, slashed
+from .common import Environment, ResourceError, arg, command, read_answers, refused, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 
 def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
-    answers = service(read_target(args, env), cache_dir=args.cache_dir)
+    answers = read_answers(args, env)
     t0 = time.perf_counter()
     try:
         with progress.feedback(log=args.verbose and not args.quiet):
@@ -43,7 +42,7 @@ def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
 
 def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
-    answers = service(read_target(args, env), cache_dir=args.cache_dir)
+    answers = read_answers(args, env)
     record = answers.table_info()
     if args.format == "json":
         out.write(json_line(record))
@@ -66,7 +65,7 @@ def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
 def _cmd_verify(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
     try:
-        file = service(read_target(args, env), cache_dir=args.cache_dir).prove_table()
+        file = read_answers(args, env).prove_table()
     except TableError as e:
         out.write(f"status: {e}\n")
         return 1
