@@ -434,8 +434,7 @@ def play(
     seed: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> PlayWidget:
-    """A widget to play ``board`` (default: a fresh board ``distance`` moves from
-    ``target``, see :meth:`bitknights.game.Game.new`)."""
+    """A widget to play ``board`` (the arguments are :class:`~bitknights.game.Game`'s)."""
     return PlayWidget(Game(board, target=target, distance=distance, seed=seed, cache_dir=cache_dir))
 
 

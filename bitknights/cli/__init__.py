@@ -132,9 +132,8 @@ def _detail(e: BaseException) -> str:
 
 
 def _failed_import(e: BaseException) -> str | None:
-    """The library (or bitknights module) whose import ``e`` broke off (an ``ImportError``,
-    an ``OSError`` or ``MemoryError`` while a module loaded, a half-imported module), or
-    None."""
+    """The library (or bitknights module) whose import ``e`` broke off (an ImportError, an
+    OSError or MemoryError while a module loaded, a half-imported module), or None."""
     partial = isinstance(e, AttributeError) and "partially initialized module" in str(e)
     if not (partial or isinstance(e, (ImportError, OSError, MemoryError))):
         return None

@@ -105,7 +105,7 @@ class Session:
         self.env = env
         self._commands: dict[str, Callable[[], None]] = {
             "hint": self._hint,
-            "undo": lambda: self._shown(f"undo {self.game.undo()}"),
+            "undo": lambda: self.show(f"undo {self.game.undo()}"),
             "redo": lambda: self._move(self.game.redo(), " (redo)"),
             "solve": self._solve,
             "reset": self._reset,
@@ -152,15 +152,12 @@ class Session:
     def start(self) -> None:
         """What a game opens with: the target, once, then the board."""
         self._target()
-        self._shown("your board:")
+        self.show("your board:")
 
-    def _shown(self, text: str) -> None:
-        """``text``, then the board."""
-        self._say(text)
-        self.show()
-
-    def show(self) -> None:
-        """The board with its coordinates, then its distance."""
+    def show(self, heading: str = "") -> None:
+        """``heading`` (if any), the board with its coordinates, then its distance."""
+        if heading:
+            self._say(heading)
         d = self.game.distance
         if d is None:
             verdict = never_reaches(self.game.board, self.game.target) or "never reaches the target"
@@ -179,7 +176,7 @@ class Session:
         return "\n".join(lines)
 
     def _move(self, move: Move, note: str = "") -> None:
-        self._shown(f"move {len(self.game.history)}: {move}{note}")
+        self.show(f"move {len(self.game.history)}: {move}{note}")
         if self.game.solved:
             made, best = len(self.game.history), self.game.optimum
             verdict = "optimal" if made == best else f"{made - best} more than the optimum"
@@ -215,11 +212,11 @@ class Session:
             )
         with _dealing(self.env):
             self.game.new(int(rest[0]) if rest else None)
-        self._shown("new board")
+        self.show("new board")
 
     def _reset(self) -> None:
         self.game.reset()
-        self._shown("back to the start")
+        self.show("back to the start")
 
 
 @contextlib.contextmanager

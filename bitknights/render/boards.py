@@ -254,8 +254,7 @@ def highlight(sq: Square, role: str) -> ET.Element:
 
 
 def arrow(move: Move) -> ET.Element:
-    """A line with a head from the centre of the move's first square to near the centre
-    of its second."""
+    """An arrow from the centre of the move's first square to near that of its second."""
     x0, y0 = (v + S / 2 for v in square_corner(move.from_square))
     x1, y1 = (v + S / 2 for v in square_corner(move.to_square))
     length = math.hypot(x1 - x0, y1 - y0)
