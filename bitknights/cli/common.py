@@ -295,12 +295,6 @@ def read_boards(text: str, env: Environment, *, batch: str = "") -> list[Board]:
         raise UsageError(f"{what}{text}: {e}" if what else f"{where(text)}{e}") from None
 
 
-def shown(text: str) -> str:
-    """``text`` quoted for a message, cut to 40 characters."""
-    text = text.strip()
-    return repr(text if len(text) <= 40 else text[:37] + "...")
-
-
 def slashed(board: Board) -> str:
     """The board's rows joined by ``/``, as a board is given on the command line."""
     return "/".join(board.rows())

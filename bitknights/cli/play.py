@@ -9,7 +9,7 @@ import queue
 import threading
 import time
 
-from ..board import Board, Move, never_reaches
+from ..board import Board, Move, never_reaches, quoted
 from ..cache import CacheError
 from ..errors import BitknightsError, plural
 from ..render.text import GLYPHS
@@ -26,7 +26,6 @@ from .common import (
     read_answers,
     read_boards,
     read_error,
-    shown,
     shows_knights,
 )
 
@@ -136,7 +135,9 @@ class Session:
             ):
                 self._move(self.game.move(name))
             else:
-                raise BitknightsError(f"unknown command {shown(line)}; 'help' lists commands")
+                raise BitknightsError(
+                    f"unknown command {quoted(line.strip())}; 'help' lists commands"
+                )
         except CacheError:
             raise  # a damaged or forged file: the session ends with the error
         except BitknightsError as e:
@@ -208,7 +209,7 @@ class Session:
     def _new(self, rest: list[str]) -> None:
         if len(rest) > 1 or rest and not (rest[0].isascii() and rest[0].isdigit()):
             raise BitknightsError(
-                f"new takes one distance, a non-negative integer, got {shown(' '.join(rest))}"
+                f"new takes one distance, a non-negative integer, got {quoted(' '.join(rest))}"
             )
         with _dealing(self.env):
             self.game.new(int(rest[0]) if rest else None)
