@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .. import estimates
 from ..batch import json_line
-from .common import Environment, command, read_answers, slashed
+from ..service import service
+from .common import Environment, command, read_target, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ def _cmd_stats(args: argparse.Namespace, env: Environment) -> int:
 
     out = env.out
     # the header has it all (no numba), but a damaged file is reported, not summarised
-    record = read_answers(args, env).table_stats()
+    record = service(read_target(args, env), cache_dir=args.cache_dir).table_stats()
     if args.format == "json":
         out.write(json_line(record))
         return 0

@@ -8,8 +8,9 @@ import time
 from .. import estimates, progress
 from ..batch import json_line
 from ..errors import BitknightsError
+from ..service import service
 from ..table import TableError, table_path
-from .common import Environment, ResourceError, arg, command, read_answers, refused, slashed
+from .common import Environment, ResourceError, arg, command, read_target, refused, slashed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
-    answers = read_answers(args, env)
+    answers = service(read_target(args, env), cache_dir=args.cache_dir)
     t0 = time.perf_counter()
     try:
         with progress.feedback(log=args.verbose and not args.quiet):
@@ -42,7 +43,7 @@ def _cmd_build(args: argparse.Namespace, env: Environment) -> int:
 
 def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
-    answers = read_answers(args, env)
+    answers = service(read_target(args, env), cache_dir=args.cache_dir)
     record = answers.table_info()
     if args.format == "json":
         out.write(json_line(record))
@@ -65,7 +66,7 @@ def _cmd_info(args: argparse.Namespace, env: Environment) -> int:
 def _cmd_verify(args: argparse.Namespace, env: Environment) -> int:
     out = env.out
     try:
-        file = read_answers(args, env).prove_table()
+        file = service(read_target(args, env), cache_dir=args.cache_dir).prove_table()
     except TableError as e:
         out.write(f"status: {e}\n")
         return 1
