@@ -361,12 +361,6 @@ def read_board(text: str) -> Board:
         raise InputError(rows[0][0], str(e)) from None
 
 
-def classic_lines(solutions: Iterable[Solution]) -> Iterator[str]:
-    """The classic answer per board: the move count, or ``-1``."""
-    for s in solutions:
-        yield f"{-1 if s.steps is None else s.steps}\n"
-
-
 def json_line(record: dict[str, Any]) -> str:
     """One JSON Lines record as every command writes it (compact separators)."""
     import json  # not at the top: the classic path does without it

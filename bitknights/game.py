@@ -161,15 +161,13 @@ class Game:
         """Play one optimal move; returns it."""
         if self.solved:
             raise GameError("the board is already the target")
-        (first, *_) = self.solution()
-        return self.move(first)
+        return self.move(self.solution()[0])
 
     def new(self, distance: int | None = None, *, seed: int | None = None) -> Board:
         """Start again on a fresh board exactly ``distance`` moves from the target (default
         :data:`DEFAULT_DISTANCE`); ``seed`` restarts the random choices.  Up to
-        :data:`SEARCH_NEW_LIMIT` moves it comes from a climb from the target (the same
-        seed gives the same board, table or not); farther ones are drawn from the table.
-        """
+        :data:`SEARCH_NEW_LIMIT` moves it is climbed to from the target (the same seed, the
+        same board, table or not); farther ones are drawn from the table."""
         if seed is not None:
             self._rng = random.Random(seed)
         self._begin(self._fresh(distance))

@@ -20,7 +20,7 @@ import traitlets
 from .board import TARGET, Board, Move
 from .errors import BitknightsError, plural
 from .game import SEARCH_NEW_LIMIT, Game, GameError
-from .squares import parse_square, square_name
+from .squares import square_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -148,13 +148,10 @@ class PlayWidget(anywidget.AnyWidget):
 
         return self._do(op, "moving")
 
-    def _names_the_blank(self, move: object) -> bool:
-        if isinstance(move, int) and not isinstance(move, bool):
-            return move == self._game.board.blank
-        if not isinstance(move, str) or "-" in move:
-            return False
+    def _names_the_blank(self, move: Move | str | int) -> bool:
+        board = self._game.board
         try:
-            return parse_square(move.strip()) == self._game.board.blank
+            return board._move_source(move) == board.blank
         except BitknightsError:
             return False
 
@@ -437,8 +434,7 @@ def play(
     seed: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> PlayWidget:
-    """A widget to play ``board`` (default: a fresh board ``distance`` moves from
-    ``target``, see :meth:`bitknights.game.Game.new`)."""
+    """A widget to play ``board`` (the arguments are :class:`~bitknights.game.Game`'s)."""
     return PlayWidget(Game(board, target=target, distance=distance, seed=seed, cache_dir=cache_dir))
 
 

@@ -22,7 +22,7 @@ from .common import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Sequence
 
 
 def build_parser(
@@ -74,21 +74,12 @@ def _run(argv: list[str], env: Environment) -> int:
     if env.stdout is None:  # refused before anything runs
         raise ResourceError("standard output is closed")
     args.cache_dir = env.cache_dir(args.cache_dir)
-    with _feedback(env, args.quiet):  # every command has --quiet
-        return args.run(args, env)  # type: ignore[no-any-return]
-
-
-@contextlib.contextmanager
-def _feedback(env: Environment, quiet: bool) -> Iterator[None]:
-    """Within the block, the library's feedback follows ``env`` and ``quiet``."""
     from .. import progress
 
-    with progress.feedback(not env.feedback(quiet)):
-        if env.stderr is sys.stderr:
-            yield
-        else:
-            with contextlib.redirect_stderr(env.stderr):  # type: ignore[type-var]
-                yield
+    # the library's feedback follows env and --quiet (every command has it)
+    quiet = not env.feedback(args.quiet)
+    with progress.feedback(quiet), contextlib.redirect_stderr(env.stderr):  # type: ignore[type-var]
+        return args.run(args, env)  # type: ignore[no-any-return]
 
 
 def _refused(env: Environment, e: Exception) -> ExitStatus:
@@ -107,7 +98,8 @@ def _refused(env: Environment, e: Exception) -> ExitStatus:
     elif isinstance(e, (OSError, MemoryError)):
         # reading errors are UsageErrors where they happen: this is the output (or a pipe
         # whose reader went away, e.g. `| head`: stop quietly)
-        _silence_stdout(env)
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # nothing more is tried
+            os.dup2(os.open(os.devnull, os.O_WRONLY), env.stdout.fileno())  # type: ignore[union-attr]
         if reader_gone(e):
             return ExitStatus.OK
         message = (
@@ -140,9 +132,8 @@ def _detail(e: BaseException) -> str:
 
 
 def _failed_import(e: BaseException) -> str | None:
-    """The library (or bitknights module) whose import ``e`` broke off (an ``ImportError``,
-    an ``OSError`` or ``MemoryError`` while a module loaded, a half-imported module), or
-    None."""
+    """The library (or bitknights module) whose import ``e`` broke off (an ImportError, an
+    OSError or MemoryError while a module loaded, a half-imported module), or None."""
     partial = isinstance(e, AttributeError) and "partially initialized module" in str(e)
     if not (partial or isinstance(e, (ImportError, OSError, MemoryError))):
         return None
@@ -185,13 +176,6 @@ def _fail(env: Environment, message: str, status: ExitStatus = ExitStatus.RESOUR
     return status
 
 
-def _silence_stdout(env: Environment) -> None:
-    """Point standard output at /dev/null: nothing more is tried on it."""
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, env.stdout.fileno())  # type: ignore[union-attr]
-
-
 def entry() -> None:
     """The console script: :func:`main`, flush, then leave without the interpreter's slow
     teardown (numba, LLVM) and without waiting for worker threads."""
@@ -206,10 +190,7 @@ def entry() -> None:
         if env.stdout is not None:
             env.stdout.flush()
     except OSError as e:
-        if reader_gone(e):
-            status = ExitStatus.OK
-        else:
-            status = _fail(env, f"cannot write the output: {e.strerror or e}")
+        status = _refused(env, e)
     with contextlib.suppress(OSError, ValueError, AttributeError):
         env.stderr.flush()  # type: ignore[union-attr]
     os._exit(status)

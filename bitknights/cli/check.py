@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..batch import json_line
-from ..board import never_reaches
+from ..board import never_reaches, quoted
 from ..squares import parse_square
 from .common import (
     BOARD,
@@ -13,7 +13,6 @@ from .common import (
     command,
     read_boards,
     read_target,
-    shown,
     slashed,
 )
 
@@ -35,7 +34,7 @@ def _cmd_check(args: argparse.Namespace, env: Environment) -> int:
                 parse_square(name)
             except ValueError:
                 raise UsageError(
-                    f"move {i}: {shown(move)} is not a move: {shown(name)} is not a square "
+                    f"move {i}: {quoted(move)} is not a move: {quoted(name)} is not a square "
                     "(a1 to e5); write a move as the knight's square (e5) or FROM-TO (e5-c4)"
                 ) from None
     result = check(board, moves, target, cache_dir=args.cache_dir)

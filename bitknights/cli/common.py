@@ -39,8 +39,6 @@ def command_module(name: str) -> ModuleType:
 
 FORMATS = ("text", "json")  # --format: text for people (solve's: the classic), JSON Lines
 
-BOARD_CHARS = frozenset("01*/")
-
 
 class UsageError(Exception):
     """Bad input or request: ``bitknights: error: ...``, status 2."""
@@ -264,7 +262,7 @@ def board_argument(text: str, *, required: bool = False) -> Board | None:
     """
     if text == "-" or not text or os.path.exists(text):
         return None
-    if not (required or set(text) <= BOARD_CHARS or looks_like_board(text)):
+    if not (required or set(text) <= set("01*/") or looks_like_board(text)):
         return None
     problem = board_problem(text)
     if problem:
@@ -295,12 +293,6 @@ def read_boards(text: str, env: Environment, *, batch: str = "") -> list[Board]:
         return [read_board(data)]
     except (InputError, BitknightsError) as e:
         raise UsageError(f"{what}{text}: {e}" if what else f"{where(text)}{e}") from None
-
-
-def shown(text: str) -> str:
-    """``text`` quoted for a message, cut to 40 characters."""
-    text = text.strip()
-    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def slashed(board: Board) -> str:

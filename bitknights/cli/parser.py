@@ -21,9 +21,8 @@ if TYPE_CHECKING:
 def build_parser(
     argv: Sequence[str] | None = None, env: Environment | None = None
 ) -> argparse.ArgumentParser:
-    """The whole command line, writing to ``env``'s streams, sized to its terminal.  When
-    the first word of ``argv`` (about to be parsed) is a command, only that command's
-    module builds its parser."""
+    """The whole command line, writing to ``env``'s streams, sized to its terminal; when
+    ``argv`` (about to be parsed) starts with a command, only that command is built."""
     parser = _Parser(
         prog="bitknights",
         description="Exact solver for the 5x5 knights puzzle (SCOI2005).",

@@ -9,7 +9,7 @@ import queue
 import threading
 import time
 
-from ..board import Board, Move, never_reaches
+from ..board import Board, Move, never_reaches, quoted
 from ..cache import CacheError
 from ..errors import BitknightsError, plural
 from ..render.text import GLYPHS
@@ -26,7 +26,6 @@ from .common import (
     read_answers,
     read_boards,
     read_error,
-    shown,
     shows_knights,
 )
 
@@ -48,9 +47,6 @@ commands:
   target          show the target, the board to reach
   help            this list
   quit, q, exit   leave (so does the end of the input: Ctrl-D)"""
-
-
-# -- play -----------------------------------------------------------------------------------
 
 
 def _cmd_play(args: argparse.Namespace, env: Environment) -> int:
@@ -108,7 +104,7 @@ class Session:
         self.env = env
         self._commands: dict[str, Callable[[], None]] = {
             "hint": self._hint,
-            "undo": lambda: self._shown(f"undo {self.game.undo()}"),
+            "undo": lambda: self.show(f"undo {self.game.undo()}"),
             "redo": lambda: self._move(self.game.redo(), " (redo)"),
             "solve": self._solve,
             "reset": self._reset,
@@ -134,10 +130,14 @@ class Session:
                 if rest and name not in ("board", "help"):
                     raise BitknightsError(f"{name} takes no argument")
                 self._commands[name]()
-            elif len(words) == 1 and _looks_like_move(name):
+            elif (
+                len(words) == 1 and len(name) in (2, 5) and name[0].isalpha() and name[1].isdigit()
+            ):
                 self._move(self.game.move(name))
             else:
-                raise BitknightsError(f"unknown command {shown(line)}; 'help' lists commands")
+                raise BitknightsError(
+                    f"unknown command {quoted(line.strip())}; 'help' lists commands"
+                )
         except CacheError:
             raise  # a damaged or forged file: the session ends with the error
         except BitknightsError as e:
@@ -153,15 +153,12 @@ class Session:
     def start(self) -> None:
         """What a game opens with: the target, once, then the board."""
         self._target()
-        self._shown("your board:")
+        self.show("your board:")
 
-    def _shown(self, text: str) -> None:
-        """``text``, then the board."""
-        self._say(text)
-        self.show()
-
-    def show(self) -> None:
-        """The board with its coordinates, then its distance."""
+    def show(self, heading: str = "") -> None:
+        """``heading`` (if any), the board with its coordinates, then its distance."""
+        if heading:
+            self._say(heading)
         d = self.game.distance
         if d is None:
             verdict = never_reaches(self.game.board, self.game.target) or "never reaches the target"
@@ -180,7 +177,7 @@ class Session:
         return "\n".join(lines)
 
     def _move(self, move: Move, note: str = "") -> None:
-        self._shown(f"move {len(self.game.history)}: {move}{note}")
+        self.show(f"move {len(self.game.history)}: {move}{note}")
         if self.game.solved:
             made, best = len(self.game.history), self.game.optimum
             verdict = "optimal" if made == best else f"{made - best} more than the optimum"
@@ -212,15 +209,15 @@ class Session:
     def _new(self, rest: list[str]) -> None:
         if len(rest) > 1 or rest and not (rest[0].isascii() and rest[0].isdigit()):
             raise BitknightsError(
-                f"new takes one distance, a non-negative integer, got {shown(' '.join(rest))}"
+                f"new takes one distance, a non-negative integer, got {quoted(' '.join(rest))}"
             )
         with _dealing(self.env):
             self.game.new(int(rest[0]) if rest else None)
-        self._shown("new board")
+        self.show("new board")
 
     def _reset(self) -> None:
         self.game.reset()
-        self._shown("back to the start")
+        self.show("back to the start")
 
 
 @contextlib.contextmanager
@@ -237,13 +234,7 @@ def _dealing(env: Environment | None) -> Iterator[None]:
             env.say("\r\033[K")  # type: ignore[union-attr]
 
 
-def _looks_like_move(word: str) -> bool:
-    return len(word) in (2, 5) and word[0].isalpha() and word[1].isdigit()
-
-
 CHUNK = 1 << 16
-
-
 POLL = 0.1  # seconds between looks for Ctrl-C while waiting for a command
 
 

@@ -7,7 +7,7 @@ import io
 import os
 
 from .. import progress
-from ..batch import BatchReader, classic_lines, json_lines
+from ..batch import BatchReader, json_lines
 from ..board import Board, never_reaches
 from ..errors import InputError, plural
 from ..service import DEFAULT_MAX_DEPTH, ENGINE_CHOICES, DistanceService, plain, service
@@ -199,7 +199,7 @@ def _small(
 
 
 def _lines(solutions: Iterator[Solution], args: argparse.Namespace, out: IO[str]) -> Iterator[str]:
-    """One Solution a board: JSON Lines, paths, counts or the classic answers."""
+    """One Solution a board: JSON Lines, paths, or the classic answers (with counts)."""
     if args.format == "json":
         return json_lines(solutions, path=args.path)
     if args.path:
@@ -207,9 +207,7 @@ def _lines(solutions: Iterator[Solution], args: argparse.Namespace, out: IO[str]
 
         unicode = not args.ascii and shows_knights(out, out.isatty())
         return (f"{_answer(s)}\n{path_text(s, unicode=unicode)}\n\n" for s in solutions)
-    if args.count_solutions:
-        return (f"{_answer(s)}\n" for s in solutions)
-    return classic_lines(solutions)
+    return (f"{_answer(s)}\n" for s in solutions)
 
 
 def _answer(s: Solution) -> str:

@@ -254,8 +254,7 @@ def highlight(sq: Square, role: str) -> ET.Element:
 
 
 def arrow(move: Move) -> ET.Element:
-    """A line with a head from the centre of the move's first square to near the centre
-    of its second."""
+    """An arrow from the centre of the move's first square to near that of its second."""
     x0, y0 = (v + S / 2 for v in square_corner(move.from_square))
     x1, y1 = (v + S / 2 for v in square_corner(move.to_square))
     length = math.hypot(x1 - x0, y1 - y0)
@@ -334,28 +333,22 @@ def board_group(
     return g
 
 
-def checked_hints(board: Board, hints: Iterable[Hint]) -> list[Hint]:
-    """``hints`` as a list, each a legal move of ``board`` (else :class:`BoardError`)."""
-    out = list(hints)
-    for h in out:
-        board.play(h.move)  # raises BoardError unless a knight's jump into the blank
-    return out
-
-
 # -- public pictures ------------------------------------------------------------------------
 
 
 def board_root(board: Board, size: float = 300, **options: Any) -> ET.Element:
     """The ``<svg>`` element of :func:`board_svg` (``options``: its ``move``, ``hints``,
-    ``coordinates`` and ``names``); a move must be a knight's jump (else
-    :class:`BoardError`)."""
+    ``coordinates`` and ``names``); a move must be a knight's jump and each hint a legal
+    move of ``board`` (else :class:`BoardError`)."""
     move = options.get("move")
     if move is not None:
         if not isinstance(move, Move):
             raise TypeError(f"move must be a Move, not {type(move).__name__}")
         if move.from_square not in KNIGHT_TARGETS[move.to_square]:  # a Move's squares exist
             raise BoardError(f"not a knight's move: {move!r}")
-    options["hints"] = checked_hints(board, options.get("hints", ()))
+    options["hints"] = list(options.get("hints", ()))
+    for h in options["hints"]:
+        board.play(h.move)  # raises BoardError unless a knight's jump into the blank
     title = board.compact + ("" if move is None else f" ({move})")
     root = svg_root("bitknights-board", size, BOARD_UNITS, BOARD_UNITS, title)
     defs = Defs()
@@ -427,7 +420,7 @@ def hints_svg(board: Board, hints: Iterable[Hint], *, size: float = 300) -> SvgP
 
 def hints_html(board: Board, hints: Iterable[Hint], *, size: float = 300) -> HtmlPicture:
     """:func:`hints_svg` with a table of the moves underneath (optimal ones in bold)."""
-    hs = checked_hints(board, hints)
+    hs = list(hints)
     div = el("div", class_="bitknights-hints", style="display:inline-block")
     div.append(board_root(board, size, hints=hs))
     table = sub(div, "table")

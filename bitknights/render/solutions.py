@@ -33,7 +33,6 @@ from .boards import square_corner as corner
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
-    from collections.abc import Callable
 
 Path = Solution | Sequence[Board]
 
@@ -76,19 +75,6 @@ def _band(ox: float, oy: float, height: float) -> ET.Element:
     return frame_rect(ox, oy, BOARD_UNITS, height + 30)
 
 
-def _svg(build: Callable[..., ET.Element], *args: object) -> SvgPicture:
-    """The picture ``build(*args, defs)`` draws, holding the definitions it used."""
-    defs = Defs()
-    return SvgPicture(markup(with_defs(build(*args, defs), defs)))
-
-
-def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -> SvgPicture:
-    """Every board along the solution's path (or list of boards), ``per_row`` to a row,
-    each a ``<g class="board" data-step="k" data-board="...">`` headed by the move that made
-    it, highlighted.  An unsolved result shows its start board and why."""
-    return _svg(_strip, solution, per_row, board_size)
-
-
 _CAP_H = 70  # the caption band over each board of a strip
 _GAP = 30  # between the boards of a strip
 
@@ -104,7 +90,11 @@ def _step(root: ET.Element, k: int, boards: list[Board], moves: list[Move], ox: 
     )
 
 
-def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.Element:
+def solution_svg(solution: Path, *, per_row: int = 5, board_size: float = 160) -> SvgPicture:
+    """Every board along the solution's path (or list of boards), ``per_row`` to a row,
+    each a ``<g class="board" data-step="k" data-board="...">`` headed by the move that made
+    it, highlighted.  An unsolved result shows its start board and why."""
+    defs = Defs()
     unsolved = _unsolved(solution)
     if unsolved is not None:  # its start board under why, on two lines
         root = svg_root("bitknights-solution", board_size, BOARD_UNITS, BOARD_UNITS + 100)
@@ -114,16 +104,16 @@ def _strip(solution: Path, per_row: int, board_size: float, defs: Defs) -> ET.El
         if status:
             root.append(_caption(f"({status}", M, 80, 30))
         root.append(board_group(unsolved.start, defs, 0, 100, data_step="0"))
-        return root
-    boards, moves = _path(solution)
-    per_row = max(1, min(per_row, len(boards)))
-    cell_w, cell_h = BOARD_UNITS + _GAP, _CAP_H + BOARD_UNITS + _GAP
-    nrows = -(-len(boards) // per_row)
-    units_w, units_h = per_row * cell_w - _GAP, nrows * cell_h - _GAP
-    root = svg_root("bitknights-solution", board_size, units_w, units_h, _title(moves))
-    for k in range(len(boards)):
-        _step(root, k, boards, moves, (k % per_row) * cell_w, (k // per_row) * cell_h, defs)
-    return root
+    else:
+        boards, moves = _path(solution)
+        per_row = max(1, min(per_row, len(boards)))
+        cell_w, cell_h = BOARD_UNITS + _GAP, _CAP_H + BOARD_UNITS + _GAP
+        nrows = -(-len(boards) // per_row)
+        units_w, units_h = per_row * cell_w - _GAP, nrows * cell_h - _GAP
+        root = svg_root("bitknights-solution", board_size, units_w, units_h, _title(moves))
+        for k in range(len(boards)):
+            _step(root, k, boards, moves, (k % per_row) * cell_w, (k // per_row) * cell_h, defs)
+    return SvgPicture(markup(with_defs(root, defs)))
 
 
 def solution_animation_svg(
@@ -132,7 +122,8 @@ def solution_animation_svg(
     """An animated picture of the solution (SMIL, no script; else the start board): the
     knights jump one move per ``seconds_per_move``, the move's squares lit, a caption
     counting moves; it pauses on the start and end boards and loops."""
-    return _svg(_animation, solution, size, seconds_per_move)
+    defs = Defs()
+    return SvgPicture(markup(with_defs(_animation(solution, size, seconds_per_move, defs), defs)))
 
 
 def _animation(solution: Path, size: float, seconds_per_move: float, defs: Defs) -> ET.Element:
