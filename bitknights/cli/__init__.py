@@ -133,9 +133,10 @@ def _detail(e: BaseException) -> str:
 
 def _failed_import(e: BaseException) -> str | None:
     """The library (or bitknights module) whose import ``e`` broke off (an ImportError, an
-    OSError or MemoryError while a module loaded, a half-imported module), or None."""
+    OSError, MemoryError or SystemError while a module loaded -- the last from a C
+    extension short of memory -- a half-imported module), or None."""
     partial = isinstance(e, AttributeError) and "partially initialized module" in str(e)
-    if not (partial or isinstance(e, (ImportError, OSError, MemoryError))):
+    if not (partial or isinstance(e, (ImportError, OSError, MemoryError, SystemError))):
         return None
     importing = []
     tb = e.__traceback__
