@@ -82,23 +82,12 @@ _TABLES: dict[tuple[int, str], CompactTable] = {}  # checked or built: kept, wha
 
 def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
     """Whether the compact table of ``target`` is at hand: in this process, or a file in
-    the cache directory whose header checks (the payload is checked when it is first
-    used).  A file there that is refused (not trusted, damaged) is said once."""
-    from .. import cache
-    from ..table import compact
-    from ..table.store import MissingTableError
+    the cache directory whose header checks (the payload is checked when first used).  A
+    file there that is refused (not trusted, damaged) is said once."""
+    from ..table.compact import CompactTable
 
-    path = compact.path_of(target, cache_dir)
-    if (target.key, path) in _TABLES:
-        return True
-    try:
-        compact.CompactTable.open_unproved(target, cache_dir)
-    except MissingTableError:
-        return False
-    except cache.CacheError as e:
-        cache.warn_once(str(e), "answering by search instead")
-        return False
-    return True
+    kept = (target.key, CompactTable.path_of(target, cache_dir)) in _TABLES
+    return kept or CompactTable.available(target, cache_dir, prove=False)
 
 
 def compact_table(

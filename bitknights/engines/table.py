@@ -39,9 +39,7 @@ class TableEngine(Engine):
         return store.load(target, options.cache_dir).walk_plain(start.black, start.blank, limit)
 
     def _count_solutions(self, start: Board, target: Board, options: SolveOptions) -> int:
-        from ..table.distance_table import table_of
-
-        return table_of(store.load(target, options.cache_dir)).count_solutions(start)
+        return store.load(target, options.cache_dir).count_solutions(start)
 
     def steps(
         self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,

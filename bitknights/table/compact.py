@@ -2,19 +2,15 @@
 
 Neighbouring boards are exactly one move apart in distance (the state graph is
 bipartite), so from a board at distance ``d`` the neighbours at ``d - 1`` are exactly
-those whose code is ``(d - 1) mod 3``: walking down, one such neighbour at a time, reaches
-the target in exactly ``d`` moves.  Two bits a board (17 MB for the classic target)
-therefore answer every exact question a walk can: distances, paths, hints, every optimal
-move sequence (:mod:`.solutions`) and their count.  The service builds it the first time
-an exact request without the distance table meets a far board, and keeps it in the cache
-directory.  A file is proved once per identity by comparing it with a fresh build.  A
-walk that finds no next board, or passes the farthest distance, raises
-:class:`TableError`; a walk is a path, so an answer is never too small.
+those whose code is ``(d - 1) mod 3``: walking down them reaches the target in exactly
+``d`` moves.  Two bits a board (17 MB for the classic target) therefore answer every
+exact question a walk can.  Built the first time an exact request without the distance
+table meets a far board, kept in the cache directory, and proved once per file identity
+by comparing it with a fresh build.  A walk that finds no next board, or passes the
+farthest distance, raises :class:`TableError`: an answer is never too small.
 
-The file is one of the two encodings of :class:`~bitknights.table.store.TableFile` (its
-layout, block checks and walk are there); this module holds what is the compact table's
-own, and the kernels' glue both tables share (:func:`batch_distances`, :func:`path_graph`,
-the ranks' draws).
+One of the two encodings of :class:`~bitknights.table.store.TableFile`; also the kernels'
+glue both tables share (:func:`batch_distances`, :func:`path_graph`, the ranks' draws).
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ from ..errors import BitknightsError
 from ..results import INCONSISTENT
 from ..squares import FULL_MASK
 from .layout import LOST
-from .store import BLOCK_BITS, TableError, TableFile, valid
+from .store import BLOCK_BITS, TableError, TableFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,9 +96,8 @@ class CompactTable(TableFile):
         it never reaches the target: a list for a list (up to :data:`PLAIN_BOARDS` walked
         in plain Python), an ``int64`` array for an array (compiled, parallel)."""
         if isinstance(keys, list) and len(keys) <= PLAIN_BOARDS:
-            boards = [(key & FULL_MASK, key >> KEY_SHIFT) for key in keys]
-            k, walk = self.black_count, self.walk_plain
-            return [max(walk(*b, limit)[0], -1) if valid(*b, k) else -1 for b in boards]
+            walk = self.walk_plain
+            return [max(walk(key & FULL_MASK, key >> KEY_SHIFT, limit)[0], -1) for key in keys]
         import numpy as np
 
         array = np.ascontiguousarray(keys, dtype=np.int64)
@@ -112,14 +107,6 @@ class CompactTable(TableFile):
         if batch_distances(self, array, self.limit(limit), 256, out):
             raise self.inconsistent()
         return out.tolist() if isinstance(keys, list) else out
-
-    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
-        """:func:`random_boards` of this table."""
-        return random_boards(self, distance, count, seed)
-
-    def count_solutions(self, board: Board) -> int:
-        """:func:`count_solutions` of this table."""
-        return count_solutions(self, board)
 
     def _prove(self, st: os.stat_result, why: str) -> CompactTable:
         """Compare the file with a fresh build (announced); a file that differs is said
@@ -297,13 +284,6 @@ def draw_ranks(
         yield hits
 
 
-def count_solutions(table: TableFile, board: Board) -> int:
-    """How many distinct optimal move sequences lead from ``board`` to the target
-    (``0`` when it never gets there, ``1`` from the target itself)."""
-    d = table.walk_plain(board.black, board.blank)[0]
-    return 0 if d < 0 else path_graph(table, board, d).total
-
-
 def random_boards(
     table: TableFile, distance: int, count: int, seed: int | None = None
 ) -> list[Board]:
@@ -405,12 +385,8 @@ def _save(
     that computed it is the proof), when the directory can take it (else say it is kept
     in memory only); return it."""
     path = path_of(target, cache_dir)
-    k = target.black.bit_count()
-    fields = CompactTable.FIELDS.pack(
-        target.key, k, layers, state_count(k), unreachable, BLOCK_BITS
-    )
     try:
-        CompactTable._write(path, fields, payload)
+        CompactTable._write(path, target, layers, unreachable, payload)
     except cache.CacheError as e:
         from .. import progress
 
@@ -424,4 +400,4 @@ def build(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> Com
     return _save(target, cache_dir, *_fresh(target, "building the compact table"))
 
 
-__all__ = ["LOST", "CompactTable", "build", "load", "pack", "path_of"]
+__all__ = ["BLOCK_BITS", "LOST", "CompactTable", "build", "load", "pack", "path_of"]

@@ -1,6 +1,5 @@
 """Exact answers from a loaded, proved distance table (:mod:`bitknights.table.store`):
-single boards in plain Python (:mod:`.probe`), batches, counting and random boards in
-numba kernels."""
+single boards in plain Python (:mod:`.probe`), batches in numba kernels."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from ..board import Board
 from ..errors import BitknightsError
 from ..solution import Hint
 from . import probe
-from .compact import batch_distances, count_solutions, random_boards
+from .compact import batch_distances
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,8 +25,9 @@ _last: DistanceTable | None = None
 class DistanceTable:
     """Exact distances to one target, from a proved table file (boards with another
     number of black knights than the target never reach it: distance ``None``); the
-    file's fields (``target``, ``black_count``, ``state_count``, ``max_distance``,
-    ``example()``) read as its own."""
+    file's fields and methods (``target``, ``max_distance``, ``example()``,
+    ``count_solutions(board)``, ``random_boards(distance, count, seed)``, ...) read as
+    its own."""
 
     def __init__(self, file: ByteTable) -> None:
         self.file = file
@@ -65,14 +65,6 @@ class DistanceTable:
         """Every legal move of ``board`` with the board it makes and that board's distance;
         ``optimal`` marks the moves one step nearer the target."""
         return Hint.every(board, self.distance)
-
-    def count_solutions(self, board: Board) -> int:
-        """:func:`.compact.count_solutions` (one count for both tables)."""
-        return count_solutions(self.file, board)
-
-    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
-        """:func:`.compact.random_boards` (one draw for both tables)."""
-        return random_boards(self.file, distance, count, seed)
 
     def distances(self, boards: np.ndarray | list[Board], limit: int | None = None) -> np.ndarray:
         """Exact distances of many boards (:class:`Board` objects or an ``int64`` array of

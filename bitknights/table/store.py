@@ -1,11 +1,8 @@
 """The table files: one file type (:class:`TableFile`) in two encodings, the distance
 table (:class:`ByteTable`, ``.bkt``: one byte a board) and the compact table
 (:class:`~bitknights.table.compact.CompactTable`, ``.bk3``: the distance modulo 3, two bits
-a board), with one header, one block reader, one proof hook and one walk (their answers
-from the kernels, one random draw and count for both: :mod:`.compact`).
-
-Pure Python (numpy is imported only to hand the payload to numpy code): the command line
-answers small batches from here without importing numpy at all (:mod:`.probe`).
+a board), with one header, block reader, proof hook, walk, count and random draw.  Pure
+Python: numpy is imported only to hand the payload to numpy code (:mod:`.probe`).
 
 File layout (little-endian), one file per target and encoding in the cache directory::
 
@@ -24,12 +21,11 @@ File layout (little-endian), one file per target and encoding in the cache direc
                      compact table: bits 2 * (r % 4) of byte r // 4, the distance mod 3,
                      or 3 for a board that never reaches the target
 
-Opening a file checks its header (magic, version, checksum, target, counts, the file's
-size and kind, who may write it) and the encoding's cheap checks (:meth:`_check_open`);
-loading it proves it exact once per file identity (:meth:`TableFile.load`, the
-encoding's :meth:`~TableFile._prove`).  A payload block is checked against its CRC-32 the
-first time a read touches it.  The file is read, not mapped: another process truncating
-it is an error, never a crash.  No file: :class:`MissingTableError`.
+Opening checks the header (magic, version, checksum, target, counts, size, kind, who may
+write it) and the encoding's cheap checks; :meth:`TableFile.load` proves the file exact
+once per file identity.  A payload block is checked against its CRC-32 when a read first
+touches it.  The file is read, not mapped: another process truncating it is an error,
+never a crash.
 """
 
 from __future__ import annotations
@@ -124,9 +120,8 @@ def valid(black: int, blank: int, k: int) -> bool:
 class TableFile:
     """An open table file of either encoding: header fields (checked), and the payload,
     read and checked block by block as lookups touch it (``table[i]``: payload byte ``i``)
-    or all at once (:attr:`payload`).  Any read that finds a bad block raises
-    :class:`TableError`; nothing unchecked is returned.  A table built in this process
-    and not written holds its payload in memory (``full``)."""
+    or all at once (:attr:`payload`); a bad block raises :class:`TableError`.  A table
+    built in this process and not written holds its payload in memory (``full``)."""
 
     WHAT: ClassVar[str]  # the file's name in messages
     SUFFIX: ClassVar[str]
@@ -151,12 +146,12 @@ class TableFile:
         self.layers: tuple[int, ...] | None = fields.get("layers")  # boards at each distance
         self._fd, self._offset = fd, offset
         self._full: np.ndarray | None = None
-        size = -(-self.state_count // self.BOARDS_PER_BYTE)
+        self.size = -(-self.state_count // self.BOARDS_PER_BYTE)  # the payload's bytes
         if full is not None:
             import numpy as np
 
             self._full = np.frombuffer(full, dtype=np.uint8)
-        self._crcs: Sequence[int] = fields.get("crcs") or [0] * block_count(size)
+        self._crcs: Sequence[int] = fields.get("crcs") or [0] * block_count(self.size)
         self._blocks: list[bytes | memoryview | None] = [None] * len(self._crcs)
         self._ranker: Callable[[int, int], int] | None = None
 
@@ -165,8 +160,6 @@ class TableFile:
             os.close(self._fd)  # type: ignore[arg-type]
         except (OSError, TypeError, AttributeError):
             pass
-
-    # -- the block reader ---------------------------------------------------------------
 
     def __getitem__(self, i: int) -> int:
         """The payload's byte ``i``, its block read and checked on first use."""
@@ -179,15 +172,20 @@ class TableFile:
     def _block(self, i: int) -> bytes | memoryview:
         if self._full is not None:
             return memoryview(self._full)[i << BLOCK_BITS : (i + 1) << BLOCK_BITS]  # type: ignore[arg-type]
-        size = -(-self.state_count // self.BOARDS_PER_BYTE)
-        want = min(1 << BLOCK_BITS, size - (i << BLOCK_BITS))
+        want = min(1 << BLOCK_BITS, self.size - (i << BLOCK_BITS))
         assert self._fd is not None
         data = system.read_at(self._fd, want, self._offset + (i << BLOCK_BITS))
-        if len(data) != want:
-            raise self.fail("was truncated while in use")
-        if zlib.crc32(data) != self._crcs[i]:
-            raise self.fail(f"is corrupt (payload checksum mismatch in block {i})")
+        self._check(data, want, i)
         return data
+
+    def _check(self, data: bytes | memoryview, want: int, first: int) -> None:
+        """Raise :class:`TableError` unless ``data`` (``want`` bytes read from block
+        ``first`` on) is whole and matches its blocks' checksums."""
+        if len(data) < want:
+            raise self.fail("was truncated while in use")
+        for i, crc in enumerate(block_checksums(data), first):
+            if crc != self._crcs[i]:
+                raise self.fail(f"is corrupt (payload checksum mismatch in block {i})")
 
     def bytes_at(self, at: list[int]) -> list[int]:
         """``payload[i]`` for each ``i``, reading each block once, in file order; blocks
@@ -213,17 +211,14 @@ class TableFile:
 
             from .. import progress
 
-            full = np.empty(-(-self.state_count // self.BOARDS_PER_BYTE), dtype=np.uint8)
+            full = np.empty(self.size, dtype=np.uint8)
             view = memoryview(full)  # type: ignore[arg-type]
             with progress.bar(len(full), "B", f"reading the {self.WHAT}", unit_scale=True,
                               unit_divisor=1024) as shown:  # fmt: skip
                 for lo in range(0, len(full), _READ_CHUNK):
                     into = view[lo : lo + _READ_CHUNK]
-                    if system.read_into(self._fd, into, self._offset + lo) < len(into):  # type: ignore[arg-type]
-                        raise self.fail("was truncated while in use")
-                    for i, crc in enumerate(block_checksums(into), lo >> BLOCK_BITS):
-                        if crc != self._crcs[i]:
-                            raise self.fail(f"is corrupt (payload checksum mismatch in block {i})")
+                    got = system.read_into(self._fd, into, self._offset + lo)  # type: ignore[arg-type]
+                    self._check(into[:got], len(into), lo >> BLOCK_BITS)
                     shown.update(len(into))
             full.setflags(write=False)
             self._full = full
@@ -233,8 +228,6 @@ class TableFile:
         """Read and check the whole payload now (raises :class:`TableError`); the table."""
         self.payload  # noqa: B018 - reading it checks it
         return self
-
-    # -- codes and the walk --------------------------------------------------------------
 
     def code(self, r: int) -> int:
         """The code of the board of rank ``r``: its distance modulo :attr:`MODULUS`, or
@@ -291,7 +284,19 @@ class TableFile:
                 raise self.inconsistent()
         return len(blanks) - 1, blanks, probes
 
-    # -- the encodings' parts ------------------------------------------------------------
+    def count_solutions(self, board: Board) -> int:
+        """How many distinct optimal move sequences lead from ``board`` to the target
+        (``0`` when it never gets there, ``1`` from the target itself)."""
+        from .compact import path_graph
+
+        d = self.walk_plain(board.black, board.blank)[0]
+        return 0 if d < 0 else path_graph(self, board, d).total
+
+    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
+        """:func:`.compact.random_boards` of this table."""
+        from .compact import random_boards
+
+        return random_boards(self, distance, count, seed)
 
     def _check_open(self) -> None:
         """The encoding's cheap checks at open (raises :class:`TableError`)."""
@@ -311,8 +316,6 @@ class TableFile:
         return where the block checksums start."""
         return cls.FIELDS.size
 
-    # -- errors --------------------------------------------------------------------------
-
     @classmethod
     def fail_at(cls, path: str | os.PathLike[str], problem: str) -> TableError:
         return TableError(f"{cls.WHAT} {path} {problem}; {cls.FIX}")
@@ -327,8 +330,6 @@ class TableFile:
     @classmethod
     def missing(cls, path: str | os.PathLike[str]) -> MissingTableError:
         return MissingTableError(f"no {cls.WHAT} at {path}")
-
-    # -- opening and loading -------------------------------------------------------------
 
     @classmethod
     def path_of(cls, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> str:
@@ -431,12 +432,14 @@ class TableFile:
         return table
 
     @classmethod
-    def available(cls, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        """Whether a usable table of ``target`` is present (as :meth:`load` finds it).  A
-        file there but unusable is said once per process: ``auto`` then answers by
-        search."""
+    def available(
+        cls, target: Board, cache_dir: str | os.PathLike[str] | None = None, *, prove: bool = True
+    ) -> bool:
+        """Whether a usable table of ``target`` is present, as :meth:`load` finds it (not
+        ``prove``: as :meth:`open_unproved` does).  A file there but unusable is said once
+        per process: ``auto`` then answers by search."""
         try:
-            cls.load(target, cache_dir)
+            (cls.load if prove else cls.open_unproved)(target, cache_dir)
         except MissingTableError:
             return False
         except TableError as e:
@@ -446,11 +449,16 @@ class TableFile:
 
     @classmethod
     def _write(
-        cls, path: str | os.PathLike[str], fields: bytes, payload: bytes | memoryview
-    ) -> None:
-        """Write a file with the encoding's header ``fields`` and the payload's block
-        checksums atomically (:func:`bitknights.cache.atomic_write`), its proof recorded:
-        the breadth-first search that computed it is the proof."""
+        cls, path: str | os.PathLike[str], target: Board, layer_count: int, unreachable: int,
+        payload: bytes | memoryview, extra: tuple[int, ...] = (), tail: bytes = b"",
+    ) -> None:  # fmt: skip
+        """Write the file of ``target`` atomically (:func:`bitknights.cache.atomic_write`):
+        the header's fields (the encoding's ``extra`` ones before the block bits, ``tail``
+        after them), the payload's block checksums, the payload; its proof recorded (the
+        breadth-first search that computed it is the proof)."""
+        k = target.black.bit_count()
+        fields = cls.FIELDS.pack(target.key, k, layer_count, coords.state_count(k), unreachable,
+                                 *extra, BLOCK_BITS) + tail  # fmt: skip
         fields += cache.u32_bytes(block_checksums(payload))
         header = cache.pack_header(cls.MAGIC, cls.FORMAT_VERSION, fields)
         written = cache.atomic_write(path, [header, payload], cls.WHAT)
@@ -584,14 +592,12 @@ class ByteTable(TableFile):
         """Write a distance table file atomically, its proof recorded."""
         import numpy as np
 
-        k = target.black.bit_count()
-        count = coords.state_count(k)
+        count = coords.state_count(target.black.bit_count())
         data = np.ascontiguousarray(payload, dtype=np.uint8)
         if data.shape != (count,):
             raise ValueError(f"payload has {data.size} bytes, expected {count}")
-        fields = cls.FIELDS.pack(target.key, k, len(layers), count, unreachable, example_rank,
-                                 BLOCK_BITS) + struct.pack(f"<{len(layers)}Q", *layers)  # fmt: skip
-        cls._write(path, fields, data.data)
+        tail = struct.pack(f"<{len(layers)}Q", *layers)
+        cls._write(path, target, len(layers), unreachable, data.data, (example_rank,), tail)
 
 
 _HEAD_MAX = 16 + _FIELDS.size + 8 * _MAX_LAYERS + 4 * block_count(NUM_SQUARES * comb(24, 12)) + 4
