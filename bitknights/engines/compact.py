@@ -1,8 +1,7 @@
 """The compact-table engine (``--engine compact``): exact answers walked down the compact
-distance table (:mod:`bitknights.table.compact`: every board's distance modulo 3, 17 MB
-for the classic target), built the first time it is needed (once, announced) and kept in
-the cache directory.  It answers any board in microseconds, however far.  Importing this
-module imports neither numpy nor numba.
+distance table (:mod:`bitknights.table.compact`), built the first time it is needed
+(once, announced) and kept in the cache directory; microseconds a board, however far.
+Importing this module imports neither numpy nor numba.
 """
 
 from __future__ import annotations
@@ -26,9 +25,9 @@ FROM_DEPTH = 21
 
 class CompactEngine(Engine):
     """The compact distance table as an :class:`~bitknights.engines.Engine`: every answer
-    a walk down the table in a compiled kernel (``nodes``: the boards walked); it waits for
-    the table's build as long as ``timeout`` and ``stop`` allow (a batch: all ``-2`` when
-    ``stop`` was raised first)."""
+    a walk down the table in a compiled kernel (``nodes``: the boards walked), after
+    waiting for its build as long as ``timeout`` and ``stop`` allow (a batch: all ``-2``
+    when ``stop`` was raised first)."""
 
     name = "compact"
     lookup = True
@@ -103,19 +102,14 @@ def compact_table(
     from ..table.store import MissingTableError
     from ..threads import shared, wait
 
-    path = compact.path_of(target, cache_dir)
-    key = (target.key, path)
-    kept = _TABLES.get(key)
-    if kept is not None:
-        return kept
+    key = (target.key, compact.path_of(target, cache_dir))
+    if key in _TABLES:
+        return _TABLES[key]
     try:
         table = compact.load(target, cache_dir)
-    except MissingTableError:
-        table = None
-    except cache.CacheError as e:  # damaged, forged or not trusted: built afresh
-        cache.warn_once(str(e), "building it afresh")
-        table = None
-    if table is None:
+    except cache.CacheError as e:  # missing, or damaged, forged or not trusted: built afresh
+        if not isinstance(e, MissingTableError):
+            cache.warn_once(str(e), "building it afresh")
 
         def build() -> CompactTable:
             progress.announce(

@@ -1,11 +1,8 @@
-"""Every optimal solution of a board read from a table, streamed.
-
-:func:`table_paths` lists them depth first over the board's shortest-path graph
-(:func:`.compact.path_graph`, from either table: the same paths in the same order), so
-memory stays bounded whatever the count.  They come a chunk at a time (``int8`` arrays,
-one path of the blank's squares a row, the start's first), in lexicographic order of the
-squares the knights jump from.  :func:`moves_of_chunks` makes moves of them,
-:class:`LineWriter` lines of text.
+"""Every optimal solution of a board read from either table, streamed depth first over
+its shortest-path graph (:func:`.compact.path_graph`): memory stays bounded whatever the
+count.  They come a chunk at a time (``int8`` arrays, one path of the blank's squares a
+row, the start's first), in lexicographic order of the squares the knights jump from.
+:func:`moves_of_chunks` makes moves of them, :class:`LineWriter` lines of text.
 """
 
 from __future__ import annotations
@@ -76,10 +73,8 @@ class TablePaths:
         self, form: int, writer: LineWriter | None
     ) -> Iterator[tuple[bytes | memoryview, int]]:
         board, table = self.board, self.table
-        if board.black.bit_count() != table.black_count or self.limit == 0:
-            return
         depth, walked = table.walk_plain(board.black, board.blank)[:2]  # the graph's first
-        if depth < 0:
+        if depth < 0 or self.limit == 0:
             return
         self.depth = depth
         yield (writer.line(walked) if writer else bytes(walked)), 1

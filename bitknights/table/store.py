@@ -33,7 +33,6 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from math import comb
 
 from .. import cache, coords, system
 from ..board import Board
@@ -308,7 +307,13 @@ class TableFile:
 
     def _refuse(self: _T, verdict: str) -> _T:
         """The table for a recorded ``verdict`` (:data:`cache.EXACT`), else raise."""
-        raise NotImplementedError
+        if verdict != cache.EXACT:
+            raise self.fail(f"is not exact ({self._problem(verdict)}a damaged or rewritten file)")
+        return self
+
+    def _problem(self, verdict: str) -> str:
+        """What a failed ``verdict`` found, said before "a damaged or rewritten file"."""
+        return ""
 
     @classmethod
     def _extra(cls, raw: bytes, fields: dict, path: str) -> int:
@@ -362,7 +367,7 @@ class TableFile:
         if target is not None and file_target != target:
             built, wanted = "/".join(file_target.rows()), "/".join(target.rows())
             raise cls.fail_at(path, f"was built for target {built}, not {wanted}")
-        if k != file_target.black.bit_count() or count != NUM_SQUARES * comb(NUM_SQUARES - 1, k):
+        if k != file_target.black.bit_count() or count != coords.state_count(k):
             raise cls.fail_at(path, "has a corrupt header (inconsistent counts)")
         fields = {"target": file_target, "black_count": k, "state_count": count,
                   "layer_count": nlayers, "unreachable": unreachable,
@@ -449,17 +454,23 @@ class TableFile:
 
     @classmethod
     def _write(
-        cls, path: str | os.PathLike[str], target: Board, layer_count: int, unreachable: int,
-        payload: bytes | memoryview, extra: tuple[int, ...] = (), tail: bytes = b"",
-    ) -> None:  # fmt: skip
+        cls,
+        path: str | os.PathLike[str],
+        target: Board,
+        layer_count: int,
+        unreachable: int,
+        payload: bytes | memoryview,
+        extra: tuple[int, ...] = (),
+        tail: bytes = b"",
+    ) -> None:
         """Write the file of ``target`` atomically (:func:`bitknights.cache.atomic_write`):
         the header's fields (the encoding's ``extra`` ones before the block bits, ``tail``
         after them), the payload's block checksums, the payload; its proof recorded (the
         breadth-first search that computed it is the proof)."""
         k = target.black.bit_count()
-        fields = cls.FIELDS.pack(target.key, k, layer_count, coords.state_count(k), unreachable,
-                                 *extra, BLOCK_BITS) + tail  # fmt: skip
-        fields += cache.u32_bytes(block_checksums(payload))
+        count = coords.state_count(k)
+        fields = cls.FIELDS.pack(target.key, k, layer_count, count, unreachable, *extra, BLOCK_BITS)
+        fields += tail + cache.u32_bytes(block_checksums(payload))
         header = cache.pack_header(cls.MAGIC, cls.FORMAT_VERSION, fields)
         written = cache.atomic_write(path, [header, payload], cls.WHAT)
         forget(cls)  # the open table may be this file's old version
@@ -534,10 +545,9 @@ class ByteTable(TableFile):
         )
 
     def _check_open(self) -> None:
-        """Cheap whole-file sanity (a few blocks, about 50 µs), which a table built for
-        another target, relabelled or shifted fails: the target's byte is 0 and its
-        neighbours' 1; the layer counts start with 1 and the target's neighbour count,
-        none 0; the example board is at the farthest distance."""
+        """Cheap sanity (a few blocks, about 50 µs) that a table built for another target,
+        relabelled or shifted fails: the target at 0, its neighbours at 1, the layer counts
+        fitting them, the example at the farthest distance."""
         target, k, layers = self.target, self.black_count, self.layers
         neighbours = [child for _, child in target.children()]
         d = self[coords.rank(target.black, target.blank, k)]
@@ -556,8 +566,7 @@ class ByteTable(TableFile):
             raise self.fail(f"is inconsistent (its farthest example is {d} moves away, not {far})")
 
     def _prove(self, st: os.stat_result, why: str) -> ByteTable:
-        """Prove the table exact (:mod:`.verify`, and the header's counts against the
-        payload's), said on a terminal, and record the verdict."""
+        """Prove it by :mod:`.verify` and the header's counts against the payload's."""
         import time
 
         import numpy as np
@@ -577,14 +586,11 @@ class ByteTable(TableFile):
         progress.announce(f"proved: every distance exact ({time.perf_counter() - t0:.1f} s)")
         return self
 
-    def _refuse(self, verdict: str) -> ByteTable:
-        if verdict == cache.EXACT:
-            return self
-        problem = "its header's layer counts do not match its distances"
+    def _problem(self, verdict: str) -> str:
         if verdict.startswith("board:") and verdict[6:].isdigit():
             board = unrank(int(verdict[6:]), self.black_count)
-            problem = f"board {board.compact} breaks the distance rules"
-        raise self.fail(f"is not exact ({problem}: a damaged or rewritten file)")
+            return f"board {board.compact} breaks the distance rules: "
+        return "its header's layer counts do not match its distances: "
 
     @classmethod
     def write(cls, path: str | os.PathLike[str], target: Board, payload: np.ndarray,
@@ -600,7 +606,7 @@ class ByteTable(TableFile):
         cls._write(path, target, len(layers), unreachable, data.data, (example_rank,), tail)
 
 
-_HEAD_MAX = 16 + _FIELDS.size + 8 * _MAX_LAYERS + 4 * block_count(NUM_SQUARES * comb(24, 12)) + 4
+_HEAD_MAX = 16 + _FIELDS.size + 8 * _MAX_LAYERS + 4 * block_count(coords.state_count(12)) + 4
 
 load = ByteTable.load
 open_unproved = ByteTable.open_unproved
