@@ -3,6 +3,7 @@ single boards in plain Python (:mod:`.probe`), batches in numba kernels."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import accumulate
 
 import numpy as np
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .store import ByteTable
-
-_last: DistanceTable | None = None
 
 
 class DistanceTable:
@@ -88,9 +87,5 @@ class DistanceTable:
 __all__ = ["DistanceTable", "Hint"]
 
 
-def table_of(file: ByteTable) -> DistanceTable:
-    """The :class:`DistanceTable` of a loaded ``file`` (the last one made is kept)."""
-    global _last
-    if _last is None or _last.file is not file:
-        _last = DistanceTable(file)
-    return _last
+table_of = lru_cache(maxsize=1)(DistanceTable)
+"""The :class:`DistanceTable` of a loaded file (the last one made is kept)."""

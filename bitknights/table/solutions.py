@@ -38,23 +38,17 @@ def chunk_sizes(limit: int | None) -> Iterator[int]:
         yield size if limit is None else max(1, min(size, limit))
 
 
-def table_paths(
-    board: Board, table: DistanceTable | TableFile, *, limit: int | None = None
-) -> TablePaths:
-    """Every optimal path of ``board`` (the first ``limit``) read from either table."""
-    if not isinstance(table, TableFile):
-        table = table.file
-    return TablePaths(board, table, limit)
-
-
 class TablePaths:
-    """Chunks of every optimal path of a board read from a table (iterate it), or the same
-    as lines of text (:meth:`lines`).  The first path is walked in plain Python (it shows
-    before numpy and the kernels have loaded); then the shortest-path graph gives
-    :attr:`count` (once built) and a compiled walk over it the rest."""
+    """Every optimal path of a board (the first ``limit``) read from either table, as
+    chunks (iterate it) or lines of text (:meth:`lines`).  The first path is walked in
+    plain Python (it shows before numpy and the kernels have loaded); then the
+    shortest-path graph gives :attr:`count` (once built) and a compiled walk the rest."""
 
-    def __init__(self, board: Board, table: TableFile, limit: int | None = None) -> None:
-        self.board, self.table, self.limit = board, table, limit
+    def __init__(
+        self, board: Board, table: DistanceTable | TableFile, *, limit: int | None = None
+    ) -> None:
+        self.board, self.limit = board, limit
+        self.table = table if isinstance(table, TableFile) else table.file
         self.count: int | None = None
         self.depth = -1  # moves a path, once the first is walked
 
@@ -119,6 +113,8 @@ class TablePaths:
             if code == K.DONE or left == 0:
                 return
 
+
+table_paths = TablePaths
 
 _MOVES = [Move(f, t) for f in range(NUM_SQUARES) for t in range(NUM_SQUARES)]  # [from * 25 + to]
 
