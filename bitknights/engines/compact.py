@@ -33,7 +33,13 @@ class CompactEngine(Engine):
     lookup = True
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        return available(target, cache_dir)
+        """Whether the compact table of ``target`` is at hand: in this process, or a file in
+        the cache directory whose header checks (the payload is checked when first used).
+        A file there that is refused (not trusted, damaged) is said once."""
+        from ..table.compact import CompactTable
+
+        kept = (target.key, CompactTable.path_of(target, cache_dir)) in _TABLES
+        return kept or CompactTable.available(target, cache_dir, prove=False)
 
     def _path(
         self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
@@ -74,19 +80,8 @@ class CompactEngine(Engine):
 
 
 ENGINE = CompactEngine()
-
-
+available = ENGINE.ready
 _TABLES: dict[tuple[int, str], CompactTable] = {}  # checked or built: kept, whatever the file
-
-
-def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-    """Whether the compact table of ``target`` is at hand: in this process, or a file in
-    the cache directory whose header checks (the payload is checked when first used).  A
-    file there that is refused (not trusted, damaged) is said once."""
-    from ..table.compact import CompactTable
-
-    kept = (target.key, CompactTable.path_of(target, cache_dir)) in _TABLES
-    return kept or CompactTable.available(target, cache_dir, prove=False)
 
 
 def compact_table(

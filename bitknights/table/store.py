@@ -74,8 +74,7 @@ class MissingTableError(TableError):
 
 
 def default_cache_dir() -> Path:
-    """The directory tables live in when no ``cache_dir`` is given:
-    :func:`bitknights.cache.cache_directory`."""
+    """The directory tables live in without a ``cache_dir`` (:mod:`bitknights.cache`)."""
     from pathlib import Path
 
     return Path(cache.cache_directory())
@@ -112,7 +111,7 @@ def unrank(rank: int, black_count: int) -> Board:
 
 def valid(black: int, blank: int, k: int) -> bool:
     """A board of the table: the blank on the board, not under a knight, ``k`` black
-    knights (other boards never reach the target: no read needed)."""
+    knights (no other board reaches the target)."""
     return 0 <= blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
 
 
@@ -249,10 +248,9 @@ class TableFile:
     ) -> tuple[int, list[int], int]:
         """``(steps, blank squares along one optimal path, probes)`` for the board, in
         plain Python: ``steps`` is its exact distance, or ``UNREACHABLE``, or
-        ``OVER_LIMIT`` beyond ``cap`` moves (:mod:`bitknights.results`; the path then
-        empty).  Each step goes to the first neighbour one nearer in knight-move order:
-        code ``(c - 1) mod MODULUS``.  A walk that finds none, or passes the farthest
-        distance, raises :meth:`inconsistent`."""
+        ``OVER_LIMIT`` beyond ``cap`` moves (the path then empty).  Each step goes to the
+        first neighbour in knight-move order one nearer (code ``(c - 1) mod MODULUS``); a
+        walk that finds none, or passes the farthest distance, raises :meth:`inconsistent`."""
         from ..results import OVER_LIMIT, UNREACHABLE
 
         if not valid(black, blank, self.black_count):
@@ -338,7 +336,7 @@ class TableFile:
 
     @classmethod
     def path_of(cls, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> str:
-        """Where the file of ``target`` lives in the cache directory (a string).
+        """Where the file of ``target`` lives (a string).
 
         >>> from bitknights.board import TARGET
         >>> from bitknights.table.compact import CompactTable
@@ -350,7 +348,7 @@ class TableFile:
 
     @classmethod
     def parse_header(cls, path: str | os.PathLike[str], head: bytes,
-                     target: Board | None) -> tuple[dict, int]:  # fmt: skip
+                     target: Board) -> tuple[dict, int]:  # fmt: skip
         """The header's fields and its size; raises :class:`TableError` naming the problem."""
         raw = cache.unpack_header(head, cls.MAGIC, cls.FORMAT_VERSION,
                                   lambda p: cls.fail_at(path, p))  # fmt: skip
@@ -364,7 +362,7 @@ class TableFile:
             file_target = Board.from_key(key)
         except BitknightsError:
             raise cls.fail_at(path, "has a corrupt header (bad target)") from None
-        if target is not None and file_target != target:
+        if file_target != target:
             built, wanted = "/".join(file_target.rows()), "/".join(target.rows())
             raise cls.fail_at(path, f"was built for target {built}, not {wanted}")
         if k != file_target.black.bit_count() or count != coords.state_count(k):
@@ -411,10 +409,9 @@ class TableFile:
         cls: type[_T], target: Board, cache_dir: str | os.PathLike[str] | None = None, *,
         reprove: bool = False,
     ) -> _T:  # fmt: skip
-        """The table of ``target``, its header checked, proved exact (once per file
-        identity, remembered: :mod:`bitknights.cache`; ``reprove``: now, whatever the
-        record says).  Raises :class:`MissingTableError` when there is none,
-        :class:`TableError` when it is unusable or not exact."""
+        """The table of ``target``, its header checked, proved exact once per file identity
+        (``reprove``: now, whatever the record says).  Raises :class:`MissingTableError`
+        when there is none, :class:`TableError` when it is unusable or not exact."""
         path = cls.path_of(target, cache_dir)
         try:
             st = os.stat(path)
@@ -463,10 +460,9 @@ class TableFile:
         extra: tuple[int, ...] = (),
         tail: bytes = b"",
     ) -> None:
-        """Write the file of ``target`` atomically (:func:`bitknights.cache.atomic_write`):
-        the header's fields (the encoding's ``extra`` ones before the block bits, ``tail``
-        after them), the payload's block checksums, the payload; its proof recorded (the
-        breadth-first search that computed it is the proof)."""
+        """Write the file of ``target`` atomically (the encoding's header fields: ``extra``
+        before the block bits, ``tail`` after them), its proof recorded: the breadth-first
+        search that computed it is the proof."""
         k = target.black.bit_count()
         count = coords.state_count(k)
         fields = cls.FIELDS.pack(target.key, k, layer_count, count, unreachable, *extra, BLOCK_BITS)
