@@ -38,7 +38,9 @@ class TableEngine(Engine):
         return store.load(target, options.cache_dir).walk_plain(start.black, start.blank, limit)
 
     def _count_solutions(self, start: Board, target: Board, options: SolveOptions) -> int:
-        return store.load(target, options.cache_dir).count_solutions(start)
+        from ..table.compact import count_solutions
+
+        return count_solutions(store.load(target, options.cache_dir), start)
 
     def steps(
         self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,

@@ -106,6 +106,14 @@ class CompactTable(TableFile):
             raise self.inconsistent()
         return out.tolist() if isinstance(keys, list) else out
 
+    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
+        """:func:`random_boards` of this table."""
+        return random_boards(self, distance, count, seed)
+
+    def count_solutions(self, board: Board) -> int:
+        """:func:`count_solutions` of this table."""
+        return count_solutions(self, board)
+
     def _prove(self, st: os.stat_result, why: str) -> CompactTable:
         """Compare the file with a fresh build; one that differs is said once and replaced."""
         import time
@@ -271,6 +279,13 @@ def draw_ranks(
         hits = hits[~np.isin(hits, chosen)][: count - len(chosen)]  # and not drawn before
         chosen = np.concatenate([chosen, hits])
         yield hits
+
+
+def count_solutions(table: TableFile, board: Board) -> int:
+    """How many distinct optimal move sequences lead from ``board`` to the target
+    (``0`` when it never gets there, ``1`` from the target itself)."""
+    d = table.walk_plain(board.black, board.blank)[0]
+    return 0 if d < 0 else path_graph(table, board, d).total
 
 
 def random_boards(

@@ -12,7 +12,7 @@ from ..board import Board
 from ..errors import BitknightsError
 from ..solution import Hint
 from . import probe
-from .compact import batch_distances
+from .compact import batch_distances, count_solutions, random_boards
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,9 +24,8 @@ if TYPE_CHECKING:
 class DistanceTable:
     """Exact distances to one target, from a proved table file (boards with another
     number of black knights than the target never reach it: distance ``None``); the
-    file's fields and methods (``target``, ``max_distance``, ``example()``,
-    ``count_solutions(board)``, ``random_boards(distance, count, seed)``, ...) read as
-    its own."""
+    file's fields (``target``, ``black_count``, ``state_count``, ``max_distance``,
+    ``example()``) read as its own."""
 
     def __init__(self, file: ByteTable) -> None:
         self.file = file
@@ -82,6 +81,14 @@ class DistanceTable:
         out = np.empty(keys.shape[0], dtype=np.int64)
         batch_distances(self.file, keys, cap, 1 << 16, out)
         return out
+
+    def count_solutions(self, board: Board) -> int:
+        """:func:`.compact.count_solutions` (one count for both tables)."""
+        return count_solutions(self.file, board)
+
+    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
+        """:func:`.compact.random_boards` (one draw for both tables)."""
+        return random_boards(self.file, distance, count, seed)
 
 
 __all__ = ["DistanceTable", "Hint"]

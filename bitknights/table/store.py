@@ -1,7 +1,7 @@
 """The table files: one file type (:class:`TableFile`) in two encodings, the distance
 table (:class:`ByteTable`, ``.bkt``: one byte a board) and the compact table
 (:class:`~bitknights.table.compact.CompactTable`, ``.bk3``: the distance modulo 3, two bits
-a board), with one header, block reader, proof hook, walk, count and random draw.  Pure
+a board), with one header, block reader, proof hook and walk.  Pure
 Python: numpy is imported only to hand the payload to numpy code (:mod:`.probe`).
 
 File layout (little-endian), one file per target and encoding in the cache directory::
@@ -280,20 +280,6 @@ class TableFile:
             else:
                 raise self.inconsistent()
         return len(blanks) - 1, blanks, probes
-
-    def count_solutions(self, board: Board) -> int:
-        """How many distinct optimal move sequences lead from ``board`` to the target
-        (``0`` when it never gets there, ``1`` from the target itself)."""
-        from .compact import path_graph
-
-        d = self.walk_plain(board.black, board.blank)[0]
-        return 0 if d < 0 else path_graph(self, board, d).total
-
-    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
-        """:func:`.compact.random_boards` of this table."""
-        from .compact import random_boards
-
-        return random_boards(self, distance, count, seed)
 
     def _check_open(self) -> None:
         """The encoding's cheap checks at open (raises :class:`TableError`)."""
