@@ -173,7 +173,8 @@ class TableFile:
         want = min(1 << BLOCK_BITS, self.size - (i << BLOCK_BITS))
         assert self._fd is not None
         data = system.read_at(self._fd, want, self._offset + (i << BLOCK_BITS))
-        self._check(data, want, i)
+        if len(data) != want or zlib.crc32(data) != self._crcs[i]:
+            self._check(data, want, i)  # raises, naming the problem
         return data
 
     def _check(self, data: bytes | memoryview, want: int, first: int) -> None:
