@@ -180,10 +180,9 @@ _INT64_SAFE = (1 << 63) // 8
 
 
 class PathGraph(Record):
-    """The shortest-path graph of a board (node 0; the target is the last node), a layer
-    per distance: ``succ[first[i]:first[i + 1]]``, the nodes one move nearer than node
-    ``i`` in the knight tables' order; ``blanks[i]``, node ``i``'s blank square;
-    ``total``, how many optimal move sequences there are."""
+    """The shortest-path graph of a board (node 0; the target is the last node):
+    ``succ[first[i]:first[i + 1]]``, the nodes one move nearer than node ``i`` in the
+    knight tables' order; ``blanks[i]``, its blank square; ``total``, how many paths."""
 
     total: int
     first: np.ndarray

@@ -45,8 +45,7 @@ class DistanceTable:
         return list(self.file.layers)
 
     def walk(self, board: Board, cap: int | None = None) -> tuple[int, list[int], int]:
-        """:meth:`~.store.TableFile.walk_plain`: ``(steps, blank squares along one optimal
-        path, probes)``."""
+        """:meth:`~.store.TableFile.walk_plain` of ``board``."""
         return self.file.walk_plain(board.black, board.blank, cap)
 
     def distance(self, board: Board) -> int | None:
@@ -60,8 +59,7 @@ class DistanceTable:
         return None if steps < 0 else list(accumulate(blanks[1:], Board.play, initial=board))
 
     def hints(self, board: Board) -> list[Hint]:
-        """Every legal move of ``board`` with the board it makes and that board's distance;
-        ``optimal`` marks the moves one step nearer the target."""
+        """Every legal move of ``board``: the board it makes, its distance, whether optimal."""
         return Hint.every(board, self.distance)
 
     def distances(self, boards: np.ndarray | list[Board], limit: int | None = None) -> np.ndarray:

@@ -128,8 +128,7 @@ def check_limit(limit: object) -> None:
 
 
 def moves_of_chunks(chunks: Iterable[np.ndarray]) -> Iterator[tuple[Move, ...]]:
-    """The move sequences of chunks of paths, a tuple of moves a path (each move made
-    once, so millions of sequences cost little)."""
+    """The move sequences of chunks of paths, a tuple of moves (each made once) a path."""
     import numpy as np
 
     moves = _MOVES.__getitem__
@@ -173,8 +172,7 @@ class LineWriter:
         return head + moves + tail + str(self.written - 1).encode() + end
 
     def lines(self, chunk: np.ndarray) -> memoryview:
-        """The lines of one chunk of paths (one path a row, the blank's squares), valid
-        until the next call."""
+        """The lines of one chunk of paths, valid until the next call."""
         import numpy as np
 
         m, steps = chunk.shape[0], chunk.shape[1] - 1
