@@ -1,20 +1,16 @@
 """The cache layer: where bitknights keeps the files it builds, and the rules they follow.
 
-* **Where.**  :func:`cache_directory`: ``cache_dir``, else ``$BITKNIGHTS_CACHE_DIR``,
-  else the user cache directory (an empty string means "not set").
-* **Reading.**  :func:`open_cached` opens without blocking and checks with ``fstat``,
-  before a byte is read, that the file is regular, trusted and (when known) of the size.
-* **Writing.**  :func:`atomic_write`: a locked temporary file beside the target (filelock's
-  lock on the descriptor), fsynced, renamed over the target; files a killed writer left
-  are removed.  What differs by operating system is in :mod:`bitknights.system`.
-* **Headers.**  :func:`pack_header`/:func:`unpack_header`: magic, version, size, fields,
-  CRC-32.
+* **Where**: :func:`cache_directory`.
+* **Reading**: :func:`open_cached` checks with ``fstat``, before a byte is read, that the
+  file is regular, trusted and (when known) of the size, never blocking.
+* **Writing**: :func:`atomic_write`, a locked temporary file fsynced and renamed over the
+  target (what differs by operating system: :mod:`bitknights.system`).
+* **Headers**: :func:`pack_header`/:func:`unpack_header`.
 * **Trust**, as ssh has it: where files have POSIX owners, a file is used only when it
   and its directory are owned by this user (or root) and writable by nobody else.
-* **Proofs.**  A file whose contents decide answers is used only once checked whole; the
-  verdict is kept beside it (``NAME.proof``, :func:`record_proof`) with the file's
-  identity, so a changed file is proved again and an unchanged one costs one small read
-  (:func:`proof`; ``docs/reliability.md``).
+* **Proofs**: a file whose contents decide answers is used only once checked whole; the
+  verdict is kept beside it with the file's identity (:func:`record_proof`,
+  :func:`proof`), so only a changed file is proved again (``docs/reliability.md``).
 """
 
 from __future__ import annotations
@@ -71,8 +67,9 @@ def _write_error(what: str, path: object, e: OSError) -> CacheError:
 def cache_directory(
     cache_dir: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
 ) -> str:
-    """The directory cache files live in, as a path string (``environ``: the environment
-    to read, default the process's).
+    """The directory cache files live in, as a path string: ``cache_dir``, else
+    ``$BITKNIGHTS_CACHE_DIR`` (of ``environ``, default the process's), else the user cache
+    directory (an empty string means "not set").
 
     >>> cache_directory("/data/bk"), cache_directory(None, {CACHE_ENV: "/x", "HOME": "/h"})
     ('/data/bk', '/x')
@@ -91,10 +88,9 @@ def cache_directory(
 
 
 def _xdg_cache_home(environ: Mapping[str, str]) -> str | None:
-    """The user cache directory by platformdirs' XDG rule on Linux, without importing it
-    (13 ms), for the plain cases alone, where every platformdirs release agrees: an
-    absolute, normalised ``$XDG_CACHE_HOME``, else an absolute, normalised ``$HOME``.
-    ``None`` for anything else and off Linux: platformdirs decides those."""
+    """The user cache directory by platformdirs' XDG rule on Linux without importing it
+    (13 ms), for an absolute, normalised ``$XDG_CACHE_HOME`` or else ``$HOME`` (where every
+    platformdirs release agrees); ``None``, for platformdirs to decide, otherwise."""
     if not sys.platform.startswith("linux"):  # (platformdirs chooses its rule by the name)
         return None
     xdg = environ.get("XDG_CACHE_HOME", "")
@@ -111,9 +107,8 @@ def _plain(path: str) -> bool:
 def trust_problem(
     path: str | os.PathLike[str], st: os.stat_result, *, directory: bool = False
 ) -> str | None:
-    """Why ``path`` (with stat ``st``) is not trusted, or ``None`` when it is.  Without
-    POSIX owners (Windows: access-control lists, which are not read) nothing is refused
-    here; the proofs of the files whose contents decide answers are as strong."""
+    """Why ``path`` (with stat ``st``) is not trusted, or ``None`` when it is (always
+    without POSIX owners: the proofs of the files that decide answers are as strong)."""
     if not system.OWNERS:
         return None
     if st.st_uid not in (system.user(), 0):
@@ -141,10 +136,9 @@ def open_cached(
     errors: tuple[type[CacheError], type[CacheError]] = (CacheError, UntrustedError),
 ) -> tuple[int, os.stat_result]:
     """Open a cache file for reading, never blocking: ``(fd, stat)``.  Raises
-    ``FileNotFoundError`` when there is none, ``errors[0]`` (:class:`CacheError`; naming
-    ``what`` and the path, ending with ``fix``) when it is not a regular file, of none of
-    ``sizes`` or larger than ``max_size``, and ``errors[1]`` (:class:`UntrustedError`) when
-    it is not trusted (``trust``)."""
+    ``FileNotFoundError`` when there is none, ``errors[0]`` (naming ``what`` and the path,
+    ending with ``fix``) when it is not a regular file, of none of ``sizes`` or larger than
+    ``max_size``, and ``errors[1]`` when it is not trusted (``trust``)."""
     error, untrusted = errors
     try:
         fd = system.open_read(path)
@@ -177,8 +171,8 @@ _warned: set[str] = set()
 
 
 def warn_once(message: str, instead: str) -> None:
-    """Say on standard error, once per process (terminal or not), that a file was refused
-    (``message``) and what is done ``instead``."""
+    """Say on standard error, once per process, that a file was refused (``message``) and
+    what is done ``instead``."""
     line = f"bitknights: warning: {message}; {instead}\n"
     if line not in _warned:
         _warned.add(line)
@@ -237,8 +231,8 @@ REPLACE_SECONDS = 2.0  # how long a writer waits for others to close the file it
 def atomic_write(
     path: str | os.PathLike[str], parts: Iterable[bytes | memoryview], what: str
 ) -> os.stat_result:
-    """Write ``parts`` to ``path`` atomically (mode ``0644`` less the umask) and return the
-    written file's ``stat`` (for :func:`record_proof`).  Raises :class:`CacheError` naming
+    """Write ``parts`` to ``path`` atomically (mode ``0644`` less the umask; files killed
+    writers left are removed) and return its ``stat``.  Raises :class:`CacheError` naming
     the path when the directory cannot take the file, or when another process keeps the
     target open past ``REPLACE_SECONDS`` where that forbids replacing it (Windows)."""
     import tempfile
@@ -322,9 +316,8 @@ def _record(st: os.stat_result, tag: str, verdict: str) -> str:
 
 
 def proof(path: str | os.PathLike[str], st: os.stat_result, tag: str) -> str | None:
-    """The verdict recorded for the file at ``path`` (``fstat`` ``st``, the reader's
-    ``tag``) when its proof record names exactly this identity: :data:`EXACT` or why it
-    failed; ``None`` without such a record (missing, stale, untrusted or unreadable)."""
+    """The verdict recorded (:data:`EXACT` or why it failed) for the file at ``path``
+    (``fstat`` ``st``, the reader's ``tag``) if its record names exactly this identity."""
     head = _record(st, tag, "").encode()[:-1]
     try:
         fd, _ = open_cached(f"{os.fspath(path)}.proof", "proof record", max_size=len(head) + 200)
@@ -344,8 +337,8 @@ def proof(path: str | os.PathLike[str], st: os.stat_result, tag: str) -> str | N
 def record_proof(
     path: str | os.PathLike[str], st: os.stat_result, tag: str, what: str, verdict: str = EXACT
 ) -> None:
-    """Remember the ``verdict`` of the proof of the file at ``path`` (``fstat`` ``st``):
-    :data:`EXACT` or a one-word reason.  A directory that cannot take it is said once."""
+    """Remember the ``verdict`` (:data:`EXACT` or a one-word reason) of the proof of the
+    file at ``path`` (``fstat`` ``st``) in ``NAME.proof``; if it cannot, say so once."""
     try:
         atomic_write(f"{os.fspath(path)}.proof", [_record(st, tag, verdict).encode()],
                      "proof record")  # fmt: skip

@@ -1,15 +1,13 @@
 """What the operating system offers differently, in one place, chosen by what this Python
-has (never by the platform's name): opening and reading files, and whether files have
-POSIX owners.  Everything else in bitknights uses only what every system has.
+has (never by the platform's name); everything else in bitknights uses only what every
+system has.
 
-* **Opening** (:func:`open_read`): binary (``O_BINARY``: Windows opens in text mode
-  without it) and, where FIFOs exist, never blocking on one (``O_NONBLOCK``); descriptors
-  are never inherited (PEP 446).
+* **Opening** (:func:`open_read`): binary (``O_BINARY``) and never blocking on a FIFO
+  (``O_NONBLOCK``); descriptors are never inherited (PEP 446).
 * **Reading at an offset** (:func:`read_at`, :func:`read_into`): ``pread`` and ``preadv``
   where they exist (POSIX); else a seek and a read under one lock (Windows).
-* **Owners** (:data:`OWNERS`): whether a file's owner and mode bits say who may change it
-  (POSIX); on Windows an access-control list does, which bitknights does not read.
-* **CPUs** (:func:`cpus`): those this process may run on, where the system says.
+* **Owners** (:data:`OWNERS`): POSIX owners and mode bits; Windows' access-control lists
+  are not read.
 """
 
 from __future__ import annotations
@@ -34,8 +32,7 @@ def open_read(path: str | os.PathLike[str], *, follow: bool = True) -> int:
 
 
 def cpus() -> int:
-    """The CPUs this process may use: its affinity mask where the system has one (Linux;
-    Python 3.13 reads it everywhere), else every CPU."""
+    """The CPUs this process may use: its affinity mask where the system says, else all."""
     if hasattr(os, "process_cpu_count"):
         return max(1, os.process_cpu_count() or 1)
     if hasattr(os, "sched_getaffinity"):
@@ -96,8 +93,8 @@ def read_into(fd: int, into: memoryview, offset: int) -> int:
 
 
 def fsync_directory(directory: str) -> None:
-    """Make a rename in ``directory`` durable where directories can be opened (POSIX);
-    elsewhere the rename is as durable as the system makes it.  Raises ``OSError``."""
+    """Make a rename in ``directory`` durable where directories can be opened (POSIX).
+    Raises ``OSError``."""
     if not hasattr(os, "O_DIRECTORY"):
         return
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)

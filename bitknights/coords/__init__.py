@@ -1,12 +1,8 @@
-"""Board coordinates: key packing and the perfect ranking, in plain Python (:mod:`.arrays`:
-numpy; :mod:`.kernels`: numba; same names, same results).
-
-**Key.**  ``black | blank << KEY_SHIFT``: the black knights' 25-bit mask, the blank above.
-
-**Board rank.**  A board with ``k`` black knights has rank ``blank * C(24, k) + c``, where
-``c`` is the colex rank (``C(p_1, 1) + ... + C(p_k, k)`` for members ``p_1 < ... < p_k``)
-of its black set with the blank's square squeezed out.  The pattern databases rank one
-colour's 25-bit mask alone (:func:`pattern_rank`).
+"""Board coordinates in plain Python (:mod:`.arrays`: numpy; :mod:`.kernels`: numba; same
+names, same results).  **Key**: ``black | blank << KEY_SHIFT``.  **Rank** of a board with
+``k`` black knights: ``blank * C(24, k) + c``, ``c`` the colex rank (``C(p_1, 1) + ... +
+C(p_k, k)`` for members ``p_1 < ... < p_k``) of its black set with the blank's square
+squeezed out; the pattern databases rank one colour's mask alone (:func:`pattern_rank`).
 
 >>> from bitknights.board import TARGET
 >>> r = rank(TARGET.black, TARGET.blank)
@@ -58,8 +54,7 @@ def state_count(k: int) -> int:
 
 
 def pattern_rank(mask: int) -> int:
-    """The colex rank of ``mask`` among masks with as many set bits (for one colour's
-    25-bit mask: its rank among masks with as many knights).
+    """The colex rank of ``mask`` among masks with as many set bits.
 
     >>> pattern_rank(0b111), pattern_rank(0b1011)
     (0, 1)
@@ -86,8 +81,7 @@ def colex_unrank(r: int, k: int, top: int = COMB_SQUARES) -> int:
 
 
 def rank(black: int, blank: int, k: int | None = None) -> int:
-    """The rank of the board (black mask, blank square) among boards with ``k`` black
-    knights (default: as many as it has).
+    """The rank of the board among boards with ``k`` black knights (default: its own).
 
     >>> rank(0b11, 24), rank(0b11 << 1, 0)
     (6624, 0)
@@ -99,8 +93,8 @@ def rank(black: int, blank: int, k: int | None = None) -> int:
 
 
 def ranker(k: int) -> Callable[[int, int], int]:
-    """A function ``(black, blank) -> rank`` for boards with ``k`` black knights, about
-    five times faster than :func:`rank` by byte tables (made once per ``k``, ~2 ms).
+    """:func:`rank` for boards with ``k`` black knights, five times faster by byte tables
+    (made once per ``k``, ~2 ms).
 
     >>> r = ranker(12)
     >>> from bitknights.board import TARGET

@@ -1,5 +1,4 @@
-"""The ranking's constant tables (``int64``, read-only; the kernels take them as
-arguments) and vectorized ranking, numpy only.
+"""The ranking's constant tables (``int64``, read-only) and vectorized ranking, numpy only.
 
 >>> import numpy as np
 >>> from bitknights import coords
@@ -53,16 +52,15 @@ def popcount(x: np.ndarray) -> np.ndarray:
 
 
 def valid_keys(keys: np.ndarray, k: int) -> np.ndarray:
-    """Which packed ``keys`` are boards with ``k`` black knights, the blank on the board
-    and not under a knight (:func:`bitknights.table.store.valid` of each)."""
+    """:func:`bitknights.table.store.valid` of each packed key."""
     black, blank = keys & FULL_MASK, keys >> NUM_SQUARES
     ok: np.ndarray = (blank >= 0) & (blank < NUM_SQUARES)
     return ok & (black >> np.where(ok, blank, 0) & 1 == 0) & (popcount(black) == k)
 
 
 def ranks(black: np.ndarray, blank: np.ndarray, ncomb: int) -> np.ndarray:
-    """The rank of each board (black mask, blank square) among boards with as many black
-    knights (``ncomb = C(24, k)``)."""
+    """The rank of each board among boards with as many black knights (``ncomb``:
+    ``C(24, k)``)."""
     low = (np.int64(1) << blank) - 1
     comb = (black & low) | ((black >> (blank + 1)) << blank)
     b0, b1, b2 = comb & 255, (comb >> 8) & 255, comb >> 16

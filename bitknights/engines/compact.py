@@ -1,8 +1,7 @@
 """The compact-table engine (``--engine compact``): exact answers walked down the compact
-distance table (:mod:`bitknights.table.compact`: every board's distance modulo 3, 17 MB
-for the classic target), built the first time it is needed (once, announced) and kept in
-the cache directory.  It answers any board in microseconds, however far.  Importing this
-module imports neither numpy nor numba.
+distance table (:mod:`bitknights.table.compact`), built the first time it is needed
+(once, announced) and kept in the cache directory; microseconds a board, however far.
+Importing this module imports neither numpy nor numba.
 """
 
 from __future__ import annotations
@@ -26,15 +25,21 @@ FROM_DEPTH = 21
 
 class CompactEngine(Engine):
     """The compact distance table as an :class:`~bitknights.engines.Engine`: every answer
-    a walk down the table in a compiled kernel (``nodes``: the boards walked); it waits for
-    the table's build as long as ``timeout`` and ``stop`` allow (a batch: all ``-2`` when
-    ``stop`` was raised first)."""
+    a walk down the table in a compiled kernel (``nodes``: the boards walked), after
+    waiting for its build as long as ``timeout`` and ``stop`` allow (a batch: all ``-2``
+    when ``stop`` was raised first)."""
 
     name = "compact"
     lookup = True
 
     def ready(self, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        return available(target, cache_dir)
+        """Whether the compact table of ``target`` is at hand: in this process, or a file in
+        the cache directory whose header checks (the payload is checked when first used).
+        A file there that is refused (not trusted, damaged) is said once."""
+        from ..table.compact import CompactTable
+
+        kept = (target.key, CompactTable.path_of(target, cache_dir)) in _TABLES
+        return kept or CompactTable.available(target, cache_dir, prove=False)
 
     def _path(
         self, start: Board, target: Board, limit: int, options: SolveOptions, stop: StopFlag
@@ -75,30 +80,8 @@ class CompactEngine(Engine):
 
 
 ENGINE = CompactEngine()
-
-
+available = ENGINE.ready
 _TABLES: dict[tuple[int, str], CompactTable] = {}  # checked or built: kept, whatever the file
-
-
-def available(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-    """Whether the compact table of ``target`` is at hand: in this process, or a file in
-    the cache directory whose header checks (the payload is checked when it is first
-    used).  A file there that is refused (not trusted, damaged) is said once."""
-    from .. import cache
-    from ..table import compact
-    from ..table.store import MissingTableError
-
-    path = compact.path_of(target, cache_dir)
-    if (target.key, path) in _TABLES:
-        return True
-    try:
-        compact.CompactTable.open_unproved(target, cache_dir)
-    except MissingTableError:
-        return False
-    except cache.CacheError as e:
-        cache.warn_once(str(e), "answering by search instead")
-        return False
-    return True
 
 
 def compact_table(
@@ -114,19 +97,14 @@ def compact_table(
     from ..table.store import MissingTableError
     from ..threads import shared, wait
 
-    path = compact.path_of(target, cache_dir)
-    key = (target.key, path)
-    kept = _TABLES.get(key)
-    if kept is not None:
-        return kept
+    key = (target.key, compact.path_of(target, cache_dir))
+    if key in _TABLES:
+        return _TABLES[key]
     try:
         table = compact.load(target, cache_dir)
-    except MissingTableError:
-        table = None
-    except cache.CacheError as e:  # damaged, forged or not trusted: built afresh
-        cache.warn_once(str(e), "building it afresh")
-        table = None
-    if table is None:
+    except cache.CacheError as e:  # missing, or damaged, forged or not trusted: built afresh
+        if not isinstance(e, MissingTableError):
+            cache.warn_once(str(e), "building it afresh")
 
         def build() -> CompactTable:
             progress.announce(

@@ -1,7 +1,7 @@
-"""The lookup engine (``--engine table``): answers read from the distance table, proved
-exact before its first answer (:mod:`bitknights.table.store`).  It never builds the
-table: without one it raises :class:`~bitknights.table.store.TableError` naming the fix.
-Importing it imports neither numpy nor numba.
+"""The lookup engine (``--engine table``): answers read from the proved distance table
+(:mod:`bitknights.table.store`), never built here: without one it raises
+:class:`~bitknights.table.store.TableError` naming the fix.  Importing it imports neither
+numpy nor numba.
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ if TYPE_CHECKING:
 
 
 class TableEngine(Engine):
-    """The :class:`~bitknights.engines.Engine` that reads the distance table: one
-    optimal path walked to the target (microseconds: ``timeout`` and ``stop`` never
-    apply; ``nodes`` counts table probes).  A batch is one table read a board."""
+    """The :class:`~bitknights.engines.Engine` that reads the distance table: one path
+    walked to the target (microseconds: never timed; ``nodes`` counts table probes)."""
 
     name = "table"
     lookup = True
@@ -39,9 +38,9 @@ class TableEngine(Engine):
         return store.load(target, options.cache_dir).walk_plain(start.black, start.blank, limit)
 
     def _count_solutions(self, start: Board, target: Board, options: SolveOptions) -> int:
-        from ..table.distance_table import table_of
+        from ..table.compact import count_solutions
 
-        return table_of(store.load(target, options.cache_dir)).count_solutions(start)
+        return count_solutions(store.load(target, options.cache_dir), start)
 
     def steps(
         self, keys: np.ndarray | list[int], target: Board, options: SolveOptions,

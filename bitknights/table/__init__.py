@@ -1,13 +1,11 @@
-"""The exhaustive distance table: every board's exact distance to a target.
-
-One breadth-first search from the target (:func:`build`) over the ``67,603,900`` boards
-answers every question exactly, kept at one byte a board (68 MB) in the cache directory
-(:mod:`bitknights.table.store`).
+"""The exhaustive distance table: every board's exact distance to a target, from one
+breadth-first search (:func:`build`) over the ``67,603,900`` boards, one byte a board
+(68 MB) in the cache directory (:mod:`bitknights.table.store`).
 
 Each function asks the distance service (:mod:`bitknights.service`) with the ``table``
 engine, for a ``target`` (default: the classic one) and a ``cache_dir`` (default:
-:func:`~bitknights.table.store.default_cache_dir`); all but :func:`build` and
-:func:`ensure` raise :class:`TableError` without a valid table: nothing is built silently.
+:func:`default_cache_dir`); all but :func:`build` and :func:`ensure` raise
+:class:`TableError` without a valid table: nothing is built silently.
 
 Once ``bitknights table build`` has run (``tests/test_table.py`` runs the same calls)::
 
@@ -44,8 +42,7 @@ def _table(target: Board | str, cache_dir: Dir) -> DistanceService:
 
 
 def load_table(target: Board | str = TARGET, *, cache_dir: Dir = None) -> DistanceTable:
-    """The table of ``target`` (its payload checked as it is read).  Raises
-    :class:`TableError` when it is missing, corrupt, stale or for another target."""
+    """The table of ``target`` (its payload checked as it is read)."""
     return _table(target, cache_dir)._whole_table()
 
 
@@ -54,8 +51,8 @@ def build(
 ) -> DistanceTable:
     """Build the table of ``target`` (:data:`bitknights.estimates.TABLE_BUILD` seconds),
     write it atomically, replacing any file there, and return it.  Progress goes to
-    standard error unless ``quiet`` (``None``: quiet when it is not a terminal, or as
-    :func:`bitknights.progress.set_quiet` said; ``False``: even off a terminal)."""
+    standard error unless ``quiet`` (``None``: off a terminal, or as
+    :func:`bitknights.progress.set_quiet` said)."""
     from .. import progress
     from ..service import service
 
@@ -78,8 +75,8 @@ def ensure(
 
 
 def layer_counts(target: Board | str = TARGET, *, cache_dir: Dir = None) -> list[int]:
-    """``layers[d]``: how many boards are exactly ``d`` moves from ``target``; the last
-    entry is the farthest distance."""
+    """``layers[d]``: how many boards are exactly ``d`` moves from ``target``, up to the
+    farthest."""
     return load_table(target, cache_dir=cache_dir).layers
 
 
@@ -94,9 +91,8 @@ def distance(
 def distances(
     boards: np.ndarray | list[Board], target: Board | str = TARGET, *, cache_dir: Dir = None
 ) -> np.ndarray:
-    """Exact distances of many boards (``Board`` objects or an ``int64`` array of
-    ``Board.key`` values) as an ``int64`` array, ``-1`` where a board never reaches the
-    target; vectorized and parallel."""
+    """Exact distances of many boards (``Board`` objects or an ``int64`` array of keys)
+    as an ``int64`` array, ``-1`` where a board never reaches the target; in parallel."""
     return load_table(target, cache_dir=cache_dir).distances(boards)
 
 
@@ -108,8 +104,7 @@ def optimal_path(
 
 
 def hints(board: Board | str, target: Board | str = TARGET, *, cache_dir: Dir = None) -> list[Hint]:
-    """Every legal move of ``board``: the board it makes, that board's distance and
-    whether the move is optimal."""
+    """Every legal move of ``board``: the board it makes, its distance, whether optimal."""
     return _table(target, cache_dir).hints(board)
 
 
@@ -148,8 +143,8 @@ def random_boards(
     cache_dir: Dir = None,
 ) -> list[Board]:
     """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves from
-    ``target``, reproducible with ``seed``; raises
-    :class:`~bitknights.errors.BitknightsError` when fewer exist."""
+    ``target``, reproducible with ``seed`` (:class:`~bitknights.errors.BitknightsError`
+    when fewer exist)."""
     return _table(target, cache_dir).random_boards(distance, count, seed)
 
 

@@ -1,4 +1,5 @@
-"""Exhaustive layered breadth-first search from a target over every board of its kind.
+"""Exhaustive layered breadth-first search from a target over every board of its kind,
+for both tables' builds.
 
 ``dist[rank]`` (``uint8``, :data:`UNSEEN` until found) is filled one distance at a time.
 Layer ``d`` lives on the blank squares of one colour and layer ``d + 1`` on the other; a
@@ -6,8 +7,7 @@ layer is made whichever way touches fewer boards: *push* (every board of layer `
 its unseen neighbours) or *pull* (every unseen board of the other colour with a neighbour
 in layer ``d`` marks itself), over blocks of ranks on parallel threads (two threads of a
 push may write one byte, always the same value: no atomics).  A small layer is kept as a
-list of ranks and pushed on one thread.  Both one-off builds (the distance table and the
-compact table) run it, with a progress bar on a terminal.
+list of ranks and pushed on one thread.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 from .. import cache, estimates, native, progress
 from ..board import TARGET, Board
 from ..coords import comb_count, rank, state_count
+from ..coords.arrays import SQUARE_COLOR
 from ..results import UNSEEN
 from ..squares import KNIGHT_COUNTS, NUM_SQUARES, square_color
 from ..threads import parallel_blocks
@@ -56,8 +57,7 @@ def bfs_distances(
 ) -> tuple[np.ndarray, list[int]]:
     """``(dist, layers)``: the exact distance to ``target`` of every board of its kind by
     rank (``uint8``; :data:`UNSEEN` where it cannot reach), and the boards at each
-    distance.  A progress bar described as ``what``, and the per-distance log
-    (:data:`LOG_LEGEND`: :func:`bitknights.progress.log`)."""
+    distance; a progress bar described as ``what``, and the per-distance log."""
     progress.log("bitknights: " + "\n".join(LOG_LEGEND))
     k = target.black.bit_count()
     total = state_count(k)
@@ -66,10 +66,8 @@ def bfs_distances(
         kern = native.kernels("table")
         ncomb = comb_count(k)
         dist = np.full(total, UNSEEN, dtype=np.uint8)
-        by_colour = [
-            np.array([sq for sq in range(NUM_SQUARES) if square_color(sq) == c], dtype=np.int64)
-            for c in (0, 1)
-        ]
+        squares = np.arange(NUM_SQUARES, dtype=np.int64)
+        by_colour = [squares[c == SQUARE_COLOR] for c in (0, 1)]
         unseen = [len(by_colour[c]) * ncomb for c in (0, 1)]
         # average degree of a blank square of each colour, for the push/pull estimate
         degree = [float(KNIGHT_COUNTS[by_colour[c]].mean()) for c in (0, 1)]
@@ -127,8 +125,7 @@ def estimate(target: Board) -> float:
 
 def build_table(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> store.ByteTable:
     """Enumerate every board's distance to ``target``, write the table file atomically
-    (replacing whatever was there) and return it, loaded (feedback and the search's log
-    as :mod:`bitknights.progress` says)."""
+    (replacing whatever was there) and return it, loaded."""
     path = store.table_path(target, cache_dir)
     cache.ensure_directory(path.parent)  # a directory that cannot take it fails at once
     what = f"building the distance table ({estimates.about(estimate(target))})"

@@ -2,19 +2,15 @@
 
 Neighbouring boards are exactly one move apart in distance (the state graph is
 bipartite), so from a board at distance ``d`` the neighbours at ``d - 1`` are exactly
-those whose code is ``(d - 1) mod 3``: walking down, one such neighbour at a time, reaches
-the target in exactly ``d`` moves.  Two bits a board (17 MB for the classic target)
-therefore answer every exact question a walk can: distances, paths, hints, every optimal
-move sequence (:mod:`.solutions`) and their count.  The service builds it the first time
-an exact request without the distance table meets a far board, and keeps it in the cache
-directory.  A file is proved once per identity by comparing it with a fresh build.  A
-walk that finds no next board, or passes the farthest distance, raises
-:class:`TableError`; a walk is a path, so an answer is never too small.
+those whose code is ``(d - 1) mod 3``: walking down them reaches the target in exactly
+``d`` moves.  Two bits a board (17 MB for the classic target) therefore answer every
+exact question a walk can.  Built the first time an exact request without the distance
+table meets a far board, kept in the cache directory, and proved once per file identity
+by comparing it with a fresh build.  A walk that finds no next board, or passes the
+farthest distance, raises :class:`TableError`: an answer is never too small.
 
-The file is one of the two encodings of :class:`~bitknights.table.store.TableFile` (its
-layout, block checks and walk are there); this module holds what is the compact table's
-own, and the kernels' glue both tables share (:func:`batch_distances`, :func:`path_graph`,
-the ranks' draws).
+One of the two encodings of :class:`~bitknights.table.store.TableFile`; also the kernels'
+glue both tables share (:func:`batch_distances`, :func:`path_graph`, the ranks' draws).
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ from ..errors import BitknightsError
 from ..results import INCONSISTENT
 from ..squares import FULL_MASK
 from .layout import LOST
-from .store import BLOCK_BITS, TableError, TableFile, valid
+from .store import BLOCK_BITS, TableError, TableFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,19 +36,18 @@ if TYPE_CHECKING:
 
 RANDOM_BATCH = 1 << 14
 RANDOM_DRAWS = 1 << 20
-"""Random boards from a table that does not count each distance are drawn
-:data:`RANDOM_BATCH` ranks at a time, at most this many in all (about 2 s on two cores):
-enough for 100 boards at any distance of the classic target up to 36 (the distance table
-lists the 3,978 boards farther)."""
+"""Random boards from the compact table (which does not count each distance) are drawn
+:data:`RANDOM_BATCH` ranks at a time, at most this many (about 2 s on two cores): enough
+for 100 boards at any distance up to 36 of the classic target (3,978 boards are farther)."""
 RANDOM_PIECE = 1 << 16  # boards made between two updates of the progress bar
 PLAIN_BOARDS = 512
-"""Lists of up to this many boards are walked in plain Python (:meth:`TableFile.walk_plain`):
-numpy and the compiled kernels take longer to load than that many walks."""
+"""Lists of up to this many boards are walked in plain Python: numpy and the kernels take
+longer to load than that many walks."""
 
 
 class CompactTable(TableFile):
     """The compact table: two bits a board, its distance modulo 3 (:data:`LOST`: never
-    reaches), proved once per file identity by comparing it with a fresh build."""
+    reaches)."""
 
     WHAT = "compact distance table"
     SUFFIX = ".bk3"
@@ -79,8 +74,7 @@ class CompactTable(TableFile):
         return (self[r >> 2] >> ((r & 3) << 1)) & 3
 
     def walk(self, black: int, blank: int, cap: int | None = None) -> tuple[int, list[int]]:
-        """``(distance, blank squares along one optimal path)`` of the board, walked in a
-        compiled kernel: :meth:`walk_plain`'s path, without its probes."""
+        """:meth:`walk_plain`'s distance and path, walked in a compiled kernel."""
         import numpy as np
 
         from .. import native
@@ -100,9 +94,8 @@ class CompactTable(TableFile):
         it never reaches the target: a list for a list (up to :data:`PLAIN_BOARDS` walked
         in plain Python), an ``int64`` array for an array (compiled, parallel)."""
         if isinstance(keys, list) and len(keys) <= PLAIN_BOARDS:
-            boards = [(key & FULL_MASK, key >> KEY_SHIFT) for key in keys]
-            k, walk = self.black_count, self.walk_plain
-            return [max(walk(*b, limit)[0], -1) if valid(*b, k) else -1 for b in boards]
+            walk = self.walk_plain
+            return [max(walk(key & FULL_MASK, key >> KEY_SHIFT, limit)[0], -1) for key in keys]
         import numpy as np
 
         array = np.ascontiguousarray(keys, dtype=np.int64)
@@ -122,8 +115,7 @@ class CompactTable(TableFile):
         return count_solutions(self, board)
 
     def _prove(self, st: os.stat_result, why: str) -> CompactTable:
-        """Compare the file with a fresh build (announced); a file that differs is said
-        once and replaced by the build."""
+        """Compare the file with a fresh build; one that differs is said once and replaced."""
         import time
 
         from .. import progress
@@ -144,19 +136,14 @@ class CompactTable(TableFile):
                         "rewritten file)", "replacing it with a fresh build")  # fmt: skip
         return _save(self.target, os.path.dirname(self.path), *fresh)
 
-    def _refuse(self, verdict: str) -> CompactTable:
-        if verdict != cache.EXACT:
-            raise self.fail("is not exact (a damaged or rewritten file)")
-        return self
-
 
 load = CompactTable.load
 path_of = CompactTable.path_of
 
 
 def walk_tables(target: Board) -> tuple:
-    """What the walk kernels take after their own arguments, for ``target``: ``(tblack,
-    tblank, ncomb, nbr, cnt, rank_byte, popcount8)``."""
+    """The walk kernels' last arguments for ``target``: ``(tblack, tblank, ncomb, nbr,
+    cnt, rank_byte, popcount8)``."""
     import numpy as np
 
     from .layout import kernel_args
@@ -168,9 +155,9 @@ def walk_tables(target: Board) -> tuple:
 def batch_distances(
     table: TableFile, keys: np.ndarray, cap: int, piece: int, out: np.ndarray
 ) -> bool:
-    """``out[i]``: the distance of board ``keys[i]`` (``int64``) read from either table, ``-1``
-    past ``cap``, unreachable or not a board of the table, ``piece`` boards a job on
-    parallel threads.  Returns whether a walk down a compact table found it inconsistent."""
+    """``out[i]``: the distance of board ``keys[i]`` read from either table, ``-1`` past
+    ``cap``, unreachable or not a board of the table, ``piece`` boards a job on parallel
+    threads.  Returns whether a walk down a compact table found it inconsistent."""
     import numpy as np
 
     from .. import native
@@ -193,10 +180,9 @@ _INT64_SAFE = (1 << 63) // 8
 
 
 class PathGraph(Record):
-    """The shortest-path graph of a board (node 0; the target is the last node), a layer
-    per distance: ``succ[first[i]:first[i + 1]]``, the nodes one move nearer than node
-    ``i`` in the knight tables' order; ``blanks[i]``, node ``i``'s blank square;
-    ``total``, how many optimal move sequences there are."""
+    """The shortest-path graph of a board (node 0; the target is the last node):
+    ``succ[first[i]:first[i + 1]]``, the nodes one move nearer than node ``i`` in the
+    knight tables' order; ``blanks[i]``, its blank square; ``total``, how many paths."""
 
     total: int
     first: np.ndarray
@@ -205,11 +191,9 @@ class PathGraph(Record):
 
 
 def path_graph(table: TableFile, board: Board, depth: int) -> PathGraph:
-    """The graph of ``board``, ``depth`` moves from the target of ``table`` (its edges
-    from :func:`~bitknights.table.kernels.nearer_edges`).  Counts go forward a layer
-    at a time, ``int64`` while they cannot overflow, then Python integers.  Raises
-    :class:`TableError` when a board has no next board or the last layer is not the
-    target."""
+    """The graph of ``board``, ``depth`` moves from the target of ``table``, its path
+    counts in ``int64`` while they cannot overflow, then Python integers.  Raises
+    :class:`TableError` when a board has no next board or the last is not the target."""
     import numpy as np
 
     from .. import native
@@ -252,8 +236,7 @@ def path_graph(table: TableFile, board: Board, depth: int) -> PathGraph:
 
 
 def unrank(ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(blacks, blanks)`` of many ranks of boards with ``k`` black knights (the table's
-    kernel: numba is not imported when it runs compiled ahead of time)."""
+    """``(blacks, blanks)`` of many ranks of boards with ``k`` black knights."""
     import numpy as np
 
     from .. import native
@@ -308,12 +291,12 @@ def random_boards(
     table: TableFile, distance: int, count: int, seed: int | None = None
 ) -> list[Board]:
     """``count`` distinct boards drawn uniformly from those exactly ``distance`` moves
-    from the target, reproducible with ``seed``: by rejection over uniform ranks, or,
-    when the table counts each distance and the layer is rare (or a large share of it
-    is asked for), from the whole layer.  Raises ``TypeError`` unless ``distance`` and
-    ``count`` are integers, :class:`~bitknights.errors.BitknightsError` for a negative
-    seed or too few boards there, :class:`TableError` when a table that does not count
-    the layers found too few in :data:`RANDOM_DRAWS` ranks."""
+    from the target, reproducible with ``seed``: by rejection over uniform ranks, or from
+    the whole layer when the table counts it and it is rare (or much of it is asked for).
+    Raises ``TypeError`` unless ``distance`` and ``count`` are integers,
+    :class:`~bitknights.errors.BitknightsError` for a negative seed or too few boards
+    there, :class:`TableError` when the compact table found too few in
+    :data:`RANDOM_DRAWS` ranks."""
     import numpy as np
 
     from .. import progress
@@ -387,7 +370,7 @@ def pack(dist: np.ndarray) -> np.ndarray:
 
 def _fresh(target: Board, what: str) -> tuple[bytes, int, int]:
     """``(payload, layer count, unreachable)`` of the compact table of ``target``, by the
-    distance table's breadth-first search (its progress bar described as ``what``)."""
+    breadth-first search (its progress bar described as ``what``)."""
     from .builder import bfs_distances
 
     dist, layers = bfs_distances(target, what=what)
@@ -401,16 +384,10 @@ def _save(
     layers: int,
     unreachable: int,
 ) -> CompactTable:
-    """Write a freshly built compact table atomically, its proof recorded (the search
-    that computed it is the proof), when the directory can take it (else say it is kept
-    in memory only); return it."""
+    """:func:`build`'s write and table, of a fresh ``payload``."""
     path = path_of(target, cache_dir)
-    k = target.black.bit_count()
-    fields = CompactTable.FIELDS.pack(
-        target.key, k, layers, state_count(k), unreachable, BLOCK_BITS
-    )
     try:
-        CompactTable._write(path, fields, payload)
+        CompactTable._write(path, target, layers, unreachable, payload)
     except cache.CacheError as e:
         from .. import progress
 
@@ -419,9 +396,9 @@ def _save(
 
 
 def build(target: Board, cache_dir: str | os.PathLike[str] | None = None) -> CompactTable:
-    """Build the compact table of ``target``, write it atomically into the cache directory
-    when that can take it (else keep it in memory only), and return it."""
+    """Build the compact table of ``target``, write it atomically with its proof recorded
+    when the cache directory can take it (else say it is kept in memory only); return it."""
     return _save(target, cache_dir, *_fresh(target, "building the compact table"))
 
 
-__all__ = ["LOST", "CompactTable", "build", "load", "pack", "path_of"]
+__all__ = ["BLOCK_BITS", "LOST", "CompactTable", "build", "load", "pack", "path_of"]

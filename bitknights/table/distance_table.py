@@ -1,9 +1,9 @@
 """Exact answers from a loaded, proved distance table (:mod:`bitknights.table.store`):
-single boards in plain Python (:mod:`.probe`), batches, counting and random boards in
-numba kernels."""
+single boards in plain Python (:mod:`.probe`), batches in numba kernels."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import accumulate
 
 import numpy as np
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .store import ByteTable
-
-_last: DistanceTable | None = None
 
 
 class DistanceTable:
@@ -47,8 +45,7 @@ class DistanceTable:
         return list(self.file.layers)
 
     def walk(self, board: Board, cap: int | None = None) -> tuple[int, list[int], int]:
-        """:meth:`~.store.TableFile.walk_plain`: ``(steps, blank squares along one optimal
-        path, probes)``."""
+        """:meth:`~.store.TableFile.walk_plain` of ``board``."""
         return self.file.walk_plain(board.black, board.blank, cap)
 
     def distance(self, board: Board) -> int | None:
@@ -62,17 +59,8 @@ class DistanceTable:
         return None if steps < 0 else list(accumulate(blanks[1:], Board.play, initial=board))
 
     def hints(self, board: Board) -> list[Hint]:
-        """Every legal move of ``board`` with the board it makes and that board's distance;
-        ``optimal`` marks the moves one step nearer the target."""
+        """Every legal move of ``board``: the board it makes, its distance, whether optimal."""
         return Hint.every(board, self.distance)
-
-    def count_solutions(self, board: Board) -> int:
-        """:func:`.compact.count_solutions` (one count for both tables)."""
-        return count_solutions(self.file, board)
-
-    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
-        """:func:`.compact.random_boards` (one draw for both tables)."""
-        return random_boards(self.file, distance, count, seed)
 
     def distances(self, boards: np.ndarray | list[Board], limit: int | None = None) -> np.ndarray:
         """Exact distances of many boards (:class:`Board` objects or an ``int64`` array of
@@ -92,13 +80,17 @@ class DistanceTable:
         batch_distances(self.file, keys, cap, 1 << 16, out)
         return out
 
+    def count_solutions(self, board: Board) -> int:
+        """:func:`.compact.count_solutions` (one count for both tables)."""
+        return count_solutions(self.file, board)
+
+    def random_boards(self, distance: int, count: int, seed: int | None = None) -> list[Board]:
+        """:func:`.compact.random_boards` (one draw for both tables)."""
+        return random_boards(self.file, distance, count, seed)
+
 
 __all__ = ["DistanceTable", "Hint"]
 
 
-def table_of(file: ByteTable) -> DistanceTable:
-    """The :class:`DistanceTable` of a loaded ``file`` (the last one made is kept)."""
-    global _last
-    if _last is None or _last.file is not file:
-        _last = DistanceTable(file)
-    return _last
+table_of = lru_cache(maxsize=1)(DistanceTable)
+"""The :class:`DistanceTable` of a loaded file (the last one made is kept)."""

@@ -1,6 +1,5 @@
-"""Distances read straight from a proved distance table's bytes (:func:`.store.load`):
-in plain Python (a small batch answers before numpy could import), or with numpy
-(:func:`distances_array`: big batches without numba).  Paths: :meth:`.store.TableFile.walk_plain`.
+"""Distances read straight from a proved distance table's bytes: in plain Python (a small
+batch answers before numpy could import), or with numpy (big batches without numba).
 """
 
 from __future__ import annotations
@@ -21,8 +20,7 @@ BULK_FROM = 512  # batches this large read their blocks in one pass (TableFile.b
 
 
 def distances(table: ByteTable, keys: Iterable[int], limit: int) -> list[int]:
-    """The exact distance of each board (packed keys) to the table's target; ``-1`` when
-    it is more than ``limit`` moves away or can never reach the target."""
+    """The exact distance of each board (packed keys), ``-1`` beyond ``limit`` or never."""
     keys = list(keys)
     k = table.black_count
     rank_of = table.rank_of(len(keys))

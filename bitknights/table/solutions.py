@@ -1,11 +1,8 @@
-"""Every optimal solution of a board read from a table, streamed.
-
-:func:`table_paths` lists them depth first over the board's shortest-path graph
-(:func:`.compact.path_graph`, from either table: the same paths in the same order), so
-memory stays bounded whatever the count.  They come a chunk at a time (``int8`` arrays,
-one path of the blank's squares a row, the start's first), in lexicographic order of the
-squares the knights jump from.  :func:`moves_of_chunks` makes moves of them,
-:class:`LineWriter` lines of text.
+"""Every optimal solution of a board read from either table, streamed depth first over
+its shortest-path graph (:func:`.compact.path_graph`): memory stays bounded whatever the
+count.  They come a chunk at a time (``int8`` arrays, one path of the blank's squares a
+row, the start's first), in lexicographic order of the squares the knights jump from.
+:func:`moves_of_chunks` makes moves of them, :class:`LineWriter` lines of text.
 """
 
 from __future__ import annotations
@@ -41,23 +38,17 @@ def chunk_sizes(limit: int | None) -> Iterator[int]:
         yield size if limit is None else max(1, min(size, limit))
 
 
-def table_paths(
-    board: Board, table: DistanceTable | TableFile, *, limit: int | None = None
-) -> TablePaths:
-    """Every optimal path of ``board`` (the first ``limit``) read from either table."""
-    if not isinstance(table, TableFile):
-        table = table.file
-    return TablePaths(board, table, limit)
-
-
 class TablePaths:
-    """Chunks of every optimal path of a board read from a table (iterate it), or the same
-    as lines of text (:meth:`lines`).  The first path is walked in plain Python (it shows
-    before numpy and the kernels have loaded); then the shortest-path graph gives
-    :attr:`count` (once built) and a compiled walk over it the rest."""
+    """Every optimal path of a board (the first ``limit``) read from either table, as
+    chunks (iterate it) or lines of text (:meth:`lines`).  The first path is walked in
+    plain Python (it shows before numpy and the kernels have loaded); then the
+    shortest-path graph gives :attr:`count` (once built) and a compiled walk the rest."""
 
-    def __init__(self, board: Board, table: TableFile, limit: int | None = None) -> None:
-        self.board, self.table, self.limit = board, table, limit
+    def __init__(
+        self, board: Board, table: DistanceTable | TableFile, *, limit: int | None = None
+    ) -> None:
+        self.board, self.limit = board, limit
+        self.table = table if isinstance(table, TableFile) else table.file
         self.count: int | None = None
         self.depth = -1  # moves a path, once the first is walked
 
@@ -76,10 +67,8 @@ class TablePaths:
         self, form: int, writer: LineWriter | None
     ) -> Iterator[tuple[bytes | memoryview, int]]:
         board, table = self.board, self.table
-        if board.black.bit_count() != table.black_count or self.limit == 0:
-            return
         depth, walked = table.walk_plain(board.black, board.blank)[:2]  # the graph's first
-        if depth < 0:
+        if depth < 0 or self.limit == 0:
             return
         self.depth = depth
         yield (writer.line(walked) if writer else bytes(walked)), 1
@@ -125,6 +114,8 @@ class TablePaths:
                 return
 
 
+table_paths = TablePaths
+
 _MOVES = [Move(f, t) for f in range(NUM_SQUARES) for t in range(NUM_SQUARES)]  # [from * 25 + to]
 
 
@@ -137,8 +128,7 @@ def check_limit(limit: object) -> None:
 
 
 def moves_of_chunks(chunks: Iterable[np.ndarray]) -> Iterator[tuple[Move, ...]]:
-    """The move sequences of chunks of paths, a tuple of moves a path (each move made
-    once, so millions of sequences cost little)."""
+    """The move sequences of chunks of paths, a tuple of moves (each made once) a path."""
     import numpy as np
 
     moves = _MOVES.__getitem__
@@ -182,8 +172,7 @@ class LineWriter:
         return head + moves + tail + str(self.written - 1).encode() + end
 
     def lines(self, chunk: np.ndarray) -> memoryview:
-        """The lines of one chunk of paths (one path a row, the blank's squares), valid
-        until the next call."""
+        """The lines of one chunk of paths, valid until the next call."""
         import numpy as np
 
         m, steps = chunk.shape[0], chunk.shape[1] - 1

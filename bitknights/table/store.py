@@ -1,11 +1,8 @@
 """The table files: one file type (:class:`TableFile`) in two encodings, the distance
 table (:class:`ByteTable`, ``.bkt``: one byte a board) and the compact table
 (:class:`~bitknights.table.compact.CompactTable`, ``.bk3``: the distance modulo 3, two bits
-a board), with one header, one block reader, one proof hook and one walk (their answers
-from the kernels, one random draw and count for both: :mod:`.compact`).
-
-Pure Python (numpy is imported only to hand the payload to numpy code): the command line
-answers small batches from here without importing numpy at all (:mod:`.probe`).
+a board), with one header, block reader, proof hook and walk.  Pure
+Python: numpy is imported only to hand the payload to numpy code (:mod:`.probe`).
 
 File layout (little-endian), one file per target and encoding in the cache directory::
 
@@ -24,12 +21,11 @@ File layout (little-endian), one file per target and encoding in the cache direc
                      compact table: bits 2 * (r % 4) of byte r // 4, the distance mod 3,
                      or 3 for a board that never reaches the target
 
-Opening a file checks its header (magic, version, checksum, target, counts, the file's
-size and kind, who may write it) and the encoding's cheap checks (:meth:`_check_open`);
-loading it proves it exact once per file identity (:meth:`TableFile.load`, the
-encoding's :meth:`~TableFile._prove`).  A payload block is checked against its CRC-32 the
-first time a read touches it.  The file is read, not mapped: another process truncating
-it is an error, never a crash.  No file: :class:`MissingTableError`.
+Opening checks the header (magic, version, checksum, target, counts, size, kind, who may
+write it) and the encoding's cheap checks; :meth:`TableFile.load` proves the file exact
+once per file identity.  A payload block is checked against its CRC-32 when a read first
+touches it.  The file is read, not mapped: another process truncating it is an error,
+never a crash.
 """
 
 from __future__ import annotations
@@ -37,7 +33,6 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from math import comb
 
 from .. import cache, coords, system
 from ..board import Board
@@ -79,8 +74,7 @@ class MissingTableError(TableError):
 
 
 def default_cache_dir() -> Path:
-    """The directory tables live in when no ``cache_dir`` is given:
-    :func:`bitknights.cache.cache_directory`."""
+    """The directory tables live in without a ``cache_dir`` (:mod:`bitknights.cache`)."""
     from pathlib import Path
 
     return Path(cache.cache_directory())
@@ -117,16 +111,15 @@ def unrank(rank: int, black_count: int) -> Board:
 
 def valid(black: int, blank: int, k: int) -> bool:
     """A board of the table: the blank on the board, not under a knight, ``k`` black
-    knights (other boards never reach the target: no read needed)."""
+    knights (no other board reaches the target)."""
     return 0 <= blank < NUM_SQUARES and not black >> blank & 1 and black.bit_count() == k
 
 
 class TableFile:
     """An open table file of either encoding: header fields (checked), and the payload,
     read and checked block by block as lookups touch it (``table[i]``: payload byte ``i``)
-    or all at once (:attr:`payload`).  Any read that finds a bad block raises
-    :class:`TableError`; nothing unchecked is returned.  A table built in this process
-    and not written holds its payload in memory (``full``)."""
+    or all at once (:attr:`payload`); a bad block raises :class:`TableError`.  A table
+    built in this process and not written holds its payload in memory (``full``)."""
 
     WHAT: ClassVar[str]  # the file's name in messages
     SUFFIX: ClassVar[str]
@@ -151,12 +144,12 @@ class TableFile:
         self.layers: tuple[int, ...] | None = fields.get("layers")  # boards at each distance
         self._fd, self._offset = fd, offset
         self._full: np.ndarray | None = None
-        size = -(-self.state_count // self.BOARDS_PER_BYTE)
+        self.size = -(-self.state_count // self.BOARDS_PER_BYTE)  # the payload's bytes
         if full is not None:
             import numpy as np
 
             self._full = np.frombuffer(full, dtype=np.uint8)
-        self._crcs: Sequence[int] = fields.get("crcs") or [0] * block_count(size)
+        self._crcs: Sequence[int] = fields.get("crcs") or [0] * block_count(self.size)
         self._blocks: list[bytes | memoryview | None] = [None] * len(self._crcs)
         self._ranker: Callable[[int, int], int] | None = None
 
@@ -165,8 +158,6 @@ class TableFile:
             os.close(self._fd)  # type: ignore[arg-type]
         except (OSError, TypeError, AttributeError):
             pass
-
-    # -- the block reader ---------------------------------------------------------------
 
     def __getitem__(self, i: int) -> int:
         """The payload's byte ``i``, its block read and checked on first use."""
@@ -179,15 +170,21 @@ class TableFile:
     def _block(self, i: int) -> bytes | memoryview:
         if self._full is not None:
             return memoryview(self._full)[i << BLOCK_BITS : (i + 1) << BLOCK_BITS]  # type: ignore[arg-type]
-        size = -(-self.state_count // self.BOARDS_PER_BYTE)
-        want = min(1 << BLOCK_BITS, size - (i << BLOCK_BITS))
+        want = min(1 << BLOCK_BITS, self.size - (i << BLOCK_BITS))
         assert self._fd is not None
         data = system.read_at(self._fd, want, self._offset + (i << BLOCK_BITS))
-        if len(data) != want:
-            raise self.fail("was truncated while in use")
-        if zlib.crc32(data) != self._crcs[i]:
-            raise self.fail(f"is corrupt (payload checksum mismatch in block {i})")
+        if len(data) != want or zlib.crc32(data) != self._crcs[i]:
+            self._check(data, want, i)  # raises, naming the problem
         return data
+
+    def _check(self, data: bytes | memoryview, want: int, first: int) -> None:
+        """Raise :class:`TableError` unless ``data`` (``want`` bytes read from block
+        ``first`` on) is whole and matches its blocks' checksums."""
+        if len(data) < want:
+            raise self.fail("was truncated while in use")
+        for i, crc in enumerate(block_checksums(data), first):
+            if crc != self._crcs[i]:
+                raise self.fail(f"is corrupt (payload checksum mismatch in block {i})")
 
     def bytes_at(self, at: list[int]) -> list[int]:
         """``payload[i]`` for each ``i``, reading each block once, in file order; blocks
@@ -213,17 +210,14 @@ class TableFile:
 
             from .. import progress
 
-            full = np.empty(-(-self.state_count // self.BOARDS_PER_BYTE), dtype=np.uint8)
+            full = np.empty(self.size, dtype=np.uint8)
             view = memoryview(full)  # type: ignore[arg-type]
             with progress.bar(len(full), "B", f"reading the {self.WHAT}", unit_scale=True,
                               unit_divisor=1024) as shown:  # fmt: skip
                 for lo in range(0, len(full), _READ_CHUNK):
                     into = view[lo : lo + _READ_CHUNK]
-                    if system.read_into(self._fd, into, self._offset + lo) < len(into):  # type: ignore[arg-type]
-                        raise self.fail("was truncated while in use")
-                    for i, crc in enumerate(block_checksums(into), lo >> BLOCK_BITS):
-                        if crc != self._crcs[i]:
-                            raise self.fail(f"is corrupt (payload checksum mismatch in block {i})")
+                    got = system.read_into(self._fd, into, self._offset + lo)  # type: ignore[arg-type]
+                    self._check(into[:got], len(into), lo >> BLOCK_BITS)
                     shown.update(len(into))
             full.setflags(write=False)
             self._full = full
@@ -233,8 +227,6 @@ class TableFile:
         """Read and check the whole payload now (raises :class:`TableError`); the table."""
         self.payload  # noqa: B018 - reading it checks it
         return self
-
-    # -- codes and the walk --------------------------------------------------------------
 
     def code(self, r: int) -> int:
         """The code of the board of rank ``r``: its distance modulo :attr:`MODULUS`, or
@@ -257,10 +249,9 @@ class TableFile:
     ) -> tuple[int, list[int], int]:
         """``(steps, blank squares along one optimal path, probes)`` for the board, in
         plain Python: ``steps`` is its exact distance, or ``UNREACHABLE``, or
-        ``OVER_LIMIT`` beyond ``cap`` moves (:mod:`bitknights.results`; the path then
-        empty).  Each step goes to the first neighbour one nearer in knight-move order:
-        code ``(c - 1) mod MODULUS``.  A walk that finds none, or passes the farthest
-        distance, raises :meth:`inconsistent`."""
+        ``OVER_LIMIT`` beyond ``cap`` moves (the path then empty).  Each step goes to the
+        first neighbour in knight-move order one nearer (code ``(c - 1) mod MODULUS``); a
+        walk that finds none, or passes the farthest distance, raises :meth:`inconsistent`."""
         from ..results import OVER_LIMIT, UNREACHABLE
 
         if not valid(black, blank, self.black_count):
@@ -291,8 +282,6 @@ class TableFile:
                 raise self.inconsistent()
         return len(blanks) - 1, blanks, probes
 
-    # -- the encodings' parts ------------------------------------------------------------
-
     def _check_open(self) -> None:
         """The encoding's cheap checks at open (raises :class:`TableError`)."""
 
@@ -303,15 +292,19 @@ class TableFile:
 
     def _refuse(self: _T, verdict: str) -> _T:
         """The table for a recorded ``verdict`` (:data:`cache.EXACT`), else raise."""
-        raise NotImplementedError
+        if verdict != cache.EXACT:
+            raise self.fail(f"is not exact ({self._problem(verdict)}a damaged or rewritten file)")
+        return self
+
+    def _problem(self, verdict: str) -> str:
+        """What a failed ``verdict`` found, said before "a damaged or rewritten file"."""
+        return ""
 
     @classmethod
     def _extra(cls, raw: bytes, fields: dict, path: str) -> int:
         """Read the encoding's header fields after the common ones into ``fields``;
         return where the block checksums start."""
         return cls.FIELDS.size
-
-    # -- errors --------------------------------------------------------------------------
 
     @classmethod
     def fail_at(cls, path: str | os.PathLike[str], problem: str) -> TableError:
@@ -328,11 +321,9 @@ class TableFile:
     def missing(cls, path: str | os.PathLike[str]) -> MissingTableError:
         return MissingTableError(f"no {cls.WHAT} at {path}")
 
-    # -- opening and loading -------------------------------------------------------------
-
     @classmethod
     def path_of(cls, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> str:
-        """Where the file of ``target`` lives in the cache directory (a string).
+        """Where the file of ``target`` lives (a string).
 
         >>> from bitknights.board import TARGET
         >>> from bitknights.table.compact import CompactTable
@@ -344,7 +335,7 @@ class TableFile:
 
     @classmethod
     def parse_header(cls, path: str | os.PathLike[str], head: bytes,
-                     target: Board | None) -> tuple[dict, int]:  # fmt: skip
+                     target: Board) -> tuple[dict, int]:  # fmt: skip
         """The header's fields and its size; raises :class:`TableError` naming the problem."""
         raw = cache.unpack_header(head, cls.MAGIC, cls.FORMAT_VERSION,
                                   lambda p: cls.fail_at(path, p))  # fmt: skip
@@ -358,10 +349,10 @@ class TableFile:
             file_target = Board.from_key(key)
         except BitknightsError:
             raise cls.fail_at(path, "has a corrupt header (bad target)") from None
-        if target is not None and file_target != target:
+        if file_target != target:
             built, wanted = "/".join(file_target.rows()), "/".join(target.rows())
             raise cls.fail_at(path, f"was built for target {built}, not {wanted}")
-        if k != file_target.black.bit_count() or count != NUM_SQUARES * comb(NUM_SQUARES - 1, k):
+        if k != file_target.black.bit_count() or count != coords.state_count(k):
             raise cls.fail_at(path, "has a corrupt header (inconsistent counts)")
         fields = {"target": file_target, "black_count": k, "state_count": count,
                   "layer_count": nlayers, "unreachable": unreachable,
@@ -405,10 +396,9 @@ class TableFile:
         cls: type[_T], target: Board, cache_dir: str | os.PathLike[str] | None = None, *,
         reprove: bool = False,
     ) -> _T:  # fmt: skip
-        """The table of ``target``, its header checked, proved exact (once per file
-        identity, remembered: :mod:`bitknights.cache`; ``reprove``: now, whatever the
-        record says).  Raises :class:`MissingTableError` when there is none,
-        :class:`TableError` when it is unusable or not exact."""
+        """The table of ``target``, its header checked, proved exact once per file identity
+        (``reprove``: now, whatever the record says).  Raises :class:`MissingTableError`
+        when there is none, :class:`TableError` when it is unusable or not exact."""
         path = cls.path_of(target, cache_dir)
         try:
             st = os.stat(path)
@@ -431,12 +421,14 @@ class TableFile:
         return table
 
     @classmethod
-    def available(cls, target: Board, cache_dir: str | os.PathLike[str] | None = None) -> bool:
-        """Whether a usable table of ``target`` is present (as :meth:`load` finds it).  A
-        file there but unusable is said once per process: ``auto`` then answers by
-        search."""
+    def available(
+        cls, target: Board, cache_dir: str | os.PathLike[str] | None = None, *, prove: bool = True
+    ) -> bool:
+        """Whether a usable table of ``target`` is present, as :meth:`load` finds it (not
+        ``prove``: as :meth:`open_unproved` does).  A file there but unusable is said once
+        per process: ``auto`` then answers by search."""
         try:
-            cls.load(target, cache_dir)
+            (cls.load if prove else cls.open_unproved)(target, cache_dir)
         except MissingTableError:
             return False
         except TableError as e:
@@ -446,12 +438,22 @@ class TableFile:
 
     @classmethod
     def _write(
-        cls, path: str | os.PathLike[str], fields: bytes, payload: bytes | memoryview
+        cls,
+        path: str | os.PathLike[str],
+        target: Board,
+        layer_count: int,
+        unreachable: int,
+        payload: bytes | memoryview,
+        extra: tuple[int, ...] = (),
+        tail: bytes = b"",
     ) -> None:
-        """Write a file with the encoding's header ``fields`` and the payload's block
-        checksums atomically (:func:`bitknights.cache.atomic_write`), its proof recorded:
-        the breadth-first search that computed it is the proof."""
-        fields += cache.u32_bytes(block_checksums(payload))
+        """Write the file of ``target`` atomically (the encoding's header fields: ``extra``
+        before the block bits, ``tail`` after them), its proof recorded: the breadth-first
+        search that computed it is the proof."""
+        k = target.black.bit_count()
+        count = coords.state_count(k)
+        fields = cls.FIELDS.pack(target.key, k, layer_count, count, unreachable, *extra, BLOCK_BITS)
+        fields += tail + cache.u32_bytes(block_checksums(payload))
         header = cache.pack_header(cls.MAGIC, cls.FORMAT_VERSION, fields)
         written = cache.atomic_write(path, [header, payload], cls.WHAT)
         forget(cls)  # the open table may be this file's old version
@@ -526,10 +528,9 @@ class ByteTable(TableFile):
         )
 
     def _check_open(self) -> None:
-        """Cheap whole-file sanity (a few blocks, about 50 µs), which a table built for
-        another target, relabelled or shifted fails: the target's byte is 0 and its
-        neighbours' 1; the layer counts start with 1 and the target's neighbour count,
-        none 0; the example board is at the farthest distance."""
+        """Cheap sanity (a few blocks, about 50 µs) that a table built for another target,
+        relabelled or shifted fails: the target at 0, its neighbours at 1, the layer counts
+        fitting them, the example at the farthest distance."""
         target, k, layers = self.target, self.black_count, self.layers
         neighbours = [child for _, child in target.children()]
         d = self[coords.rank(target.black, target.blank, k)]
@@ -548,8 +549,7 @@ class ByteTable(TableFile):
             raise self.fail(f"is inconsistent (its farthest example is {d} moves away, not {far})")
 
     def _prove(self, st: os.stat_result, why: str) -> ByteTable:
-        """Prove the table exact (:mod:`.verify`, and the header's counts against the
-        payload's), said on a terminal, and record the verdict."""
+        """Prove it by :mod:`.verify` and the header's counts against the payload's."""
         import time
 
         import numpy as np
@@ -569,14 +569,11 @@ class ByteTable(TableFile):
         progress.announce(f"proved: every distance exact ({time.perf_counter() - t0:.1f} s)")
         return self
 
-    def _refuse(self, verdict: str) -> ByteTable:
-        if verdict == cache.EXACT:
-            return self
-        problem = "its header's layer counts do not match its distances"
+    def _problem(self, verdict: str) -> str:
         if verdict.startswith("board:") and verdict[6:].isdigit():
             board = unrank(int(verdict[6:]), self.black_count)
-            problem = f"board {board.compact} breaks the distance rules"
-        raise self.fail(f"is not exact ({problem}: a damaged or rewritten file)")
+            return f"board {board.compact} breaks the distance rules: "
+        return "its header's layer counts do not match its distances: "
 
     @classmethod
     def write(cls, path: str | os.PathLike[str], target: Board, payload: np.ndarray,
@@ -584,17 +581,15 @@ class ByteTable(TableFile):
         """Write a distance table file atomically, its proof recorded."""
         import numpy as np
 
-        k = target.black.bit_count()
-        count = coords.state_count(k)
+        count = coords.state_count(target.black.bit_count())
         data = np.ascontiguousarray(payload, dtype=np.uint8)
         if data.shape != (count,):
             raise ValueError(f"payload has {data.size} bytes, expected {count}")
-        fields = cls.FIELDS.pack(target.key, k, len(layers), count, unreachable, example_rank,
-                                 BLOCK_BITS) + struct.pack(f"<{len(layers)}Q", *layers)  # fmt: skip
-        cls._write(path, fields, data.data)
+        tail = struct.pack(f"<{len(layers)}Q", *layers)
+        cls._write(path, target, len(layers), unreachable, data.data, (example_rank,), tail)
 
 
-_HEAD_MAX = 16 + _FIELDS.size + 8 * _MAX_LAYERS + 4 * block_count(NUM_SQUARES * comb(24, 12)) + 4
+_HEAD_MAX = 16 + _FIELDS.size + 8 * _MAX_LAYERS + 4 * block_count(coords.state_count(12)) + 4
 
 load = ByteTable.load
 open_unproved = ByteTable.open_unproved
