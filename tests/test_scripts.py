@@ -54,7 +54,7 @@ def test_bench(tiny, tmp_path):
     [
         ("profile.py --batch TINY --section heuristic", ["mean h/d"]),
         ("profile.py --batch TINY --section iterations", ["nodes per bound"]),
-        ("bench_bidir.py --only hard --no-seed --per-distance 2 --repeat 1", []),
+        ("bench_bidir.py --only hard --no-seed --per-distance 2 --repeat 1 --save TMP", []),
         pytest.param(
             "bench_table.py --cache-dir TMP --builds 1 --boards 2000 --singles 50",
             ["boards/s"],
